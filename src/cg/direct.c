@@ -1,0 +1,1 @@
+/* placeholder so the stage library is not empty */

@@ -1,0 +1,21 @@
+/* cli.h — the subcommands of the facet binary.
+ *
+ * Each cmd_* gets argv with argv[0] = the subcommand name and returns the
+ * process exit code:
+ *   0  success
+ *   1  bad input or failed analysis (the message names the file and the problem)
+ *   2  usage error (unknown option, missing argument)
+ * Results go to stdout, diagnostics to stderr. */
+#ifndef FACET_CLI_H
+#define FACET_CLI_H
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+int cmd_callgraph(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_oo(int argc, char **argv);
+
+/* True when argv holds -h or --help. */
+int cli_wants_help(int argc, char **argv);
+
+#endif

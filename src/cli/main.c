@@ -1,0 +1,66 @@
+/* main.c — the facet driver: pick a subcommand, hand it the arguments. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} command;
+
+static const command commands[] = {
+	{"callgraph", cmd_callgraph, "print a call graph of LLVM bitcode (llvm, json or dot)"},
+	{"stats",     cmd_stats,     "count functions, call sites and debug info of a program"},
+	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: facet COMMAND [ARGS...]\n"
+	        "\n"
+	        "facet builds the call graph of a whole C program from LLVM bitcode\n"
+	        "(built with -g) and resolves its indirect calls with evidence.\n"
+	        "\n"
+	        "commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+	        "\n"
+	        "Run 'facet COMMAND --help' for a command's options.\n"
+	        "Exit codes: 0 success, 1 bad input or failed analysis, 2 usage error.\n");
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return 0;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("facet 0.1.0\n");
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "facet: unknown command '%s' (try 'facet --help')\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,2 @@
+/* placeholder */
+int oo_placeholder;
