@@ -1,1 +1,671 @@
-/* placeholder so the stage library is not empty */
+/* ingest.c — parse, link, verify and lower LLVM modules; see ingest.h.
+ *
+ * Lowering runs in three passes over the linked module:
+ *   1. number every function and global (value ids, ir_function/ir_global);
+ *   2. per defined function: number arguments and instructions, record call
+ *      sites (kind, callee, IR call type, debug location and inlined-at chain,
+ *      callback arguments) and #dbg_value/#dbg_declare bindings;
+ *   3. global initializers (pointer slots at byte offsets) and the
+ *      address-taken flag of every function, by LLVM CallGraph's rule.
+ * Nothing LLVM outlives ir_ingest: the module and context are disposed. */
+#include "ir/ingest.h"
+#include "ir/dinfo.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+
+#include "util/ptrmap.h"
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+typedef struct lowering {
+	ir_program *prog;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMTargetDataRef layout;
+	dinfo_reader di;
+	ptrmap value_ids;          /* LLVMValueRef -> (void*)(id + 1) */
+	ptrmap type_strings;       /* LLVMTypeRef -> interned printed type */
+	ptrmap functions;          /* LLVMValueRef -> ir_function* */
+	ptrmap globals;            /* LLVMValueRef -> ir_global* */
+	unsigned callback_kind, dbg_kind;
+	unsigned nocallback_attr;
+	VEC(ir_site) sites;
+	VEC(ir_dbg_binding) bindings;
+} lowering;
+
+/* ---- diagnostics -------------------------------------------------------------------- */
+
+typedef struct diag_sink { char msg[768]; int set; } diag_sink;
+
+static void on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque)
+{
+	diag_sink *sink = opaque;
+	if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || sink->set)
+		return;
+	char *d = LLVMGetDiagInfoDescription(info);
+	snprintf(sink->msg, sizeof sink->msg, "%s", d ? d : "unknown error");
+	LLVMDisposeMessage(d);
+	sink->set = 1;
+}
+
+/* ---- small helpers -------------------------------------------------------------------- */
+
+static ir_linkage linkage_of(LLVMValueRef g)
+{
+	switch (LLVMGetLinkage(g)) {
+	case LLVMExternalLinkage: return LINK_EXTERNAL;
+	case LLVMAvailableExternallyLinkage: return LINK_AVAILABLE_EXTERNALLY;
+	case LLVMLinkOnceAnyLinkage: case LLVMLinkOnceODRLinkage: return LINK_LINKONCE;
+	case LLVMWeakAnyLinkage: case LLVMWeakODRLinkage: return LINK_WEAK;
+	case LLVMAppendingLinkage: return LINK_APPENDING;
+	case LLVMInternalLinkage: return LINK_INTERNAL;
+	case LLVMPrivateLinkage: return LINK_PRIVATE;
+	case LLVMExternalWeakLinkage: return LINK_EXTERN_WEAK;
+	case LLVMCommonLinkage: return LINK_COMMON;
+	default: return LINK_OTHER;
+	}
+}
+
+static const char *type_string(lowering *L, LLVMTypeRef ty)
+{
+	const char *s = ptrmap_get(&L->type_strings, ty);
+	if (s)
+		return s;
+	char *text = LLVMPrintTypeToString(ty);
+	s = ir_intern(L->prog, text);
+	LLVMDisposeMessage(text);
+	ptrmap_put(&L->type_strings, ty, (void *)s);
+	return s;
+}
+
+static const char *value_name(lowering *L, LLVMValueRef v)
+{
+	size_t len = 0;
+	const char *name = LLVMGetValueName2(v, &len);
+	return arena_strndup(&L->prog->arena, name ? name : "", len);
+}
+
+static unsigned new_value(lowering *L, LLVMValueRef v)
+{
+	unsigned id = L->prog->n_values++;
+	ptrmap_put(&L->value_ids, v, (void *)(uintptr_t)(id + 1));
+	return id;
+}
+
+/* Value id of v, or -1 when v has none (constants, metadata, poison). */
+static long value_id(lowering *L, LLVMValueRef v)
+{
+	uintptr_t raw = (uintptr_t)ptrmap_get(&L->value_ids, v);
+	return raw ? (long)raw - 1 : -1;
+}
+
+/* The metadata node attached to a global object under a kind, or NULL. */
+static LLVMMetadataRef global_metadata(LLVMValueRef g, unsigned kind)
+{
+	size_t n = 0;
+	LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(g, &n);
+	LLVMMetadataRef found = NULL;
+	for (size_t i = 0; i < n && !found; i++)
+		if (LLVMValueMetadataEntriesGetKind(entries, (unsigned)i) == kind)
+			found = LLVMValueMetadataEntriesGetMetadata(entries, (unsigned)i);
+	if (entries)
+		LLVMDisposeValueMetadataEntries(entries);
+	return found;
+}
+
+/* ---- pass 1: functions and globals ------------------------------------------------------ */
+
+static void lower_function_decl(lowering *L, LLVMValueRef f)
+{
+	ir_program *p = L->prog;
+	ir_function *fn = ARENA_NEW(&p->arena, ir_function);
+	fn->id = p->n_functions;
+	fn->value = new_value(L, f);
+	fn->name = value_name(L, f);
+	fn->linkage = linkage_of(f);
+	fn->defined = !LLVMIsDeclaration(f);
+	fn->intrinsic = LLVMGetIntrinsicID(f) != 0;
+	fn->nocallback = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, L->nocallback_attr) != NULL;
+	LLVMTypeRef fty = LLVMGlobalGetValueType(f);
+	fn->ir_type = type_string(L, fty);
+	fn->vararg = LLVMIsFunctionVarArg(fty) != 0;
+	LLVMMetadataRef sp = LLVMGetSubprogram(f);
+	if (sp)
+		dinfo_subprogram(&L->di, sp, &fn->di_name, &fn->loc, &fn->di_sig);
+	p->functions[p->n_functions++] = fn;
+	ptrmap_put(&L->functions, f, fn);
+	if (!strmap_has(&p->function_by_name, fn->name))
+		strmap_put(&p->function_by_name, fn->name, fn);
+}
+
+static void lower_global_decl(lowering *L, LLVMValueRef g)
+{
+	ir_program *p = L->prog;
+	ir_global *gl = ARENA_NEW(&p->arena, ir_global);
+	gl->id = p->n_globals;
+	gl->value = new_value(L, g);
+	gl->name = value_name(L, g);
+	gl->linkage = linkage_of(g);
+	gl->defined = !LLVMIsDeclaration(g);
+	gl->constant = LLVMIsGlobalConstant(g) != 0;
+	LLVMTypeRef ty = LLVMGlobalGetValueType(g);
+	gl->ir_type = type_string(L, ty);
+	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);
+	if (gve && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind)
+		gl->var = dinfo_variable(&L->di, LLVMDIGlobalVariableExpressionGetVariable(gve));
+	p->globals[p->n_globals++] = gl;
+	ptrmap_put(&L->globals, g, gl);
+	if (!strmap_has(&p->global_by_name, gl->name))
+		strmap_put(&p->global_by_name, gl->name, gl);
+}
+
+/* ---- pass 2: function bodies ------------------------------------------------------------ */
+
+static bool is_call(LLVMValueRef inst)
+{
+	LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+	return op == LLVMCall || op == LLVMInvoke || op == LLVMCallBr;
+}
+
+/* The function a call calls directly, with LLVM's rule (CallBase::getCalledFunction):
+ * the callee operand is a Function whose type is the call's type. */
+static LLVMValueRef direct_callee(LLVMValueRef call)
+{
+	LLVMValueRef callee = LLVMGetCalledValue(call);
+	if (callee && LLVMIsAFunction(callee) &&
+	    LLVMGlobalGetValueType(callee) == LLVMGetCalledFunctionType(call))
+		return callee;
+	return NULL;
+}
+
+/* Argument positions a broker function's !callback metadata names as callees. */
+static unsigned callback_positions(lowering *L, LLVMValueRef broker, unsigned *pos, unsigned max)
+{
+	LLVMMetadataRef md = global_metadata(broker, L->callback_kind);
+	if (!md || LLVMGetMetadataKind(md) != LLVMMDTupleMetadataKind)
+		return 0;
+	LLVMValueRef v = LLVMMetadataAsValue(L->ctx, md);
+	unsigned n = LLVMGetMDNodeNumOperands(v), count = 0;
+	LLVMValueRef *ops = xcalloc(n ? n : 1, sizeof *ops);
+	LLVMGetMDNodeOperands(v, ops);
+	for (unsigned i = 0; i < n && count < max; i++) {
+		if (!ops[i] || LLVMGetValueKind(ops[i]) != LLVMMetadataAsValueValueKind)
+			continue;
+		LLVMMetadataRef enc = LLVMValueAsMetadata(ops[i]);
+		if (LLVMGetMetadataKind(enc) != LLVMMDTupleMetadataKind || LLVMGetMDNodeNumOperands(ops[i]) == 0)
+			continue;
+		LLVMValueRef first;
+		unsigned en = LLVMGetMDNodeNumOperands(ops[i]);
+		LLVMValueRef *eops = xcalloc(en, sizeof *eops);
+		LLVMGetMDNodeOperands(ops[i], eops);
+		first = eops[0];
+		free(eops);
+		if (first && LLVMIsAConstantInt(first))
+			pos[count++] = (unsigned)LLVMConstIntGetZExtValue(first);
+	}
+	free(ops);
+	return count;
+}
+
+static void lower_inlined_at(lowering *L, ir_site *s, LLVMMetadataRef loc)
+{
+	VEC(ir_inline_frame) frames = {0};
+	LLVMMetadataRef at = LLVMDILocationGetInlinedAt(loc);
+	for (int depth = 0; at && depth < 256; depth++) {
+		if (LLVMGetMetadataKind(at) != LLVMDILocationMetadataKind)
+			break;
+		ir_inline_frame fr = {0};
+		fr.loc = dinfo_location(&L->di, at);
+		LLVMMetadataRef sp = dinfo_subprogram_of(&L->di, LLVMDILocationGetScope(at));
+		if (sp) {
+			ir_loc unused;
+			di_type *sig;
+			dinfo_subprogram(&L->di, sp, &fr.function, &unused, &sig);
+		}
+		VEC_PUSH(&frames, fr);
+		at = LLVMDILocationGetInlinedAt(at);
+	}
+	s->n_inlined = (unsigned)frames.len;
+	s->inlined_at = arena_memdup(&L->prog->arena, frames.items, frames.len * sizeof *frames.items);
+	VEC_FREE(&frames);
+}
+
+static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned value)
+{
+	ir_site s = {0};
+	s.id = (unsigned)L->sites.len;
+	s.caller = fn;
+	s.value = value;
+	s.call_type = type_string(L, LLVMGetCalledFunctionType(inst));
+	LLVMValueRef callee = direct_callee(inst);
+	if (callee) {
+		s.kind = SITE_DIRECT;
+		s.callee = ptrmap_get(&L->functions, callee);
+		unsigned pos[8], npos = callback_positions(L, callee, pos, 8);
+		unsigned nargs = LLVMGetNumArgOperands(inst);
+		ir_function *cbs[8];
+		unsigned ncb = 0;
+		for (unsigned i = 0; i < npos; i++) {
+			if (pos[i] >= nargs)
+				continue;
+			LLVMValueRef arg = LLVMGetOperand(inst, pos[i]);
+			ir_function *target = arg ? ptrmap_get(&L->functions, arg) : NULL;
+			if (target)
+				cbs[ncb++] = target;
+		}
+		s.n_callbacks = ncb;
+		s.callbacks = arena_memdup(&L->prog->arena, cbs, ncb * sizeof *cbs);
+	} else if (LLVMIsAInlineAsm(LLVMGetCalledValue(inst))) {
+		s.kind = SITE_ASM;
+	} else {
+		s.kind = SITE_INDIRECT;
+	}
+	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+	if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {
+		s.loc = dinfo_location(&L->di, loc);
+		lower_inlined_at(L, &s, loc);
+	}
+	VEC_PUSH(&L->sites, s);
+}
+
+static void lower_dbg_records(lowering *L, ir_function *fn, LLVMValueRef inst)
+{
+	for (LLVMDbgRecordRef r = LLVMGetFirstDbgRecord(inst); r; r = LLVMGetNextDbgRecord(r)) {
+		LLVMDbgRecordKind k = LLVMDbgRecordGetKind(r);
+		if (k != LLVMDbgRecordDeclare && k != LLVMDbgRecordValue && k != LLVMDbgRecordAssign)
+			continue;
+		LLVMValueRef v = LLVMDbgVariableRecordGetValue(r, 0);
+		long id = v ? value_id(L, v) : -1;
+		if (id < 0)
+			continue;   /* poison, constants, argument lists: nothing to bind */
+		ir_dbg_binding b = {0};
+		b.value = (unsigned)id;
+		b.function = fn;
+		b.var = dinfo_variable(&L->di, LLVMDbgVariableRecordGetVariable(r));
+		b.declare = k == LLVMDbgRecordDeclare;
+		b.empty_expr = dinfo_expr_is_empty(&L->di, LLVMDbgVariableRecordGetExpression(r));
+		if (b.var)
+			VEC_PUSH(&L->bindings, b);
+	}
+}
+
+static void lower_body(lowering *L, ir_function *fn, LLVMValueRef f)
+{
+	fn->first_arg = L->prog->n_values;
+	fn->n_args = LLVMCountParams(f);
+	for (LLVMValueRef a = LLVMGetFirstParam(f); a; a = LLVMGetNextParam(a))
+		new_value(L, a);
+	fn->first_site = (unsigned)L->sites.len;
+	/* Number every instruction before reading debug records: a record may
+	 * name a value defined later in the function (a phi's operand). */
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+			new_value(L, inst);
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
+			lower_dbg_records(L, fn, inst);
+			if (is_call(inst))
+				lower_call(L, fn, inst, (unsigned)value_id(L, inst));
+		}
+	fn->n_sites = (unsigned)L->sites.len - fn->first_site;
+}
+
+/* ---- pass 3: initializers and address-taken ----------------------------------------------- */
+
+typedef VEC(ir_init_slot) slot_vec;
+
+/* Byte offset a constant GEP adds to its base, from the data layout. */
+static bool const_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
+{
+	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
+	unsigned n = LLVMGetNumOperands(gep);
+	int64_t off = 0;
+	for (unsigned i = 1; i < n; i++) {
+		LLVMValueRef idx = LLVMGetOperand(gep, i);
+		if (!LLVMIsAConstantInt(idx))
+			return false;
+		int64_t k = LLVMConstIntGetSExtValue(idx);
+		if (i == 1) {
+			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
+			continue;
+		}
+		LLVMTypeKind tk = LLVMGetTypeKind(ty);
+		if (tk == LLVMStructTypeKind) {
+			off += (int64_t)LLVMOffsetOfElement(L->layout, ty, (unsigned)k);
+			ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
+		} else if (tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind) {
+			ty = LLVMGetElementType(ty);
+			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
+		} else {
+			return false;
+		}
+	}
+	*out = off;
+	return true;
+}
+
+static void walk_constant(lowering *L, LLVMValueRef c, uint64_t offset, int64_t addend, slot_vec *out,
+                          int depth)
+{
+	if (!c || depth > 64)
+		return;
+	ir_function *fn = ptrmap_get(&L->functions, c);
+	if (fn) {
+		ir_init_slot s = {.offset = offset, .kind = SLOT_FUNCTION, .function = fn, .addend = addend};
+		VEC_PUSH(out, s);
+		return;
+	}
+	ir_global *gl = ptrmap_get(&L->globals, c);
+	if (gl) {
+		ir_init_slot s = {.offset = offset, .kind = SLOT_GLOBAL, .global = gl, .addend = addend};
+		VEC_PUSH(out, s);
+		return;
+	}
+	if (LLVMIsAGlobalAlias(c)) {
+		walk_constant(L, LLVMAliasGetAliasee(c), offset, addend, out, depth + 1);
+		return;
+	}
+	LLVMTypeRef ty = LLVMTypeOf(c);
+	if (LLVMIsAConstantStruct(c)) {
+		unsigned n = LLVMGetNumOperands(c);
+		for (unsigned i = 0; i < n; i++)
+			walk_constant(L, LLVMGetOperand(c, i), offset + LLVMOffsetOfElement(L->layout, ty, i), 0, out,
+			              depth + 1);
+		return;
+	}
+	if (LLVMIsAConstantArray(c) || LLVMIsAConstantVector(c)) {
+		uint64_t elem = LLVMABISizeOfType(L->layout, LLVMGetElementType(ty));
+		unsigned n = LLVMGetNumOperands(c);
+		for (unsigned i = 0; i < n; i++)
+			walk_constant(L, LLVMGetOperand(c, i), offset + i * elem, 0, out, depth + 1);
+		return;
+	}
+	if (LLVMIsAConstantExpr(c)) {
+		LLVMOpcode op = LLVMGetConstOpcode(c);
+		if (op == LLVMGetElementPtr) {
+			int64_t off = 0;
+			if (const_gep_offset(L, c, &off))
+				walk_constant(L, LLVMGetOperand(c, 0), offset, addend + off, out, depth + 1);
+			else
+				walk_constant(L, LLVMGetOperand(c, 0), offset, addend, out, depth + 1);
+		} else if (op == LLVMBitCast || op == LLVMAddrSpaceCast || op == LLVMPtrToInt ||
+		           op == LLVMIntToPtr) {
+			walk_constant(L, LLVMGetOperand(c, 0), offset, addend, out, depth + 1);
+		}
+		/* Other expressions (arithmetic on addresses) carry no slot we can place. */
+	}
+}
+
+static void lower_initializers(lowering *L)
+{
+	slot_vec slots = {0};
+	unsigned i = 0;
+	for (LLVMValueRef g = LLVMGetFirstGlobal(L->mod); g; g = LLVMGetNextGlobal(g), i++) {
+		ir_global *gl = L->prog->globals[i];
+		LLVMValueRef init = gl->defined ? LLVMGetInitializer(g) : NULL;
+		if (!init)
+			continue;
+		VEC_CLEAR(&slots);
+		walk_constant(L, init, 0, 0, &slots, 0);
+		gl->n_slots = (unsigned)slots.len;
+		gl->slots = arena_memdup(&L->prog->arena, slots.items, slots.len * sizeof *slots.items);
+	}
+	VEC_FREE(&slots);
+}
+
+/* Intrinsics that only mark memory (Instruction::isAssumeLikeIntrinsic); a
+ * function used only by them is not address-taken. */
+static bool is_assume_like(LLVMValueRef call)
+{
+	LLVMValueRef callee = direct_callee(call);
+	if (!callee || LLVMGetIntrinsicID(callee) == 0)
+		return false;
+	size_t len;
+	const char *n = LLVMGetValueName2(callee, &len);
+	static const char *const prefixes[] = {
+		"llvm.assume", "llvm.sideeffect", "llvm.pseudoprobe", "llvm.dbg.", "llvm.invariant.",
+		"llvm.lifetime.", "llvm.experimental.noalias.scope.decl", "llvm.objectsize",
+		"llvm.var.annotation", "llvm.ptr.annotation", "llvm.annotation",
+		"llvm.codeview.annotation", "llvm.allow.runtime.check", "llvm.allow.ubsan.check",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+		if (strncmp(n, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Function::hasAddressTaken(nullptr, IgnoreCallbackUses=true,
+ * IgnoreAssumeLikeCalls=true, IgnoreLLVMUsed=false), as CallGraph asks it:
+ * any use that is not the callee operand of a call of the function's own type
+ * takes the address, except a broker's callback argument. */
+static bool address_taken(lowering *L, LLVMValueRef f)
+{
+	for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		bool call = LLVMIsAInstruction(user) && is_call(user);
+		if (!call) {
+			/* A cast whose every user is an assume-like intrinsic is ignored too. */
+			if (LLVMIsAConstantExpr(user) &&
+			    (LLVMGetConstOpcode(user) == LLVMBitCast || LLVMGetConstOpcode(user) == LLVMAddrSpaceCast)) {
+				bool all_assume = LLVMGetFirstUse(user) != NULL;
+				for (LLVMUseRef cu = LLVMGetFirstUse(user); cu && all_assume; cu = LLVMGetNextUse(cu)) {
+					LLVMValueRef cuser = LLVMGetUser(cu);
+					all_assume = LLVMIsAInstruction(cuser) && is_call(cuser) && is_assume_like(cuser);
+				}
+				if (all_assume)
+					continue;
+			}
+			return true;
+		}
+		unsigned nops = LLVMGetNumOperands(user);
+		bool is_callee = LLVMGetOperandUse(user, nops - 1) == u;
+		if (!is_callee) {
+			/* A callback argument of a broker (pthread_create) is not an address use. */
+			LLVMValueRef broker = direct_callee(user);
+			unsigned pos[8], npos = broker ? callback_positions(L, broker, pos, 8) : 0;
+			bool callback = false;
+			for (unsigned i = 0; i < npos && !callback; i++)
+				callback = pos[i] < LLVMGetNumArgOperands(user) && LLVMGetOperandUse(user, pos[i]) == u;
+			if (callback)
+				continue;
+		}
+		if (is_assume_like(user))
+			continue;
+		if (!is_callee || LLVMGetCalledFunctionType(user) != LLVMGlobalGetValueType(f))
+			return true;
+	}
+	return false;
+}
+
+/* ---- driver ---------------------------------------------------------------------------- */
+
+static void lower_module(lowering *L)
+{
+	ir_program *p = L->prog;
+	unsigned nf = 0, ng = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f))
+		nf++;
+	for (LLVMValueRef g = LLVMGetFirstGlobal(L->mod); g; g = LLVMGetNextGlobal(g))
+		ng++;
+	p->functions = ARENA_ARRAY(&p->arena, ir_function *, nf);
+	p->globals = ARENA_ARRAY(&p->arena, ir_global *, ng);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f))
+		lower_function_decl(L, f);
+	for (LLVMValueRef g = LLVMGetFirstGlobal(L->mod); g; g = LLVMGetNextGlobal(g))
+		lower_global_decl(L, g);
+
+	unsigned i = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f), i++) {
+		ir_function *fn = p->functions[i];
+		if (fn->defined)
+			lower_body(L, fn, f);
+		fn->address_taken = address_taken(L, f);
+	}
+	lower_initializers(L);
+
+	p->n_sites = (unsigned)L->sites.len;
+	p->sites = arena_memdup(&p->arena, L->sites.items, L->sites.len * sizeof *L->sites.items);
+	p->n_bindings = (unsigned)L->bindings.len;
+	p->bindings = arena_memdup(&p->arena, L->bindings.items, L->bindings.len * sizeof *L->bindings.items);
+}
+
+/* Reads one file into a module of ctx; NULL and err set on failure. */
+static LLVMModuleRef read_module(LLVMContextRef ctx, const char *path, facet_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error_set(err, "%s: is a directory, not a bitcode or IR file", path);
+		return NULL;
+	}
+	if (st.st_size == 0) {
+		error_set(err, "%s: empty file, not LLVM bitcode or IR", path);
+		return NULL;
+	}
+	LLVMMemoryBufferRef buf = NULL;
+	char *msg = NULL;
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+		error_set(err, "%s: cannot read: %s", path, msg ? msg : "unknown error");
+		LLVMDisposeMessage(msg);
+		return NULL;
+	}
+	LLVMModuleRef mod = NULL;
+	if (LLVMParseIRInContext2(ctx, buf, &mod, &msg)) {
+		const char *m = msg ? msg : "unknown error";
+		/* LLVM prefixes textual-IR errors with the buffer name; keep one file name. */
+		error_set(err, "%s: not valid LLVM bitcode or IR: %s", path, m);
+		LLVMDisposeMessage(msg);
+		LLVMDisposeMemoryBuffer(buf);
+		return NULL;
+	}
+	LLVMDisposeMemoryBuffer(buf);
+	return mod;
+}
+
+static bool module_has_debug_info(LLVMModuleRef mod)
+{
+	return LLVMGetNamedMetadataNumOperands(mod, "llvm.dbg.cu") > 0;
+}
+
+ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options *opt,
+                      ingest_warnings *warnings, facet_error *err)
+{
+	if (n == 0) {
+		error_set(err, "no input files");
+		return NULL;
+	}
+	LLVMContextRef ctx = LLVMContextCreate();
+	diag_sink sink = {0};
+	LLVMContextSetDiagnosticHandler(ctx, on_diagnostic, &sink);
+
+	LLVMModuleRef mod = NULL;
+	for (unsigned i = 0; i < n; i++) {
+		LLVMModuleRef m = read_module(ctx, paths[i], err);
+		if (!m)
+			goto fail;
+		if (warnings && !module_has_debug_info(m)) {
+			char *w = NULL;
+			if (asprintf(&w, "%s: no debug info (compile with -g): source locations and fields are unknown, "
+			                 "refined graphs will equal R0", paths[i]) >= 0) {
+				warnings->msgs = xrealloc(warnings->msgs, (warnings->n + 1) * sizeof *warnings->msgs);
+				warnings->msgs[warnings->n++] = w;
+			}
+		}
+		if (!mod) {
+			mod = m;
+		} else if (LLVMLinkModules2(mod, m)) {   /* consumes m */
+			error_set(err, "%s: cannot link with %s: %s", paths[i], paths[0],
+			          sink.set ? sink.msg : "link error");
+			goto fail;
+		}
+	}
+	if (!opt || opt->verify) {
+		char *msg = NULL;
+		if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+			char *nl = msg ? strchr(msg, '\n') : NULL;
+			if (nl)
+				*nl = 0;
+			error_set(err, "%s%s: invalid module: %s", paths[0], n > 1 ? " (linked)" : "",
+			          msg ? msg : "verifier failed");
+			LLVMDisposeMessage(msg);
+			goto fail;
+		}
+		LLVMDisposeMessage(msg);
+	}
+
+	arena a;
+	arena_init(&a);
+	ir_program *p = ARENA_NEW(&a, ir_program);
+	p->arena = a;   /* the program owns its arena from here on */
+	strmap_init(&p->function_by_name);
+	strmap_init(&p->global_by_name);
+	strmap_init(&p->interned);
+	p->n_inputs = n;
+	p->inputs = ARENA_ARRAY(&p->arena, const char *, n);
+	for (unsigned i = 0; i < n; i++)
+		p->inputs[i] = arena_strdup(&p->arena, paths[i]);
+	p->triple = arena_strdup(&p->arena, LLVMGetTarget(mod));
+	p->data_layout = arena_strdup(&p->arena, LLVMGetDataLayoutStr(mod));
+	p->has_debug_info = module_has_debug_info(mod);
+
+	lowering L = {0};
+	L.prog = p;
+	L.ctx = ctx;
+	L.mod = mod;
+	L.layout = LLVMGetModuleDataLayout(mod);
+	p->pointer_size = LLVMPointerSize(L.layout);
+	L.callback_kind = LLVMGetMDKindIDInContext(ctx, "callback", 8);
+	L.dbg_kind = LLVMGetMDKindIDInContext(ctx, "dbg", 3);
+	L.nocallback_attr = LLVMGetEnumAttributeKindForName("nocallback", 10);
+	ptrmap_init(&L.value_ids);
+	ptrmap_init(&L.type_strings);
+	ptrmap_init(&L.functions);
+	ptrmap_init(&L.globals);
+	dinfo_init(&L.di, ctx, p);
+
+	lower_module(&L);
+
+	dinfo_finish(&L.di);
+	ptrmap_free(&L.value_ids);
+	ptrmap_free(&L.type_strings);
+	ptrmap_free(&L.functions);
+	ptrmap_free(&L.globals);
+	VEC_FREE(&L.sites);
+	VEC_FREE(&L.bindings);
+	LLVMDisposeModule(mod);
+	LLVMContextDispose(ctx);
+	return p;
+
+fail:
+	if (mod)
+		LLVMDisposeModule(mod);
+	LLVMContextDispose(ctx);
+	return NULL;
+}
+
+void ingest_warnings_free(ingest_warnings *w)
+{
+	if (!w)
+		return;
+	for (unsigned i = 0; i < w->n; i++)
+		free(w->msgs[i]);
+	free(w->msgs);
+	w->msgs = NULL;
+	w->n = 0;
+}

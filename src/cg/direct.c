@@ -1,1 +1,0 @@
-/* placeholder so the stage library is not empty */

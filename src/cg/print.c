@@ -1,0 +1,190 @@
+/* print.c — llvm, json and dot renderings of a call graph; see print.h. */
+#include "cg/print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/jsonw.h"
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+/* ---- llvm: LLVM's CallGraph, edge for edge ------------------------------------------ */
+
+/* One CallGraphNode edge: the call site (NULL = "None") and the callee (NULL = the
+ * calls-external node). */
+typedef struct llvm_edge { const ir_site *site; const ir_function *callee; } llvm_edge;
+typedef VEC(llvm_edge) edge_vec;
+
+static void add_edge(edge_vec *v, unsigned *uses, const ir_site *site, const ir_function *callee)
+{
+	llvm_edge e = {site, callee};
+	VEC_PUSH(v, e);
+	if (callee)
+		uses[callee->id]++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const ir_function *x = *(const ir_function *const *)a, *y = *(const ir_function *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+/* Fake but stable addresses: node k prints as 0x1000+k, site s as 0x100000+s. */
+#define NODE_ADDR(k) (0x1000u + (unsigned)(k))
+#define SITE_ADDR(s) (0x100000u + (unsigned)(s))
+
+static void print_edges(FILE *out, const edge_vec *v)
+{
+	for (size_t i = 0; i < v->len; i++) {
+		const llvm_edge *e = &v->items[i];
+		if (e->site)
+			fprintf(out, "  CS<0x%x> calls ", SITE_ADDR(e->site->id));
+		else
+			fputs("  CS<None> calls ", out);
+		if (e->callee)
+			fprintf(out, "function '%s'\n", e->callee->name);
+		else
+			fputs("external node\n", out);
+	}
+	putc('\n', out);
+}
+
+void cg_print_llvm(FILE *out, const ir_program *p)
+{
+	unsigned nf = p->n_functions;
+	unsigned *uses = xcalloc(nf ? nf : 1, sizeof *uses);
+	edge_vec root = {0};
+	edge_vec *edges = xcalloc(nf ? nf : 1, sizeof *edges);
+
+	/* CallGraph::addToCallGraph, in module order. */
+	for (unsigned i = 0; i < nf; i++) {
+		const ir_function *f = p->functions[i];
+		if (!ir_linkage_is_local(f->linkage) || f->address_taken)
+			add_edge(&root, uses, NULL, f);
+		if (!f->defined && !f->nocallback)
+			add_edge(&edges[i], uses, NULL, NULL);
+		for (unsigned k = 0; k < f->n_sites; k++) {
+			const ir_site *s = &p->sites[f->first_site + k];
+			add_edge(&edges[i], uses, s, s->kind == SITE_DIRECT ? s->callee : NULL);
+			for (unsigned c = 0; c < s->n_callbacks; c++)
+				add_edge(&edges[i], uses, NULL, s->callbacks[c]);
+		}
+	}
+
+	/* CallGraph::print: the null-function node first, then nodes by name. */
+	fprintf(out, "Call graph node <<null function>><<0x%x>>  #uses=0\n", NODE_ADDR(0));
+	print_edges(out, &root);
+	const ir_function **sorted = xmalloc((nf ? nf : 1) * sizeof *sorted);
+	memcpy(sorted, p->functions, nf * sizeof *sorted);
+	qsort(sorted, nf, sizeof *sorted, by_name);
+	for (unsigned i = 0; i < nf; i++) {
+		const ir_function *f = sorted[i];
+		fprintf(out, "Call graph node for function: '%s'<<0x%x>>  #uses=%u\n", f->name,
+		        NODE_ADDR(f->id + 1), uses[f->id]);
+		print_edges(out, &edges[f->id]);
+	}
+
+	for (unsigned i = 0; i < nf; i++)
+		VEC_FREE(&edges[i]);
+	VEC_FREE(&root);
+	free(edges);
+	free(sorted);
+	free(uses);
+}
+
+/* ---- json ---------------------------------------------------------------------------- */
+
+static void print_loc_fields(FILE *out, const ir_loc *loc)
+{
+	fputs("\"file\": ", out);
+	json_string(out, loc->file);
+	fprintf(out, ", \"line\": %u, \"column\": %u", loc->line, loc->col);
+}
+
+void cg_print_json(FILE *out, const cg_graph *g)
+{
+	const ir_program *p = g->prog;
+	fputs("{\"graph\": ", out);
+	json_string(out, g->name);
+	fputs(",\n \"functions\": [", out);
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
+		json_string(out, f->name);
+		fputs(", \"file\": ", out);
+		json_string(out, f->loc.file);
+		fprintf(out, ", \"line\": %u, \"defined\": %s, \"address_taken\": %s, \"linkage\": \"%s\"}",
+		        f->loc.line, f->defined ? "true" : "false", f->address_taken ? "true" : "false",
+		        ir_linkage_name(f->linkage));
+	}
+	fputs("],\n \"sites\": [", out);
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		fprintf(out, "%s  {\"id\": %u, \"caller\": ", i ? ",\n" : "\n", s->id);
+		json_string(out, s->caller->name);
+		fputs(", ", out);
+		print_loc_fields(out, &s->loc);
+		fputs(", \"inlined_at\": [", out);
+		for (unsigned k = 0; k < s->n_inlined; k++) {
+			fputs(k ? ", {\"function\": " : "{\"function\": ", out);
+			json_string(out, s->inlined_at[k].function);
+			fputs(", ", out);
+			print_loc_fields(out, &s->inlined_at[k].loc);
+			putc('}', out);
+		}
+		fprintf(out, "], \"kind\": \"%s\", \"targets\": [", site_kind_name(s->kind));
+		for (unsigned k = 0; k < g->n_targets[i]; k++) {
+			if (k)
+				fputs(", ", out);
+			json_string(out, p->functions[g->targets[i][k]]->name);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}
+
+/* ---- dot ------------------------------------------------------------------------------ */
+
+static void dot_id(FILE *out, const char *name)
+{
+	json_string(out, name);   /* a JSON string is a valid DOT quoted id */
+}
+
+void cg_print_dot(FILE *out, const cg_graph *g)
+{
+	const ir_program *p = g->prog;
+	fprintf(out, "digraph \"%s\" {\n  node [shape=box, fontname=\"monospace\"];\n", g->name);
+	bool unresolved_node = false;
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (f->n_sites == 0)
+			continue;
+		/* One edge per distinct target of f: mark targets as seen per caller. */
+		unsigned *seen = xcalloc(p->n_functions, sizeof *seen);
+		for (unsigned k = 0; k < f->n_sites; k++) {
+			unsigned sid = f->first_site + k;
+			const ir_site *s = &p->sites[sid];
+			if (s->kind != SITE_DIRECT && g->n_targets[sid] == 0) {
+				fputs("  ", out);
+				dot_id(out, f->name);
+				fputs(" -> \"<unresolved>\" [style=dashed];\n", out);
+				unresolved_node = true;
+				continue;
+			}
+			for (unsigned t = 0; t < g->n_targets[sid]; t++) {
+				unsigned callee = g->targets[sid][t];
+				if (seen[callee]++)
+					continue;
+				fputs("  ", out);
+				dot_id(out, f->name);
+				fputs(" -> ", out);
+				dot_id(out, p->functions[callee]->name);
+				fputs(s->kind == SITE_DIRECT ? ";\n" : " [color=blue];\n", out);
+			}
+		}
+		free(seen);
+	}
+	if (unresolved_node)
+		fputs("  \"<unresolved>\" [shape=ellipse, style=dashed];\n", out);
+	fputs("}\n", out);
+}

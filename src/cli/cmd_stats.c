@@ -1,0 +1,168 @@
+/* cmd_stats.c — `facet stats`: what a program is made of. */
+#include "cli/cli.h"
+#include "cli/load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/strmap.h"
+
+typedef struct program_stats {
+	unsigned defined, declared, intrinsics, address_taken;
+	unsigned sites, direct, indirect, asm_sites, sites_with_loc;
+	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
+	unsigned globals, globals_with_fn_slots;
+	bool debug_info;
+} program_stats;
+
+static bool has_fp_member(const di_type *t)
+{
+	for (unsigned i = 0; i < t->n_members; i++)
+		if (di_is_function_pointer(t->members[i].type))
+			return true;
+	return false;
+}
+
+static program_stats compute(const ir_program *p)
+{
+	program_stats st = {0};
+	st.debug_info = p->has_debug_info;
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (f->intrinsic)
+			st.intrinsics++;
+		else if (f->defined)
+			st.defined++;
+		else
+			st.declared++;
+		st.address_taken += f->address_taken;
+	}
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		st.sites++;
+		st.direct += s->kind == SITE_DIRECT;
+		st.indirect += s->kind == SITE_INDIRECT;
+		st.asm_sites += s->kind == SITE_ASM;
+		st.sites_with_loc += s->loc.line != 0;
+	}
+	/* Linking C modules keeps one DICompositeType per translation unit; count
+	 * a named struct once, an anonymous one per definition. */
+	strmap names;
+	strmap_init(&names);
+	for (unsigned i = 0; i < p->n_types; i++) {
+		const di_type *t = p->types[i];
+		if ((t->kind != DI_STRUCT && t->kind != DI_UNION) || !has_fp_member(t))
+			continue;
+		if (t->name) {
+			if (strmap_has(&names, t->name))
+				continue;
+			strmap_put(&names, t->name, (void *)t);
+		}
+		st.fp_structs++;
+	}
+	strmap_free(&names);
+	for (unsigned i = 0; i < p->n_globals; i++) {
+		const ir_global *g = p->globals[i];
+		st.globals++;
+		for (unsigned k = 0; k < g->n_slots; k++)
+			if (g->slots[k].kind == SLOT_FUNCTION) {
+				st.globals_with_fn_slots++;
+				break;
+			}
+	}
+	return st;
+}
+
+static double share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
+
+static void print_text(const ir_program *p, const program_stats *st)
+{
+	printf("input:                         ");
+	for (unsigned i = 0; i < p->n_inputs; i++)
+		printf("%s%s", i ? " " : "", p->inputs[i]);
+	printf("\ndebug info:                    %s\n", st->debug_info ? "yes" : "no");
+	printf("functions defined:             %u\n", st->defined);
+	printf("functions declared:            %u\n", st->declared);
+	printf("intrinsics declared:           %u\n", st->intrinsics);
+	printf("address-taken functions:       %u\n", st->address_taken);
+	printf("call sites:                    %u\n", st->sites);
+	printf("  direct:                      %u\n", st->direct);
+	printf("  indirect:                    %u\n", st->indirect);
+	printf("  inline asm:                  %u\n", st->asm_sites);
+	printf("call sites with a location:    %u (%.1f%%)\n", st->sites_with_loc,
+	       100.0 * share(st->sites_with_loc, st->sites));
+	printf("structs with fn-ptr members:   %u\n", st->fp_structs);
+	printf("globals:                       %u\n", st->globals);
+	printf("globals holding functions:     %u\n", st->globals_with_fn_slots);
+}
+
+static void print_json(const program_stats *st)
+{
+	printf("{\"debug_info\": %s, \"functions_defined\": %u, \"functions_declared\": %u, "
+	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
+	       "\"sites_indirect\": %u, \"sites_asm\": %u, \"sites_with_location\": %u, "
+	       "\"location_share\": %.4f, \"structs_with_fn_ptr_members\": %u, \"globals\": %u, "
+	       "\"globals_holding_functions\": %u}\n",
+	       st->debug_info ? "true" : "false", st->defined, st->declared, st->intrinsics,
+	       st->address_taken, st->sites, st->direct, st->indirect, st->asm_sites, st->sites_with_loc,
+	       share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
+	       st->globals_with_fn_slots);
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: facet stats [--format text|json] [--no-verify] FILE...\n"
+	      "\n"
+	      "Links the bitcode/IR files and counts what the analyses work on:\n"
+	      "functions defined/declared, call sites (direct, indirect, inline asm),\n"
+	      "address-taken functions, struct types with function-pointer members,\n"
+	      "the share of call sites with a debug location, and whether the module\n"
+	      "has debug info.\n"
+	      "\n"
+	      "Exit codes: 0 success, 1 bad input, 2 usage error.\n",
+	      out);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	const char *format = "text";
+	bool verify = true;
+	char **files = argv + 1;
+	int nfiles = 0;
+	for (int i = 1; i < argc; i++) {
+		int r = cli_option("stats", argc, argv, &i, "--format", &format);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (strcmp(argv[i], "--no-verify") == 0)
+			verify = false;
+		else if (argv[i][0] == '-' && argv[i][1] != 0) {
+			fprintf(stderr, "facet stats: unknown option '%s' (see --help)\n", argv[i]);
+			return EXIT_USAGE;
+		} else
+			files[nfiles++] = argv[i];
+	}
+	if (nfiles == 0) {
+		fputs("facet stats: no input files (see --help)\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+		fprintf(stderr, "facet stats: unknown format '%s' (text, json)\n", format);
+		return EXIT_USAGE;
+	}
+	ir_program *p = cli_load("stats", files, nfiles, verify);
+	if (!p)
+		return EXIT_INPUT;
+	program_stats st = compute(p);
+	if (strcmp(format, "json") == 0)
+		print_json(&st);
+	else
+		print_text(p, &st);
+	ir_program_free(p);
+	return EXIT_OK;
+}

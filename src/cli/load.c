@@ -1,0 +1,41 @@
+#include "cli/load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/ingest.h"
+#include "util/error.h"
+
+ir_program *cli_load(const char *cmd, char **files, int n, bool verify)
+{
+	facet_error err = {0};
+	ingest_warnings warnings = {0};
+	ingest_options opt = {.verify = verify};
+	ir_program *p = ir_ingest((const char *const *)files, (unsigned)n, &opt, &warnings, &err);
+	for (unsigned i = 0; i < warnings.n; i++)
+		fprintf(stderr, "facet %s: warning: %s\n", cmd, warnings.msgs[i]);
+	ingest_warnings_free(&warnings);
+	if (!p)
+		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+	return p;
+}
+
+int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)
+{
+	const char *arg = argv[*i];
+	size_t len = strlen(name);
+	if (strncmp(arg, name, len) != 0)
+		return 0;
+	if (arg[len] == '=') {
+		*value = arg + len + 1;
+		return 1;
+	}
+	if (arg[len] != 0)
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "facet %s: option %s needs a value\n", cmd, name);
+		return -1;
+	}
+	*value = argv[++*i];
+	return 1;
+}

@@ -1,0 +1,19 @@
+/* load.h — what several subcommands share: option parsing helpers and
+ * reading the input program with the user-facing messages. */
+#ifndef FACET_CLI_LOAD_H
+#define FACET_CLI_LOAD_H
+
+#include <stdbool.h>
+
+#include "ir/model.h"
+
+/* Ingests files[0..n-1]; prints warnings and errors on stderr prefixed with
+ * "facet CMD:"; returns NULL on failure. */
+ir_program *cli_load(const char *cmd, char **files, int n, bool verify);
+
+/* Matches "--name VALUE" or "--name=VALUE" at argv[*i]; on a match stores the
+ * value, advances *i past it and returns 1; returns -1 (after printing) when
+ * the value is missing, 0 when argv[*i] is another option. */
+int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
+
+#endif

@@ -1,0 +1,48 @@
+/* dinfo.h — read LLVM debug-info metadata into the model's di_* structs.
+ *
+ * Internal to src/ir (it speaks LLVM C API types). LLVM 22's C getters such as
+ * LLVMDITypeGetName and LLVMDITypeGetOffsetInBits are unsafe on nodes that
+ * lack the field, so this module reads every node the same careful way: it
+ * checks the node's metadata kind, then reads operands by their documented
+ * index (DebugInfoMetadata.h of LLVM 22) through LLVMGetMDNodeOperands, and
+ * calls a C getter only on a node of the exact kind that getter is for. */
+#ifndef FACET_IR_DINFO_H
+#define FACET_IR_DINFO_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+
+#include "ir/model.h"
+#include "util/ptrmap.h"
+#include "util/vec.h"
+
+typedef struct dinfo_reader {
+	LLVMContextRef ctx;
+	ir_program *prog;
+	ptrmap types;              /* LLVMMetadataRef -> di_type* */
+	ptrmap vars;               /* LLVMMetadataRef -> di_variable* */
+	ptrmap empty_exprs;        /* LLVMMetadataRef -> (void*)1 empty, (void*)2 not */
+	VEC(di_type *) all;        /* in creation order; becomes prog->types */
+} dinfo_reader;
+
+void dinfo_init(dinfo_reader *r, LLVMContextRef ctx, ir_program *prog);
+/* Moves the types read into prog->types and frees the reader's maps. */
+void dinfo_finish(dinfo_reader *r);
+
+/* A DIType node (basic, derived, composite, subroutine) as a di_type; NULL for
+ * NULL (void) or a node that is not a type. */
+di_type *dinfo_type(dinfo_reader *r, LLVMMetadataRef md);
+/* A DILocalVariable or DIGlobalVariable; NULL for anything else. */
+di_variable *dinfo_variable(dinfo_reader *r, LLVMMetadataRef md);
+/* True when the DIExpression has no operations. */
+bool dinfo_expr_is_empty(dinfo_reader *r, LLVMMetadataRef expr);
+
+/* Position of a DILocation (file from its scope). */
+ir_loc dinfo_location(dinfo_reader *r, LLVMMetadataRef loc);
+/* The DISubprogram enclosing a local scope (lexical blocks walked up); NULL if none. */
+LLVMMetadataRef dinfo_subprogram_of(dinfo_reader *r, LLVMMetadataRef scope);
+/* Name, position and subroutine type of a DISubprogram. */
+void dinfo_subprogram(dinfo_reader *r, LLVMMetadataRef sp, const char **name, ir_loc *loc,
+                      di_type **sig);
+
+#endif

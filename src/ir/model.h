@@ -1,0 +1,200 @@
+/* model.h — facet's program model: what the analyses know of a linked module.
+ *
+ * Ingest (ingest.h) lowers an LLVM module into these structs and then lets the
+ * module go; nothing past src/ir/ sees an LLVM type. Every node lives in the
+ * program's arena and is freed with it (ir_program_free). Ids are dense
+ * indices into the program's arrays, assigned in module order, so the same
+ * input always gives the same ids: site ids are what every output and the
+ * catalog use to name a call site. */
+#ifndef FACET_IR_MODEL_H
+#define FACET_IR_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+#include "util/strmap.h"
+
+typedef struct di_type di_type;
+
+/* A source position as the debug info records it; line 0 = unknown. */
+typedef struct ir_loc {
+	const char *file;    /* DIFile filename, relative paths stay relative; NULL if unknown */
+	const char *dir;     /* DIFile directory */
+	unsigned line, col;
+} ir_loc;
+
+typedef enum ir_linkage {
+	LINK_EXTERNAL, LINK_AVAILABLE_EXTERNALLY, LINK_LINKONCE, LINK_WEAK,
+	LINK_APPENDING, LINK_INTERNAL, LINK_PRIVATE, LINK_EXTERN_WEAK, LINK_COMMON,
+	LINK_OTHER
+} ir_linkage;
+
+const char *ir_linkage_name(ir_linkage l);
+bool ir_linkage_is_local(ir_linkage l);   /* internal or private, as LLVM's hasLocalLinkage */
+
+/* ---- debug-info types (DWARF as LLVM records it) ---------------------------------- */
+
+typedef enum di_kind {
+	DI_BASIC, DI_POINTER, DI_TYPEDEF, DI_CONST, DI_VOLATILE, DI_RESTRICT, DI_ATOMIC,
+	DI_STRUCT, DI_UNION, DI_ARRAY, DI_ENUM, DI_SUBROUTINE, DI_MEMBER, DI_OTHER
+} di_kind;
+
+typedef struct di_member {
+	const char *name;          /* NULL for an anonymous member (an unnamed union or struct) */
+	uint64_t offset_bits, size_bits;
+	di_type *type;
+	bool bitfield;
+} di_member;
+
+struct di_type {
+	unsigned id;
+	di_kind kind;
+	const char *name;          /* NULL when anonymous */
+	uint64_t size_bits;
+	di_type *base;             /* pointee, typedef'd, qualified, array element; NULL = void */
+	di_member *members;        /* struct, union */
+	unsigned n_members;
+	di_type **params;          /* subroutine: params[0] is the return type (NULL = void) */
+	unsigned n_params;         /* counts the return slot; a trailing NULL entry marks varargs */
+	uint64_t *dims;            /* array: element counts per dimension (0 = unknown) */
+	unsigned n_dims;
+	ir_loc loc;                /* where it is declared */
+	bool forward_decl;         /* declared but not defined in this unit */
+};
+
+const char *di_kind_name(di_kind k);
+/* The type with typedefs and qualifiers peeled off (NULL stays NULL). */
+di_type *di_strip(di_type *t);
+/* True when t (after stripping) is a pointer to a subroutine type. */
+bool di_is_function_pointer(di_type *t);
+
+/* A source variable: a local, a parameter or a global. */
+typedef struct di_variable {
+	const char *name;
+	di_type *type;
+	ir_loc loc;
+	unsigned arg;              /* 1-based parameter number, 0 for non-parameters */
+} di_variable;
+
+/* ---- values ------------------------------------------------------------------------- */
+
+/* Every function, global, argument and instruction of the module has a value
+ * id; the points-to analysis keys its nodes on them. */
+typedef enum ir_value_kind { VAL_FUNCTION, VAL_GLOBAL, VAL_ARGUMENT, VAL_INSTRUCTION } ir_value_kind;
+
+typedef struct ir_function ir_function;
+typedef struct ir_global ir_global;
+
+/* A #dbg_value or #dbg_declare record binding a source variable to a value. */
+typedef struct ir_dbg_binding {
+	unsigned value;            /* value id the record names */
+	ir_function *function;     /* where the record sits */
+	di_variable *var;
+	bool declare;              /* #dbg_declare (the value is the variable's address) */
+	bool empty_expr;           /* DIExpression() — the value is the variable itself */
+} ir_dbg_binding;
+
+/* ---- call sites ---------------------------------------------------------------------- */
+
+typedef enum site_kind { SITE_DIRECT, SITE_INDIRECT, SITE_ASM } site_kind;
+const char *site_kind_name(site_kind k);
+
+typedef struct ir_inline_frame {
+	const char *function;      /* the subprogram the call was inlined into at this step */
+	ir_loc loc;
+} ir_inline_frame;
+
+typedef struct ir_site {
+	unsigned id;
+	ir_function *caller;
+	site_kind kind;
+	ir_function *callee;       /* direct calls only (intrinsics included) */
+	const char *call_type;     /* IR function type of the call, interned: compare pointers */
+	unsigned value;            /* value id of the call instruction */
+	ir_loc loc;                /* innermost source position; line 0 when none */
+	ir_inline_frame *inlined_at;   /* innermost caller outwards */
+	unsigned n_inlined;
+	ir_function **callbacks;   /* !callback broker arguments that are functions (pthread_create...) */
+	unsigned n_callbacks;
+} ir_site;
+
+/* ---- functions and globals ------------------------------------------------------------ */
+
+struct ir_function {
+	unsigned id;               /* index in program->functions, module order */
+	unsigned value;            /* value id */
+	const char *name;          /* linked name: unique in the module */
+	ir_linkage linkage;
+	bool defined;
+	bool address_taken;        /* LLVM CallGraph's rule (Function::hasAddressTaken) */
+	bool nocallback;           /* declaration attribute: cannot call back into the module */
+	bool intrinsic;
+	bool vararg;
+	const char *ir_type;       /* IR function type, interned */
+	ir_loc loc;                /* DISubprogram file and line; line 0 when none */
+	const char *di_name;       /* DISubprogram name (the source name of a renamed static) */
+	di_type *di_sig;           /* DISubroutineType of the definition, NULL when none */
+	unsigned first_site, n_sites;  /* its call sites, program->sites[first_site ..] */
+	unsigned first_arg, n_args;    /* value ids of its arguments */
+};
+
+/* A pointer-valued slot of a global initializer, at a byte offset of the global. */
+typedef enum ir_slot_kind { SLOT_FUNCTION, SLOT_GLOBAL } ir_slot_kind;
+typedef struct ir_init_slot {
+	uint64_t offset;           /* byte offset in the global */
+	ir_slot_kind kind;
+	ir_function *function;     /* SLOT_FUNCTION */
+	ir_global *global;         /* SLOT_GLOBAL */
+	int64_t addend;            /* byte offset into the target (a GEP constant expression) */
+} ir_init_slot;
+
+struct ir_global {
+	unsigned id;
+	unsigned value;
+	const char *name;
+	ir_linkage linkage;
+	bool defined;
+	bool constant;
+	uint64_t size;             /* bytes of its value type (data layout) */
+	const char *ir_type;       /* IR value type, interned */
+	ir_init_slot *slots;       /* function and global addresses in its initializer */
+	unsigned n_slots;
+	di_variable *var;          /* its DIGlobalVariable, NULL when none */
+};
+
+/* ---- the program ---------------------------------------------------------------------- */
+
+typedef struct ir_program {
+	arena arena;
+	const char **inputs;       /* the files it was read from */
+	unsigned n_inputs;
+	const char *triple, *data_layout;
+	unsigned pointer_size;     /* bytes */
+	bool has_debug_info;       /* some compile unit in llvm.dbg.cu */
+
+	ir_function **functions;   /* module order */
+	unsigned n_functions;
+	ir_global **globals;       /* module order */
+	unsigned n_globals;
+	ir_site *sites;            /* by id: module order, then instruction order */
+	unsigned n_sites;
+	unsigned n_values;         /* value ids run 0 .. n_values-1 */
+
+	di_type **types;           /* every debug-info type reached, by id */
+	unsigned n_types;
+	ir_dbg_binding *bindings;  /* every #dbg_value / #dbg_declare, program order */
+	unsigned n_bindings;
+
+	strmap function_by_name;   /* linked name -> ir_function* */
+	strmap global_by_name;     /* linked name -> ir_global* */
+	strmap interned;           /* string interning for type strings */
+} ir_program;
+
+ir_function *ir_find_function(const ir_program *p, const char *name);
+ir_global *ir_find_global(const ir_program *p, const char *name);
+/* Intern s in the program's arena: equal strings get the same pointer. */
+const char *ir_intern(ir_program *p, const char *s);
+void ir_program_free(ir_program *p);
+
+#endif
