@@ -92,6 +92,43 @@ void cg_print_llvm(FILE *out, const ir_program *p)
 	free(uses);
 }
 
+/* ---- text ---------------------------------------------------------------------------- */
+
+void cg_print_text(FILE *out, const cg_graph *g)
+{
+	const ir_program *p = g->prog;
+	unsigned unresolved = 0, indirect = 0;
+	fprintf(out, "call graph '%s': %u functions, %u call sites\n", g->name, p->n_functions, p->n_sites);
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (!f->defined)
+			continue;
+		fprintf(out, "\n%s", f->name);
+		if (f->loc.file)
+			fprintf(out, "  (%s:%u)", f->loc.file, f->loc.line);
+		putc('\n', out);
+		for (unsigned k = 0; k < f->n_sites; k++) {
+			unsigned sid = f->first_site + k;
+			const ir_site *s = &p->sites[sid];
+			if (s->callee && s->callee->intrinsic)
+				continue;   /* llvm.* markers: in json and llvm output, noise here */
+			char where[64];
+			snprintf(where, sizeof where, "%u:%u", s->loc.line, s->loc.col);
+			fprintf(out, "  %-9s %-8s ->", where, site_kind_name(s->kind));
+			if (s->kind != SITE_DIRECT) {
+				indirect++;
+				unresolved += g->n_targets[sid] == 0;
+			}
+			if (g->n_targets[sid] == 0)
+				fputs(s->kind == SITE_DIRECT ? " (external)" : " ? (unresolved)", out);
+			for (unsigned t = 0; t < g->n_targets[sid]; t++)
+				fprintf(out, " %s", p->functions[g->targets[sid][t]]->name);
+			fprintf(out, "   [site %u]\n", sid);
+		}
+	}
+	fprintf(out, "\n%u of %u indirect or asm call sites have no target in '%s'\n", unresolved, indirect, g->name);
+}
+
 /* ---- json ---------------------------------------------------------------------------- */
 
 static void print_loc_fields(FILE *out, const ir_loc *loc)

@@ -13,6 +13,7 @@
 
 #include "cg/graph.h"
 
+void cg_print_text(FILE *out, const cg_graph *g);
 void cg_print_llvm(FILE *out, const ir_program *p);
 void cg_print_json(FILE *out, const cg_graph *g);
 void cg_print_dot(FILE *out, const cg_graph *g);

@@ -17,9 +17,10 @@ static void usage(FILE *out)
 	      "\n"
 	      "  --graph G     direct (default). andersen, r0, rplus and rpm are not\n"
 	      "                built yet and are refused.\n"
-	      "  --format F    llvm: the text of `opt -passes=print-callgraph` (node\n"
+	      "  --format F    text: per function, its call sites and targets (default)\n"
+	      "                json: {\"graph\", \"functions\", \"sites\"}, see docs/formats.md\n"
+	      "                llvm: the text of `opt -passes=print-callgraph` (node\n"
 	      "                   addresses are stable fake values); direct graph only\n"
-	      "                json: {\"graph\", \"functions\", \"sites\"} (default)\n"
 	      "                dot:  Graphviz, one edge per caller/callee pair\n"
 	      "  --no-verify   skip LLVM's module verifier\n"
 	      "  -h, --help    this text\n"
@@ -35,7 +36,7 @@ int cmd_callgraph(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *graph = "direct", *format = "json";
+	const char *graph = "direct", *format = "text";
 	bool verify = true;
 	char **files = argv + 1;
 	int nfiles = 0;
@@ -70,8 +71,9 @@ int cmd_callgraph(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	bool llvm = !strcmp(format, "llvm"), json = !strcmp(format, "json"), dot = !strcmp(format, "dot");
-	if (!llvm && !json && !dot) {
-		fprintf(stderr, "facet callgraph: unknown format '%s' (llvm, json, dot)\n", format);
+	bool text = !strcmp(format, "text");
+	if (!llvm && !json && !dot && !text) {
+		fprintf(stderr, "facet callgraph: unknown format '%s' (text, json, dot, llvm)\n", format);
 		return EXIT_USAGE;
 	}
 
@@ -82,7 +84,9 @@ int cmd_callgraph(int argc, char **argv)
 		cg_print_llvm(stdout, p);
 	} else {
 		cg_graph *g = cg_direct(p);
-		if (json)
+		if (text)
+			cg_print_text(stdout, g);
+		else if (json)
 			cg_print_json(stdout, g);
 		else
 			cg_print_dot(stdout, g);

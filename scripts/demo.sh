@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# demo.sh — install dependencies, build facet, compile the bundled example with
+# clang-22 -g and print its call graph. Run from anywhere.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/install-deps.sh"
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$root/build" -j2 >/dev/null
+mkdir -p "$root/build/examples"
+clang-22 -g -O0 -c -emit-llvm "$root/examples/filters.c" -o "$root/build/examples/filters.bc"
+echo "== facet stats build/examples/filters.bc"
+"$root/build/facet" stats "$root/build/examples/filters.bc"
+echo
+echo "== facet callgraph build/examples/filters.bc"
+"$root/build/facet" callgraph "$root/build/examples/filters.bc"

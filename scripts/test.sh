@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# test.sh — the whole test suite: install dependencies, build facet twice
+# (a -Werror build and an ASan+UBSan build) and run every test in both.
+# With --corpus (CI passes it) it first builds the quick real-program corpus
+# (lua and md4c from Debian sources, see bench/README.md) so the corpus tests
+# run instead of being skipped. Ends with "N passed, N failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=0
+for a in "$@"; do
+	case "$a" in
+	--corpus) corpus=1 ;;
+	*) echo "usage: scripts/test.sh [--corpus]" >&2; exit 2 ;;
+	esac
+done
+
+"$root/scripts/install-deps.sh" || { echo "test.sh: installing dependencies failed" >&2; exit 1; }
+if [ "$corpus" = 1 ]; then
+	bash "$root/bench/corpus.sh" --quick || echo "test.sh: corpus build failed; corpus tests will report it" >&2
+fi
+
+passed=0 failed=0
+run_suite() {   # name, build dir, extra cmake args...
+	local name=$1 dir=$2; shift 2
+	echo "== $name build ($dir)"
+	if ! cmake -S "$root" -B "$dir" "$@" >"$dir.configure.log" 2>&1; then
+		cat "$dir.configure.log"; failed=$((failed + 1)); return
+	fi
+	if ! cmake --build "$dir" -j2 >"$dir.build.log" 2>&1; then
+		tail -40 "$dir.build.log"; failed=$((failed + 1)); return
+	fi
+	local log="$dir.ctest.log"
+	(cd "$dir" && ctest --output-on-failure -j2) 2>&1 | tee "$log"
+	local line total nfail
+	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+	if [ -z "$line" ]; then failed=$((failed + 1)); return; fi
+	total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+	nfail=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
+	passed=$((passed + total - nfail)); failed=$((failed + nfail))
+}
+
+run_suite "release -Werror" "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_WERROR=ON
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	run_suite "ASan+UBSan" "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DFACET_SANITIZE=ON -DFACET_WERROR=ON
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
