@@ -1,0 +1,286 @@
+/* test_ingest.c — ingest and the debug-info reader on a real compiled program.
+ *
+ * fixture.c is compiled by clang-22 -g at -O0 and -O2 here; every expected
+ * value below comes from reading fixture.c (struct layouts on x86-64). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cg/graph.h"
+#include "ir/ingest.h"
+
+static const char *fixture;
+static char tmpdir[] = "/tmp/facet-test-ingest-XXXXXX";
+
+static ir_program *compile_and_ingest(const char *level)
+{
+	char bc[512], cmd[2048];
+	snprintf(bc, sizeof bc, "%s/fixture%s.bc", tmpdir, level);
+	snprintf(cmd, sizeof cmd, "clang-22 -g %s -c -emit-llvm '%s' -o '%s'", level, fixture, bc);
+	if (system(cmd) != 0)
+		fail_msg("could not compile %s with: %s", fixture, cmd);
+	const char *paths[] = {bc};
+	facet_error err = {0};
+	ingest_warnings w = {0};
+	ingest_options opt = {.verify = true};
+	ir_program *p = ir_ingest(paths, 1, &opt, &w, &err);
+	if (!p)
+		fail_msg("ingest failed: %s", err.msg);
+	assert_int_equal(w.n, 0);
+	return p;
+}
+
+static ir_function *fn(ir_program *p, const char *name)
+{
+	ir_function *f = ir_find_function(p, name);
+	if (!f)
+		fail_msg("function %s not in the model", name);
+	return f;
+}
+
+static const ir_init_slot *slot_at(const ir_global *g, uint64_t offset)
+{
+	for (unsigned i = 0; i < g->n_slots; i++)
+		if (g->slots[i].offset == offset)
+			return &g->slots[i];
+	fail_msg("global %s has no initializer slot at offset %llu", g->name, (unsigned long long)offset);
+	return NULL;
+}
+
+static const di_member *member(const di_type *t, const char *name)
+{
+	for (unsigned i = 0; i < t->n_members; i++)
+		if ((name == NULL && t->members[i].name == NULL) ||
+		    (name && t->members[i].name && strcmp(t->members[i].name, name) == 0))
+			return &t->members[i];
+	fail_msg("type %s has no member %s", t->name ? t->name : "(anonymous)", name ? name : "(anonymous)");
+	return NULL;
+}
+
+static const ir_site *site_at_line(ir_program *p, const char *caller, unsigned line, site_kind kind)
+{
+	ir_function *f = fn(p, caller);
+	for (unsigned i = 0; i < f->n_sites; i++) {
+		const ir_site *s = &p->sites[f->first_site + i];
+		if (s->loc.line == line && s->kind == kind)
+			return s;
+	}
+	fail_msg("no %s site in %s at line %u", site_kind_name(kind), caller, line);
+	return NULL;
+}
+
+/* Facts that hold at every optimisation level. */
+static void check_common(ir_program *p)
+{
+	assert_true(p->has_debug_info);
+	assert_int_equal(p->pointer_size, 8);
+
+	/* Functions: linkage, definition, address taken (stored in initializers). */
+	assert_true(ir_linkage_is_local(fn(p, "on_a")->linkage));
+	assert_true(fn(p, "on_a")->address_taken);
+	assert_true(fn(p, "on_b")->address_taken);
+	assert_true(fn(p, "base_init")->address_taken);
+	assert_false(fn(p, "main")->address_taken);
+	assert_true(fn(p, "main")->defined);
+	assert_false(fn(p, "malloc")->defined);
+	assert_string_equal(fn(p, "on_a")->loc.file, fixture);
+	assert_int_equal(fn(p, "on_a")->loc.line, 27);
+	assert_int_equal(fn(p, "dispatch")->loc.line, 36);
+
+	/* main's declared signature: int (int, char **). */
+	di_type *sig = fn(p, "main")->di_sig;
+	assert_non_null(sig);
+	assert_int_equal(sig->kind, DI_SUBROUTINE);
+	assert_int_equal(sig->n_params, 3);
+	assert_string_equal(sig->params[0]->name, "int");
+	assert_string_equal(sig->params[1]->name, "int");
+	assert_int_equal(di_strip(sig->params[2])->kind, DI_POINTER);
+
+	/* ops_table: anon_ops[2], each {int kind; handler_fn on_event;} = 16 bytes. */
+	ir_global *ops = ir_find_global(p, "ops_table");
+	assert_non_null(ops);
+	assert_int_equal(ops->size, 32);
+	assert_int_equal(ops->n_slots, 2);
+	assert_ptr_equal(slot_at(ops, 8)->function, fn(p, "on_a"));
+	assert_ptr_equal(slot_at(ops, 24)->function, fn(p, "on_b"));
+	assert_non_null(ops->var);
+	di_type *arr = di_strip(ops->var->type);
+	assert_int_equal(arr->kind, DI_ARRAY);
+	assert_int_equal(arr->n_dims, 1);
+	assert_int_equal(arr->dims[0], 2);
+	assert_int_equal(arr->base->kind, DI_TYPEDEF);
+	assert_string_equal(arr->base->name, "anon_ops");
+	di_type *anon = di_strip(arr->base);         /* the anonymous struct behind the typedef */
+	assert_int_equal(anon->kind, DI_STRUCT);
+	assert_null(anon->name);
+	assert_int_equal(anon->size_bits, 128);
+	assert_int_equal(member(anon, "on_event")->offset_bits, 64);
+	assert_true(di_is_function_pointer(member(anon, "on_event")->type));
+	assert_false(di_is_function_pointer(member(anon, "kind")->type));
+
+	/* proto: struct derived {struct base pub; char tag[12]; union {...} u; struct derived *next;} */
+	ir_global *proto = ir_find_global(p, "proto");
+	assert_non_null(proto);
+	assert_int_equal(proto->size, 48);
+	assert_ptr_equal(slot_at(proto, 0)->function, fn(p, "base_init"));
+	assert_ptr_equal(slot_at(proto, 32)->function, fn(p, "on_a"));
+	di_type *derived = di_strip(proto->var->type);
+	assert_string_equal(derived->name, "derived");
+	assert_int_equal(derived->size_bits, 384);
+	const di_member *pub = member(derived, "pub");
+	assert_int_equal(pub->offset_bits, 0);
+	assert_string_equal(di_strip(pub->type)->name, "base");
+	assert_true(di_is_function_pointer(member(di_strip(pub->type), "init")->type));
+	assert_int_equal(member(derived, "tag")->offset_bits, 128);
+	assert_int_equal(di_strip(member(derived, "tag")->type)->kind, DI_ARRAY);
+	const di_member *u = member(derived, "u");
+	assert_int_equal(u->offset_bits, 256);
+	di_type *uni = di_strip(u->type);
+	assert_int_equal(uni->kind, DI_UNION);
+	assert_null(uni->name);
+	assert_true(di_is_function_pointer(member(uni, "as_int")->type));
+	assert_true(di_is_function_pointer(member(uni, "as_void")->type));
+	assert_int_equal(member(derived, "next")->offset_bits, 320);
+	/* The self-reference closes the cycle on the same node. */
+	assert_ptr_equal(di_strip(di_strip(member(derived, "next")->type)->base), derived);
+
+	ir_global *gh = ir_find_global(p, "global_handler");
+	assert_ptr_equal(slot_at(gh, 0)->function, fn(p, "on_b"));
+
+	/* Call sites. */
+	const ir_site *s = site_at_line(p, "main", 48, SITE_INDIRECT);
+	assert_int_equal(s->loc.col, 2);
+	assert_string_equal(s->call_type, "void (ptr)");
+	site_at_line(p, "main", 50, SITE_ASM);
+	for (unsigned i = 0; i < p->n_sites; i++)
+		assert_int_equal(p->sites[i].id, i);
+}
+
+static void ingest_O0(void **state)
+{
+	(void)state;
+	ir_program *p = compile_and_ingest("-O0");
+	check_common(p);
+	assert_false(fn(p, "unused_static")->address_taken);
+	const ir_site *s = site_at_line(p, "dispatch", 38, SITE_INDIRECT);
+	assert_int_equal(s->loc.col, 9);
+	assert_int_equal(s->n_inlined, 0);
+	assert_string_equal(s->call_type, "i32 (ptr, i32)");
+	site_at_line(p, "main", 49, SITE_INDIRECT);   /* global_handler(0, 3) */
+	const ir_site *d = site_at_line(p, "main", 49, SITE_DIRECT);
+	assert_ptr_equal(d->callee, fn(p, "dispatch"));
+
+	/* At -O0 `ops` lives in a stack slot: #dbg_declare, empty expression, parameter 1. */
+	ir_function *disp = fn(p, "dispatch");
+	bool found = false;
+	for (unsigned i = 0; i < p->n_bindings; i++) {
+		const ir_dbg_binding *b = &p->bindings[i];
+		if (b->function != disp || strcmp(b->var->name, "ops") != 0)
+			continue;
+		found = true;
+		assert_true(b->declare);
+		assert_true(b->empty_expr);
+		assert_int_equal(b->var->arg, 1);
+		di_type *t = di_strip(b->var->type);
+		assert_int_equal(t->kind, DI_POINTER);
+		assert_string_equal(t->base->name, "anon_ops");
+	}
+	assert_true(found);
+
+	cg_graph *g = cg_direct(p);
+	assert_int_equal(g->n_targets[d->id], 1);
+	assert_int_equal(g->targets[d->id][0], fn(p, "dispatch")->id);
+	assert_int_equal(g->n_targets[s->id], 0);
+	cg_free(g);
+	ir_program_free(p);
+}
+
+static void ingest_O2(void **state)
+{
+	(void)state;
+	ir_program *p = compile_and_ingest("-O2");
+	check_common(p);
+	/* dispatch is inlined into main: its indirect call appears in main with
+	 * the chain pointing at main's line 49. */
+	ir_function *m = fn(p, "main");
+	bool inlined = false;
+	for (unsigned i = 0; i < m->n_sites; i++) {
+		const ir_site *s = &p->sites[m->first_site + i];
+		if (s->kind == SITE_INDIRECT && s->loc.line == 38) {
+			inlined = true;
+			assert_int_equal(s->n_inlined, 1);
+			assert_string_equal(s->inlined_at[0].function, "main");
+			assert_int_equal(s->inlined_at[0].loc.line, 49);
+			assert_string_equal(s->inlined_at[0].loc.file, fixture);
+		}
+	}
+	assert_true(inlined);
+
+	/* At -O2 the parameter is bound by #dbg_value on the argument itself. */
+	ir_function *disp = fn(p, "dispatch");
+	bool found = false;
+	for (unsigned i = 0; i < p->n_bindings; i++) {
+		const ir_dbg_binding *b = &p->bindings[i];
+		if (b->function == disp && strcmp(b->var->name, "ops") == 0 && b->value == disp->first_arg) {
+			found = true;
+			assert_false(b->declare);
+			assert_true(b->empty_expr);
+		}
+	}
+	assert_true(found);
+	ir_program_free(p);
+}
+
+static void ingest_bad_inputs(void **state)
+{
+	(void)state;
+	char path[512];
+	facet_error err = {0};
+	snprintf(path, sizeof path, "%s/garbage.bc", tmpdir);
+	FILE *f = fopen(path, "w");
+	fputs("this is not bitcode\n", f);
+	fclose(f);
+	const char *paths[] = {path};
+	assert_null(ir_ingest(paths, 1, NULL, NULL, &err));
+	assert_non_null(strstr(err.msg, path));
+
+	error_clear(&err);
+	const char *missing[] = {"/nonexistent/x.bc"};
+	assert_null(ir_ingest(missing, 1, NULL, NULL, &err));
+	assert_non_null(strstr(err.msg, "/nonexistent/x.bc"));
+
+	error_clear(&err);
+	assert_null(ir_ingest(paths, 0, NULL, NULL, &err));
+	assert_true(err.set);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_ingest FIXTURE.c\n");
+		return 2;
+	}
+	fixture = argv[1];
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ingest_O0),
+		cmocka_unit_test(ingest_O2),
+		cmocka_unit_test(ingest_bad_inputs),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return rc;
+}
