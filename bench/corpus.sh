@@ -2,7 +2,7 @@
 # corpus.sh — build facet's benchmark corpus: real programs from Debian 12 source packages,
 # each linked into one whole-program LLVM 22 bitcode module with debug info.
 #
-#   bench/corpus.sh [--quick] [--force] [--list] [SUBJECT...]
+#   bench/corpus.sh [--quick] [--force] [--list] [--report] [SUBJECT...]
 #
 # For each subject: fetch the source package (apt-get source --download-only, deb-src enabled
 # through a private copy of the machine's apt sources, never by editing system files), unpack the
@@ -14,6 +14,7 @@
 # Idempotent: a subject whose .bc exists is skipped unless --force. --quick builds lua and md4c
 # only (CI). Logs: bench/work/logs/<subject>.log. A failing subject does not stop the others; the
 # exit status is non-zero if any requested subject failed. Ends with a summary table.
+# --report prints, without building, a Markdown table of the modules in bench/work/bc.
 #
 # Everything downloaded or built lives under bench/work/ (git-ignored).
 
@@ -279,7 +280,7 @@ verify_bc() { # verify_bc X.bc : well-formed, has debug info, has main, print-ca
 # ---------------------------------------------------------------- driver
 
 usage() {
-    sed -n '2,17p' "$SELF" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$SELF" | sed 's/^# \{0,1\}//'
     echo "subjects: $(all_subjects | tr '\n' ' ')"
 }
 
@@ -291,6 +292,20 @@ stat_of() { # stat_of SUBJECT KEY
     [ -f "$BCDIR/$1.stats" ] && awk -F= -v k="$2" '$1 == k { print $2 }' "$BCDIR/$1.stats"
 }
 
+report() { # Markdown table of what bench/work/bc holds (subjects in corpus order)
+    echo "| subject | version | program | KLoC .c | KLoC .c+.h | .bc size | functions | declared | direct calls | indirect calls | asm calls | build s |"
+    echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+    local s m
+    for s in $(all_subjects); do
+        [ -f "$BCDIR/$s.bc" ] && [ -f "$BCDIR/$s.stats" ] || continue
+        m() { awk -F= -v k="$1" '$1 == k { print $2 }' "$BCDIR/$s.meta" 2>/dev/null; }
+        echo "| $s | $(m version) | $(field "$s" 3) | $(stat_of "$s" kloc_c) | $(stat_of "$s" kloc_all)" \
+             "| $(human "$(stat -c %s "$BCDIR/$s.bc")") | $(stat_of "$s" functions_defined)" \
+             "| $(stat_of "$s" functions_declared) | $(stat_of "$s" calls_direct)" \
+             "| $(stat_of "$s" calls_indirect) | $(stat_of "$s" calls_asm) | $(m build_seconds) |"
+    done
+}
+
 main() {
     local force=0 quick=0 subjects=() s
     while [ $# -gt 0 ]; do
@@ -298,6 +313,7 @@ main() {
             --quick) quick=1 ;;
             --force) force=1 ;;
             --list) all_subjects; return 0 ;;
+            --report) report; return 0 ;;
             -h|--help) usage; return 0 ;;
             __build) shift; CUR=$1; build_one "$1"; return $? ;;
             -*) echo "unknown option $1" >&2; usage >&2; return 2 ;;
