@@ -1,0 +1,22 @@
+/* compare.h — the comparison table of §3: targets per site per algorithm,
+ * edges and reachable bodies, over one or several programs. */
+#ifndef FACET_OO_COMPARE_H
+#define FACET_OO_COMPARE_H
+
+#include "oo/oo.h"
+
+typedef struct oo_compare {
+	oo_table *t;                 /* columns: file, site, cha ... dyn */
+	long edges[OO_NALGO], reach[OO_NALGO];
+	int files;
+} oo_compare;
+
+void oo_compare_init(oo_compare *c);
+/* Adds one program: a row per site whose body CHA reaches (the others have
+ * no target anywhere), then its "edges" and "reachable" rows. g[a] is the
+ * graph of algorithm a on that program. */
+void oo_compare_add(oo_compare *c, const char *label, oo_graph *const g[OO_NALGO]);
+void oo_compare_finish(oo_compare *c);   /* "all files" totals when there were several */
+void oo_compare_free(oo_compare *c);
+
+#endif

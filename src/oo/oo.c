@@ -1,2 +1,0 @@
-/* placeholder */
-int oo_placeholder;
