@@ -14,6 +14,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 int cmd_callgraph(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_oo(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);

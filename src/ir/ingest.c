@@ -10,6 +10,7 @@
  * Nothing LLVM outlives ir_ingest: the module and context are disposed. */
 #include "ir/ingest.h"
 #include "ir/dinfo.h"
+#include "ir/lowering.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,21 +29,7 @@
 #include "util/vec.h"
 #include "util/xalloc.h"
 
-typedef struct lowering {
-	ir_program *prog;
-	LLVMContextRef ctx;
-	LLVMModuleRef mod;
-	LLVMTargetDataRef layout;
-	dinfo_reader di;
-	ptrmap value_ids;          /* LLVMValueRef -> (void*)(id + 1) */
-	ptrmap type_strings;       /* LLVMTypeRef -> interned printed type */
-	ptrmap functions;          /* LLVMValueRef -> ir_function* */
-	ptrmap globals;            /* LLVMValueRef -> ir_global* */
-	unsigned callback_kind, dbg_kind;
-	unsigned nocallback_attr;
-	VEC(ir_site) sites;
-	VEC(ir_dbg_binding) bindings;
-} lowering;
+
 
 /* ---- diagnostics -------------------------------------------------------------------- */
 
@@ -77,7 +64,7 @@ static ir_linkage linkage_of(LLVMValueRef g)
 	}
 }
 
-static const char *type_string(lowering *L, LLVMTypeRef ty)
+const char *lower_type_string(lowering *L, LLVMTypeRef ty)
 {
 	const char *s = ptrmap_get(&L->type_strings, ty);
 	if (s)
@@ -96,18 +83,17 @@ static const char *value_name(lowering *L, LLVMValueRef v)
 	return arena_strndup(&L->prog->arena, name ? name : "", len);
 }
 
-static unsigned new_value(lowering *L, LLVMValueRef v)
+unsigned lower_new_value(lowering *L, LLVMValueRef v)
 {
 	unsigned id = L->prog->n_values++;
 	ptrmap_put(&L->value_ids, v, (void *)(uintptr_t)(id + 1));
 	return id;
 }
 
-/* Value id of v, or -1 when v has none (constants, metadata, poison). */
-static long value_id(lowering *L, LLVMValueRef v)
+unsigned lower_value_id(lowering *L, LLVMValueRef v)
 {
 	uintptr_t raw = (uintptr_t)ptrmap_get(&L->value_ids, v);
-	return raw ? (long)raw - 1 : -1;
+	return raw ? (unsigned)(raw - 1) : IR_NONE;
 }
 
 /* The metadata node attached to a global object under a kind, or NULL. */
@@ -131,14 +117,14 @@ static void lower_function_decl(lowering *L, LLVMValueRef f)
 	ir_program *p = L->prog;
 	ir_function *fn = ARENA_NEW(&p->arena, ir_function);
 	fn->id = p->n_functions;
-	fn->value = new_value(L, f);
+	fn->value = lower_new_value(L, f);
 	fn->name = value_name(L, f);
 	fn->linkage = linkage_of(f);
 	fn->defined = !LLVMIsDeclaration(f);
 	fn->intrinsic = LLVMGetIntrinsicID(f) != 0;
 	fn->nocallback = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, L->nocallback_attr) != NULL;
 	LLVMTypeRef fty = LLVMGlobalGetValueType(f);
-	fn->ir_type = type_string(L, fty);
+	fn->ir_type = lower_type_string(L, fty);
 	fn->vararg = LLVMIsFunctionVarArg(fty) != 0;
 	LLVMMetadataRef sp = LLVMGetSubprogram(f);
 	if (sp)
@@ -154,13 +140,13 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 	ir_program *p = L->prog;
 	ir_global *gl = ARENA_NEW(&p->arena, ir_global);
 	gl->id = p->n_globals;
-	gl->value = new_value(L, g);
+	gl->value = lower_new_value(L, g);
 	gl->name = value_name(L, g);
 	gl->linkage = linkage_of(g);
 	gl->defined = !LLVMIsDeclaration(g);
 	gl->constant = LLVMIsGlobalConstant(g) != 0;
 	LLVMTypeRef ty = LLVMGlobalGetValueType(g);
-	gl->ir_type = type_string(L, ty);
+	gl->ir_type = lower_type_string(L, ty);
 	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
 	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);
 	if (gve && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind)
@@ -173,7 +159,7 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 
 /* ---- pass 2: function bodies ------------------------------------------------------------ */
 
-static bool is_call(LLVMValueRef inst)
+bool lower_is_call(LLVMValueRef inst)
 {
 	LLVMOpcode op = LLVMGetInstructionOpcode(inst);
 	return op == LLVMCall || op == LLVMInvoke || op == LLVMCallBr;
@@ -181,7 +167,7 @@ static bool is_call(LLVMValueRef inst)
 
 /* The function a call calls directly, with LLVM's rule (CallBase::getCalledFunction):
  * the callee operand is a Function whose type is the call's type. */
-static LLVMValueRef direct_callee(LLVMValueRef call)
+LLVMValueRef lower_direct_callee(LLVMValueRef call)
 {
 	LLVMValueRef callee = LLVMGetCalledValue(call);
 	if (callee && LLVMIsAFunction(callee) &&
@@ -248,8 +234,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	s.id = (unsigned)L->sites.len;
 	s.caller = fn;
 	s.value = value;
-	s.call_type = type_string(L, LLVMGetCalledFunctionType(inst));
-	LLVMValueRef callee = direct_callee(inst);
+	s.call_type = lower_type_string(L, LLVMGetCalledFunctionType(inst));
+	LLVMValueRef callee = lower_direct_callee(inst);
 	if (callee) {
 		s.kind = SITE_DIRECT;
 		s.callee = ptrmap_get(&L->functions, callee);
@@ -272,6 +258,12 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	} else {
 		s.kind = SITE_INDIRECT;
 	}
+	s.callee_value = s.kind == SITE_ASM ? IR_NONE : lower_operand(L, LLVMGetCalledValue(inst));
+	s.n_args = LLVMGetNumArgOperands(inst);
+	s.args = ARENA_ARRAY(&L->prog->arena, unsigned, s.n_args);
+	for (unsigned i = 0; i < s.n_args; i++)
+		s.args[i] = lower_operand(L, LLVMGetOperand(inst, i));
+	s.result = lower_tracked_type(L, LLVMTypeOf(inst)) ? value : IR_NONE;
 	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
 	if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {
 		s.loc = dinfo_location(&L->di, loc);
@@ -287,11 +279,11 @@ static void lower_dbg_records(lowering *L, ir_function *fn, LLVMValueRef inst)
 		if (k != LLVMDbgRecordDeclare && k != LLVMDbgRecordValue && k != LLVMDbgRecordAssign)
 			continue;
 		LLVMValueRef v = LLVMDbgVariableRecordGetValue(r, 0);
-		long id = v ? value_id(L, v) : -1;
-		if (id < 0)
+		unsigned id = v ? lower_value_id(L, v) : IR_NONE;
+		if (id == IR_NONE)
 			continue;   /* poison, constants, argument lists: nothing to bind */
 		ir_dbg_binding b = {0};
-		b.value = (unsigned)id;
+		b.value = id;
 		b.function = fn;
 		b.var = dinfo_variable(&L->di, LLVMDbgVariableRecordGetVariable(r));
 		b.declare = k == LLVMDbgRecordDeclare;
@@ -306,20 +298,24 @@ static void lower_body(lowering *L, ir_function *fn, LLVMValueRef f)
 	fn->first_arg = L->prog->n_values;
 	fn->n_args = LLVMCountParams(f);
 	for (LLVMValueRef a = LLVMGetFirstParam(f); a; a = LLVMGetNextParam(a))
-		new_value(L, a);
+		lower_new_value(L, a);
 	fn->first_site = (unsigned)L->sites.len;
+	fn->first_stmt = (unsigned)L->stmts.len;   /* shifted past the constant statements later */
+	fn->returns_tracked = lower_tracked_type(L, LLVMGetReturnType(LLVMGlobalGetValueType(f)));
 	/* Number every instruction before reading debug records: a record may
 	 * name a value defined later in the function (a phi's operand). */
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
-			new_value(L, inst);
+			lower_new_value(L, inst);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
 			lower_dbg_records(L, fn, inst);
-			if (is_call(inst))
-				lower_call(L, fn, inst, (unsigned)value_id(L, inst));
+			if (lower_is_call(inst))
+				lower_call(L, fn, inst, lower_value_id(L, inst));
+			lower_instruction(L, inst);
 		}
 	fn->n_sites = (unsigned)L->sites.len - fn->first_site;
+	fn->n_stmts = (unsigned)L->stmts.len - fn->first_stmt;
 }
 
 /* ---- pass 3: initializers and address-taken ----------------------------------------------- */
@@ -429,7 +425,7 @@ static void lower_initializers(lowering *L)
  * function used only by them is not address-taken. */
 static bool is_assume_like(LLVMValueRef call)
 {
-	LLVMValueRef callee = direct_callee(call);
+	LLVMValueRef callee = lower_direct_callee(call);
 	if (!callee || LLVMGetIntrinsicID(callee) == 0)
 		return false;
 	size_t len;
@@ -454,7 +450,7 @@ static bool address_taken(lowering *L, LLVMValueRef f)
 {
 	for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
 		LLVMValueRef user = LLVMGetUser(u);
-		bool call = LLVMIsAInstruction(user) && is_call(user);
+		bool call = LLVMIsAInstruction(user) && lower_is_call(user);
 		if (!call) {
 			/* A cast whose every user is an assume-like intrinsic is ignored too. */
 			if (LLVMIsAConstantExpr(user) &&
@@ -462,7 +458,7 @@ static bool address_taken(lowering *L, LLVMValueRef f)
 				bool all_assume = LLVMGetFirstUse(user) != NULL;
 				for (LLVMUseRef cu = LLVMGetFirstUse(user); cu && all_assume; cu = LLVMGetNextUse(cu)) {
 					LLVMValueRef cuser = LLVMGetUser(cu);
-					all_assume = LLVMIsAInstruction(cuser) && is_call(cuser) && is_assume_like(cuser);
+					all_assume = LLVMIsAInstruction(cuser) && lower_is_call(cuser) && is_assume_like(cuser);
 				}
 				if (all_assume)
 					continue;
@@ -473,7 +469,7 @@ static bool address_taken(lowering *L, LLVMValueRef f)
 		bool is_callee = LLVMGetOperandUse(user, nops - 1) == u;
 		if (!is_callee) {
 			/* A callback argument of a broker (pthread_create) is not an address use. */
-			LLVMValueRef broker = direct_callee(user);
+			LLVMValueRef broker = lower_direct_callee(user);
 			unsigned pos[8], npos = broker ? callback_positions(L, broker, pos, 8) : 0;
 			bool callback = false;
 			for (unsigned i = 0; i < npos && !callback; i++)
@@ -520,6 +516,16 @@ static void lower_module(lowering *L)
 	p->sites = arena_memdup(&p->arena, L->sites.items, L->sites.len * sizeof *L->sites.items);
 	p->n_bindings = (unsigned)L->bindings.len;
 	p->bindings = arena_memdup(&p->arena, L->bindings.items, L->bindings.len * sizeof *L->bindings.items);
+
+	/* Statements: constant-expression definitions first, then each function's. */
+	unsigned nc = (unsigned)L->const_stmts.len;
+	p->n_const_stmts = nc;
+	p->n_stmts = nc + (unsigned)L->stmts.len;
+	p->stmts = ARENA_ARRAY(&p->arena, ir_stmt, p->n_stmts);
+	memcpy(p->stmts, L->const_stmts.items, nc * sizeof *p->stmts);
+	memcpy(p->stmts + nc, L->stmts.items, L->stmts.len * sizeof *p->stmts);
+	for (unsigned i = 0; i < p->n_functions; i++)
+		p->functions[i]->first_stmt += nc;
 }
 
 /* Reads one file into a module of ctx; NULL and err set on failure. */
@@ -637,6 +643,7 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	ptrmap_init(&L.type_strings);
 	ptrmap_init(&L.functions);
 	ptrmap_init(&L.globals);
+	ptrmap_init(&L.tracked);
 	dinfo_init(&L.di, ctx, p);
 
 	lower_module(&L);
@@ -648,6 +655,9 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	ptrmap_free(&L.globals);
 	VEC_FREE(&L.sites);
 	VEC_FREE(&L.bindings);
+	VEC_FREE(&L.stmts);
+	VEC_FREE(&L.const_stmts);
+	ptrmap_free(&L.tracked);
 	LLVMDisposeModule(mod);
 	LLVMContextDispose(ctx);
 	return p;

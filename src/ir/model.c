@@ -17,6 +17,12 @@ const char *site_kind_name(site_kind k)
 	return k == SITE_DIRECT ? "direct" : k == SITE_INDIRECT ? "indirect" : "asm";
 }
 
+const char *ir_stmt_op_name(ir_stmt_op op)
+{
+	static const char *const names[] = {"alloca", "copy", "gep", "load", "store", "call", "ret"};
+	return names[op];
+}
+
 static const char *const di_kind_names[] = {
 	"basic", "pointer", "typedef", "const", "volatile", "restrict", "atomic",
 	"struct", "union", "array", "enum", "subroutine", "member", "other",

@@ -117,7 +117,43 @@ typedef struct ir_site {
 	unsigned n_inlined;
 	ir_function **callbacks;   /* !callback broker arguments that are functions (pthread_create...) */
 	unsigned n_callbacks;
+	unsigned callee_value;     /* value id of the called operand; IR_NONE for asm or untracked */
+	unsigned *args;            /* value ids of the actual arguments, IR_NONE where untracked */
+	unsigned n_args;
+	unsigned result;           /* value id of the call's result when tracked, else IR_NONE */
 } ir_site;
+
+/* ---- pointer statements ------------------------------------------------------------------ */
+
+/* "No value": an operand the points-to analysis need not see (a constant
+ * integer, null, undef, a value of a type that cannot hold an address). */
+#define IR_NONE 0xffffffffu
+
+/* What the points-to analysis reads, one statement per pointer-moving
+ * instruction. Tracked values are those whose type can hold an address:
+ * ptr, pointer-sized integers (so ptrtoint/inttoptr round trips and pointers
+ * kept in integer memory stay visible), vectors of them, and aggregates
+ * containing them (an aggregate value is one node). */
+typedef enum ir_stmt_op {
+	ST_ALLOCA,   /* dst = address of a fresh stack object of `size` bytes (0 = unknown) */
+	ST_COPY,     /* dst ⊇ src: casts, phi/select operands, int<->ptr, int arithmetic, aggregates */
+	ST_GEP,      /* dst = src + offset bytes; var_offset: unknown offset (the object collapses) */
+	ST_LOAD,     /* dst = *(src + offset) */
+	ST_STORE,    /* *(dst + offset) = src */
+	ST_CALL,     /* the call site `site` (its args, result and callee are on the ir_site) */
+	ST_RET,      /* the enclosing function returns src */
+} ir_stmt_op;
+
+typedef struct ir_stmt {
+	ir_stmt_op op;
+	bool var_offset;
+	unsigned dst, src;         /* value ids, IR_NONE when absent */
+	int64_t offset;            /* bytes */
+	uint64_t size;             /* ST_ALLOCA: object bytes */
+	unsigned site;             /* ST_CALL */
+} ir_stmt;
+
+const char *ir_stmt_op_name(ir_stmt_op op);
 
 /* ---- functions and globals ------------------------------------------------------------ */
 
@@ -137,6 +173,8 @@ struct ir_function {
 	di_type *di_sig;           /* DISubroutineType of the definition, NULL when none */
 	unsigned first_site, n_sites;  /* its call sites, program->sites[first_site ..] */
 	unsigned first_arg, n_args;    /* value ids of its arguments */
+	unsigned first_stmt, n_stmts;  /* its statements, program->stmts[first_stmt ..] */
+	bool returns_tracked;          /* its return type can hold an address */
 };
 
 /* A pointer-valued slot of a global initializer, at a byte offset of the global. */
@@ -185,6 +223,11 @@ typedef struct ir_program {
 	unsigned n_types;
 	ir_dbg_binding *bindings;  /* every #dbg_value / #dbg_declare, program order */
 	unsigned n_bindings;
+
+	ir_stmt *stmts;            /* constant-expression statements first, then per function */
+	unsigned n_stmts;
+	unsigned n_const_stmts;    /* stmts[0 .. n_const_stmts) define constant-expression values */
+	unsigned n_unmodelled_insts;   /* instructions that may move pointers but are not lowered (va_arg) */
 
 	strmap function_by_name;   /* linked name -> ir_function* */
 	strmap global_by_name;     /* linked name -> ir_global* */

@@ -1,0 +1,268 @@
+/* lower.c — pointer statements for the points-to analysis (see model.h).
+ *
+ * One pass over each instruction, emitting ST_* statements over value ids.
+ * Choices, each for a reason:
+ *   - Pointer-sized integers are tracked like pointers. C programs keep
+ *     addresses in integers (uintptr_t casts, `union { void *p; long l; }`,
+ *     hash tables of intptr_t) and Andersen's analysis that drops
+ *     ptrtoint/inttoptr loses those flows (the Facet paper's redis example).
+ *     Integer add/sub/and/or/xor with a tracked operand copy it: the address
+ *     keeps its object and offset (alignment rounding and tagging keep the
+ *     object; arithmetic that moves to another field through integers is not
+ *     followed, a documented unsoundness).
+ *   - Constant GEP offsets come from the data layout, whatever the source
+ *     element type (LLVM 22's `getelementptr i8, ptr %p, i64 N` included); a
+ *     non-constant index gives var_offset, and the analysis collapses the
+ *     object it is applied to (arrays are one element).
+ *   - Aggregate loads and stores move every pointer-sized slot of the
+ *     aggregate at its offset, into or out of one node for the whole value.
+ *   - Constant expressions get value ids of their own, defined by statements
+ *     in the program-level list, so a `store ptr getelementptr (@g, 8)` reads
+ *     like any other store. */
+#include "ir/lowering.h"
+
+#include <string.h>
+
+/* ---- tracked types ------------------------------------------------------------------ */
+
+static bool compute_tracked(lowering *L, LLVMTypeRef ty, int depth)
+{
+	if (depth > 32)
+		return true;
+	switch (LLVMGetTypeKind(ty)) {
+	case LLVMPointerTypeKind:
+		return true;
+	case LLVMIntegerTypeKind:
+		return LLVMGetIntTypeWidth(ty) == 8 * L->prog->pointer_size;
+	case LLVMVectorTypeKind:
+	case LLVMArrayTypeKind:
+		return compute_tracked(L, LLVMGetElementType(ty), depth + 1);
+	case LLVMStructTypeKind: {
+		unsigned n = LLVMCountStructElementTypes(ty);
+		for (unsigned i = 0; i < n; i++)
+			if (compute_tracked(L, LLVMStructGetTypeAtIndex(ty, i), depth + 1))
+				return true;
+		return false;
+	}
+	default:
+		return false;
+	}
+}
+
+bool lower_tracked_type(lowering *L, LLVMTypeRef ty)
+{
+	void *known = ptrmap_get(&L->tracked, ty);
+	if (known)
+		return known == (void *)1;
+	bool t = compute_tracked(L, ty, 0);
+	ptrmap_put(&L->tracked, ty, t ? (void *)1 : (void *)2);
+	return t;
+}
+
+static bool is_aggregate(LLVMTypeRef ty)
+{
+	LLVMTypeKind k = LLVMGetTypeKind(ty);
+	return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+}
+
+/* ---- emitting -------------------------------------------------------------------------- */
+
+static void emit(lowering *L, bool constant, ir_stmt st)
+{
+	if (constant)
+		VEC_PUSH(&L->const_stmts, st);
+	else
+		VEC_PUSH(&L->stmts, st);
+}
+
+static void emit_copy(lowering *L, bool constant, unsigned dst, unsigned src)
+{
+	if (dst != IR_NONE && src != IR_NONE)
+		emit(L, constant, (ir_stmt){.op = ST_COPY, .dst = dst, .src = src});
+}
+
+/* Byte offset of a GEP's indices from the data layout; false when an index is
+ * not a constant. Works for instructions and constant expressions alike. */
+static bool gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
+{
+	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
+	unsigned n = LLVMGetNumOperands(gep);
+	int64_t off = 0;
+	for (unsigned i = 1; i < n; i++) {
+		LLVMValueRef idx = LLVMGetOperand(gep, i);
+		if (!LLVMIsAConstantInt(idx))
+			return false;
+		int64_t k = LLVMConstIntGetSExtValue(idx);
+		if (i == 1) {
+			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
+			continue;
+		}
+		LLVMTypeKind tk = LLVMGetTypeKind(ty);
+		if (tk == LLVMStructTypeKind) {
+			off += (int64_t)LLVMOffsetOfElement(L->layout, ty, (unsigned)k);
+			ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
+		} else if (tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind) {
+			ty = LLVMGetElementType(ty);
+			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
+		} else {
+			return false;
+		}
+	}
+	*out = off;
+	return true;
+}
+
+static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
+{
+	unsigned base = lower_operand(L, LLVMGetOperand(gep, 0));
+	if (dst == IR_NONE || base == IR_NONE)
+		return;
+	int64_t off = 0;
+	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base};
+	if (gep_offset(L, gep, &off))
+		st.offset = off;
+	else
+		st.var_offset = true;
+	emit(L, constant, st);
+}
+
+/* Every pointer-sized slot of a value of type ty, as byte offsets. */
+static void emit_slots(lowering *L, ir_stmt_op op, unsigned dst, unsigned src, LLVMTypeRef ty)
+{
+	if (!is_aggregate(ty)) {
+		emit(L, false, (ir_stmt){.op = op, .dst = dst, .src = src});
+		return;
+	}
+	uint64_t size = LLVMStoreSizeOfType(L->layout, ty), step = L->prog->pointer_size;
+	if (size > 4096)
+		size = 4096;   /* larger aggregates are arrays of bytes in practice */
+	for (uint64_t k = 0; k + step <= size; k += step)
+		emit(L, false, (ir_stmt){.op = op, .dst = dst, .src = src, .offset = (int64_t)k});
+}
+
+/* ---- constants -------------------------------------------------------------------------- */
+
+static unsigned lower_constant(lowering *L, LLVMValueRef c)
+{
+	if (LLVMIsAGlobalAlias(c))
+		return lower_operand(L, LLVMAliasGetAliasee(c));
+	bool expr = LLVMIsAConstantExpr(c) != NULL;
+	bool aggregate = LLVMIsAConstantStruct(c) || LLVMIsAConstantArray(c) || LLVMIsAConstantVector(c);
+	if ((!expr && !aggregate) || !lower_tracked_type(L, LLVMTypeOf(c)))
+		return IR_NONE;   /* null, undef, poison, integers, data arrays */
+
+	unsigned id = lower_new_value(L, c);   /* memoised from here on */
+	unsigned n = LLVMGetNumOperands(c);
+	if (expr && LLVMGetConstOpcode(c) == LLVMGetElementPtr) {
+		emit_gep(L, true, id, c);
+		return id;
+	}
+	/* Casts, int<->ptr, address arithmetic, aggregates: the value holds what
+	 * its operands hold. */
+	for (unsigned i = 0; i < n; i++)
+		emit_copy(L, true, id, lower_operand(L, LLVMGetOperand(c, i)));
+	return id;
+}
+
+unsigned lower_operand(lowering *L, LLVMValueRef v)
+{
+	if (!v || !lower_tracked_type(L, LLVMTypeOf(v)))
+		return IR_NONE;
+	unsigned id = lower_value_id(L, v);
+	if (id != IR_NONE)
+		return id;
+	if (LLVMIsAConstant(v))
+		return lower_constant(L, v);
+	return IR_NONE;   /* metadata, basic blocks, inline asm */
+}
+
+/* ---- instructions ------------------------------------------------------------------------ */
+
+static unsigned self_if_tracked(lowering *L, LLVMValueRef inst)
+{
+	return lower_tracked_type(L, LLVMTypeOf(inst)) ? lower_value_id(L, inst) : IR_NONE;
+}
+
+static void lower_alloca(lowering *L, LLVMValueRef inst)
+{
+	LLVMTypeRef ty = LLVMGetAllocatedType(inst);
+	uint64_t size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+	LLVMValueRef count = LLVMGetOperand(inst, 0);
+	if (count && LLVMIsAConstantInt(count))
+		size *= LLVMConstIntGetZExtValue(count);
+	else
+		size = 0;   /* a VLA: unknown size */
+	emit(L, false, (ir_stmt){.op = ST_ALLOCA, .dst = lower_value_id(L, inst), .size = size});
+}
+
+void lower_instruction(lowering *L, LLVMValueRef inst)
+{
+	LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+	unsigned self = self_if_tracked(L, inst);
+	switch (op) {
+	case LLVMAlloca:
+		lower_alloca(L, inst);
+		break;
+	case LLVMLoad:
+		if (self != IR_NONE)
+			emit_slots(L, ST_LOAD, self, lower_operand(L, LLVMGetOperand(inst, 0)), LLVMTypeOf(inst));
+		break;
+	case LLVMStore: {
+		LLVMValueRef val = LLVMGetOperand(inst, 0);
+		unsigned src = lower_operand(L, val), dst = lower_operand(L, LLVMGetOperand(inst, 1));
+		if (src != IR_NONE && dst != IR_NONE)
+			emit_slots(L, ST_STORE, dst, src, LLVMTypeOf(val));
+		break;
+	}
+	case LLVMGetElementPtr:
+		emit_gep(L, false, self, inst);
+		break;
+	case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMPtrToInt: case LLVMIntToPtr:
+	case LLVMFreeze: case LLVMExtractValue: case LLVMExtractElement:
+	case LLVMAdd: case LLVMSub: case LLVMAnd: case LLVMOr: case LLVMXor:
+	case LLVMInsertValue: case LLVMInsertElement: case LLVMShuffleVector: {
+		unsigned n = LLVMGetNumOperands(inst);
+		if (op == LLVMExtractValue || op == LLVMExtractElement || op == LLVMShuffleVector)
+			n = op == LLVMShuffleVector ? 2 : 1;   /* not the index operands */
+		for (unsigned i = 0; i < n; i++)
+			emit_copy(L, false, self, lower_operand(L, LLVMGetOperand(inst, i)));
+		break;
+	}
+	case LLVMPHI: {
+		unsigned n = LLVMCountIncoming(inst);
+		for (unsigned i = 0; i < n; i++)
+			emit_copy(L, false, self, lower_operand(L, LLVMGetIncomingValue(inst, i)));
+		break;
+	}
+	case LLVMSelect:
+		emit_copy(L, false, self, lower_operand(L, LLVMGetOperand(inst, 1)));
+		emit_copy(L, false, self, lower_operand(L, LLVMGetOperand(inst, 2)));
+		break;
+	case LLVMAtomicRMW: case LLVMAtomicCmpXchg: {
+		/* The old value is read and the new one written: a load and a store. */
+		unsigned ptr = lower_operand(L, LLVMGetOperand(inst, 0));
+		unsigned val = lower_operand(L, LLVMGetOperand(inst, op == LLVMAtomicRMW ? 1 : 2));
+		if (ptr != IR_NONE && val != IR_NONE)
+			emit(L, false, (ir_stmt){.op = ST_STORE, .dst = ptr, .src = val});
+		if (ptr != IR_NONE && self != IR_NONE)
+			emit(L, false, (ir_stmt){.op = ST_LOAD, .dst = self, .src = ptr});
+		break;
+	}
+	case LLVMRet:
+		if (LLVMGetNumOperands(inst) == 1) {
+			unsigned src = lower_operand(L, LLVMGetOperand(inst, 0));
+			if (src != IR_NONE)
+				emit(L, false, (ir_stmt){.op = ST_RET, .src = src});
+		}
+		break;
+	case LLVMCall: case LLVMInvoke: case LLVMCallBr:
+		emit(L, false, (ir_stmt){.op = ST_CALL, .site = (unsigned)L->sites.len - 1, .dst = self});
+		break;
+	case LLVMVAArg:
+		if (self != IR_NONE)
+			L->prog->n_unmodelled_insts++;
+		break;
+	default:
+		break;   /* arithmetic on non-addresses, compares, branches: no pointer moves */
+	}
+}

@@ -1,0 +1,52 @@
+/* lowering.h — state shared by the two halves of ingest (internal to src/ir):
+ * ingest.c (modules, functions, globals, call sites, debug info) and
+ * lower.c (pointer statements for the points-to analysis). */
+#ifndef FACET_IR_LOWERING_H
+#define FACET_IR_LOWERING_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+#include "ir/dinfo.h"
+#include "ir/model.h"
+#include "util/ptrmap.h"
+#include "util/vec.h"
+
+typedef struct lowering {
+	ir_program *prog;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMTargetDataRef layout;
+	dinfo_reader di;
+	ptrmap value_ids;          /* LLVMValueRef -> (void*)(id + 1) */
+	ptrmap type_strings;       /* LLVMTypeRef -> interned printed type */
+	ptrmap functions;          /* LLVMValueRef -> ir_function* */
+	ptrmap globals;            /* LLVMValueRef -> ir_global* */
+	unsigned callback_kind, dbg_kind;
+	unsigned nocallback_attr;
+	VEC(ir_site) sites;
+	VEC(ir_dbg_binding) bindings;
+	VEC(ir_stmt) stmts;        /* the current function's statements */
+	VEC(ir_stmt) const_stmts;  /* statements defining constant-expression values */
+	ptrmap tracked;            /* LLVMTypeRef -> (void*)1 tracked, (void*)2 not */
+} lowering;
+
+/* Value ids: a fresh one for v, or v's (IR_NONE when it has none). */
+unsigned lower_new_value(lowering *L, LLVMValueRef v);
+unsigned lower_value_id(lowering *L, LLVMValueRef v);
+/* The interned printed form of an IR type. */
+const char *lower_type_string(lowering *L, LLVMTypeRef ty);
+/* call, invoke or callbr */
+bool lower_is_call(LLVMValueRef inst);
+/* The callee when the call is direct by LLVM's rule, else NULL. */
+LLVMValueRef lower_direct_callee(LLVMValueRef call);
+
+/* lower.c: can a value of this type hold an address? */
+bool lower_tracked_type(lowering *L, LLVMTypeRef ty);
+/* lower.c: the value id an operand stands for, synthesising constant
+ * expressions (their statements go to L->const_stmts); IR_NONE if untracked. */
+unsigned lower_operand(lowering *L, LLVMValueRef v);
+/* lower.c: append the statements of one instruction to L->stmts. */
+void lower_instruction(lowering *L, LLVMValueRef inst);
+
+#endif
