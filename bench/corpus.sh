@@ -45,7 +45,7 @@ md4c          md4c           _build/md2html/md2html
 gdbm          gdbm           tools/gdbmtool
 oniguruma     libonig        test/test_utf8
 nginx         nginx          objs/nginx
-sqlite3       sqlite3        sqlite3
+sqlite        sqlite3        sqlite3
 libjpeg-turbo libjpeg-turbo  _build/djpeg-static
 tmux          tmux           tmux
 redis         redis          src/redis-server
@@ -64,7 +64,7 @@ deps_for() {
     case $1 in
         gdbm) echo "texinfo" ;;
         nginx) echo "libpcre2-dev zlib1g-dev" ;;
-        sqlite3) echo "tcl" ;;
+        sqlite) echo "tcl" ;;
         libjpeg-turbo) echo "" ;;
         tmux) echo "libevent-dev libncurses-dev" ;;
         redis) echo "" ;;
@@ -164,17 +164,18 @@ unpack() { # unpack SUBJECT PKG -> fresh tree in $BUILD/SUBJECT/src; prints its 
 
 ac_configure() { ./configure CC="$CC" AR="$AR" RANLIB="$RANLIB" NM="$NM" "$@"; }
 
-cmake_build() { # cmake_build [ARGS...] : out-of-tree build in _build
+cmake_build() { # cmake_build TARGET [ARGS...] : out-of-tree build of one target in _build
+    local target=$1; shift
     cmake -S . -B _build -DCMAKE_C_COMPILER="$CC" -DCMAKE_AR="$AR" -DCMAKE_RANLIB="$RANLIB" \
         -DCMAKE_NM="$NM" "$@"
-    cmake --build _build -j "$JOBS"
+    cmake --build _build -j "$JOBS" --target "$target"
 }
 
 build_lua() {
     make -C src -j "$JOBS" linux CC="$CC -std=gnu99" AR="$AR rcu" RANLIB="$RANLIB"
 }
 
-build_md4c() { cmake_build -DBUILD_SHARED_LIBS=OFF; }
+build_md4c() { cmake_build md2html -DBUILD_SHARED_LIBS=OFF; }
 
 build_gdbm() {
     ac_configure --disable-shared --disable-nls --without-readline
@@ -193,12 +194,12 @@ build_nginx() {
     make -j "$JOBS"
 }
 
-build_sqlite3() {
+build_sqlite() {
     ac_configure --disable-shared --disable-readline --disable-editline --disable-tcl
     make -j "$JOBS" sqlite3
 }
 
-build_libjpeg-turbo() { cmake_build -DENABLE_SHARED=0 -DWITH_SIMD=0; }
+build_libjpeg-turbo() { cmake_build djpeg-static -DENABLE_SHARED=0 -DWITH_SIMD=0; }
 
 build_tmux() {
     ac_configure
