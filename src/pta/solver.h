@@ -1,0 +1,105 @@
+/* solver.h — Andersen (inclusion-based) points-to constraint solver.
+ *
+ * Knows nothing of LLVM: src/pta/constraints.c turns the program model into
+ * calls of this API, then reads the answer back.
+ *
+ * Nodes. Every id handed out is a node. A pointer variable is a node made by
+ * pta_node. A location is a node made by pta_field: one per (object, byte
+ * offset), created on demand, so fields are told apart on opaque pointers. A
+ * node's points-to set holds location ids; a location's own points-to set is
+ * the content of that memory. Objects (stack slots, globals, heap sites,
+ * functions) have their own ids, from pta_object.
+ *
+ * Collapse. An object collapses — all its fields become the one location at
+ * offset 0, which every later (object, any offset) maps to — when
+ *   - it is created with size 0 (unknown size: external memory) or with
+ *     PTA_OBJ_COLLAPSED, or is larger than 4 GiB;
+ *   - pta_gep_var reaches it (an index we cannot read: any field);
+ *   - an offset leaves it: a field (o, k) shifted by a load/store/gep offset d
+ *     gives (o, k + d) — offsets count from the object's start, so a nested
+ *     struct's field and container_of (d < 0) resolve exactly while inside
+ *     the object — and if k + d is outside [0, size) the object collapses.
+ *     That is sound under C's rule that pointer arithmetic stays inside its
+ *     object (one-past-the-end included: it is collapsed too, not guessed).
+ * After pta_solve every points-to set holds canonical ids only: locations of
+ * collapsed objects appear as their offset-0 location.
+ *
+ * Solving. Results are the least solution of the constraints, whatever order
+ * they were added in. Callbacks happen only inside pta_solve; a callback may
+ * add constraints, nodes, objects and watches, and pta_solve continues until
+ * nothing changes. Constraints may also be added after pta_solve and
+ * pta_solve called again. Ids are unsigned; PTA_NONE is never a valid id.
+ * Passing an id that does not exist is a caller bug (assert). */
+#ifndef FACET_PTA_SOLVER_H
+#define FACET_PTA_SOLVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/sbitmap.h"
+
+#define PTA_NONE 0xffffffffu
+
+enum {
+	PTA_OBJ_COLLAPSED = 1u,   /* field-insensitive from the start (e.g. unions you do not model) */
+	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
+};
+
+typedef struct pta_solver pta_solver;
+
+/* Reports that location loc entered the points-to set of a node watched with tag. */
+typedef void (*pta_on_new)(void *ctx, unsigned tag, unsigned loc);
+
+pta_solver *pta_new(pta_on_new on_new, void *ctx);        /* on_new may be NULL */
+void        pta_free(pta_solver *s);
+void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; off only to measure */
+
+unsigned pta_node(pta_solver *s);                                      /* new pointer variable */
+unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags); /* new object; size 0 = unknown */
+unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset);      /* location (obj, offset); see Collapse */
+
+void pta_addr(pta_solver *s, unsigned dst, unsigned loc);               /* loc ∈ pts(dst) */
+void pta_copy(pta_solver *s, unsigned dst, unsigned src);               /* pts(src) ⊆ pts(dst) */
+void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off);  /* ∀(o,k) ∈ pts(src): pts((o,k+off)) ⊆ pts(dst) */
+void pta_store(pta_solver *s, unsigned dst, unsigned src, int64_t off); /* ∀(o,k) ∈ pts(dst): pts(src) ⊆ pts((o,k+off)) */
+void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off);   /* ∀(o,k) ∈ pts(src): (o,k+off) ∈ pts(dst) */
+void pta_gep_var(pta_solver *s, unsigned dst, unsigned src);            /* ∀o ∈ pts(src): collapse o; (o,0) ∈ pts(dst) */
+/* Calls on_new(ctx, tag, loc) once for every location loc (canonical when
+ * reported) that is or will be in pts(node). A location reported before its
+ * object collapsed is not reported again unless the collapsed location reaches
+ * the node as a new arrival; callers key on pta_loc_object anyway. */
+void pta_watch(pta_solver *s, unsigned node, unsigned tag);
+
+void pta_solve(pta_solver *s);                                          /* to a fixpoint */
+
+/* Queries; meant after pta_solve. A returned set is valid until the next call that adds anything. */
+const sbitmap *pta_pts(const pta_solver *s, unsigned node);  /* pts of a variable, content of a location */
+unsigned pta_loc_object(const pta_solver *s, unsigned node); /* PTA_NONE for a pointer variable */
+int64_t  pta_loc_offset(const pta_solver *s, unsigned loc);  /* byte offset within its object */
+unsigned pta_canon(const pta_solver *s, unsigned loc);       /* the location loc stands for now (after collapses) */
+int      pta_object_collapsed(const pta_solver *s, unsigned obj);
+uint64_t pta_object_size(const pta_solver *s, unsigned obj);
+unsigned pta_object_flags(const pta_solver *s, unsigned obj);
+unsigned pta_num_nodes(const pta_solver *s);                 /* ids are 0 .. n-1 */
+unsigned pta_num_objects(const pta_solver *s);
+
+typedef struct pta_stats {
+	unsigned nodes;             /* all nodes: variables + locations */
+	unsigned locations;         /* field locations created */
+	unsigned objects;
+	unsigned collapsed_objects;
+	size_t   constraints;       /* all six kinds, as added (callbacks included) */
+	size_t   addr, copy, load, store, gep, gep_var;
+	size_t   watches;
+	size_t   iterations;        /* nodes taken off the worklist with a non-empty delta */
+	size_t   edges;             /* copy edges, including those loads and stores made */
+	unsigned cycles;            /* strongly connected components merged */
+	unsigned merged;            /* nodes merged into another (cycles and collapses) */
+	unsigned cycle_searches;    /* lazy cycle detection runs */
+	size_t   pts_entries;       /* Σ |pts| over representative nodes */
+	size_t   set_bytes;         /* heap bytes held by sets */
+} pta_stats;
+
+void pta_get_stats(const pta_solver *s, pta_stats *out);
+
+#endif
