@@ -11,25 +11,6 @@
 
 #include <stdlib.h>
 
-/* Members of `set` in name order, into out[]; returns how many. */
-static int members_by_name(const oo_program *p, const int *rank, const uint64_t *set, int *out)
-{
-	int n = 0;
-	for (int b = oo_set_next(set, 0, p->nbodies); b >= 0; b = oo_set_next(set, b + 1, p->nbodies))
-		out[n++] = b;
-	/* insertion sort by rank: target sets are short except in P_n, where
-	 * they arrive almost sorted */
-	for (int i = 1; i < n; i++) {
-		int x = out[i], j = i;
-		while (j > 0 && rank[out[j - 1]] > rank[x]) {
-			out[j] = out[j - 1];
-			j--;
-		}
-		out[j] = x;
-	}
-	return n;
-}
-
 oo_graph *oo_cha(const oo_program *p, oo_table **trace)
 {
 	oo_graph *g = oo_graph_new(p, OO_CHA);
@@ -40,12 +21,8 @@ oo_graph *oo_cha(const oo_program *p, oo_table **trace)
 	}
 	int nb = p->nbodies;
 	int *queue = xmalloc(sizeof(int) * ((size_t)nb + 1));
-	int *rank = xmalloc(sizeof(int) * ((size_t)nb + 1));
 	int *order = xmalloc(sizeof(int) * ((size_t)nb + 1));
-	uint64_t *newset = xcalloc((size_t)p->bwords + 1, sizeof(uint64_t));
-	uint64_t *one = xcalloc((size_t)p->bwords + 1, sizeof(uint64_t));
-	for (int i = 0; i < nb; i++)
-		rank[p->by_name[i]] = i;
+	int *pushed = xmalloc(sizeof(int) * ((size_t)nb + 1));
 	int head = 0, tail = 0, step = 0;
 	oo_graph_reach(g, p->main_body);
 	queue[tail++] = p->main_body;
@@ -56,11 +33,11 @@ oo_graph *oo_cha(const oo_program *p, oo_table **trace)
 		step++;
 		for (int pc = 0; pc < body->ncode; pc++) {
 			const oo_stmt *s = &body->code[pc];
-			const uint64_t *targets;
+			int n;
 			const char *what;
 			if (s->op == OO_CALL) {
-				oo_set_add(one, s->callee);
-				targets = one;
+				order[0] = s->callee;
+				n = 1;
 				what = t ? arena_printf(&t->a, "call %s", p->bodies[s->callee].name) : NULL;
 			} else if (s->op == OO_VCALL) {
 				const oo_site *c = &p->sites[s->site];
@@ -71,28 +48,22 @@ oo_graph *oo_cha(const oo_program *p, oo_table **trace)
 						oo_graph_add(g, s->site, m);
 					g->work++;
 				}
-				targets = oo_graph_row(g, s->site);
+				n = oo_graph_sorted(g, s->site, order);
 				what = c->label;
 			} else {
 				continue;
 			}
-			int n = members_by_name(p, rank, targets, order);
+			int npushed = 0;
 			for (int i = 0; i < n; i++)
-				if (oo_graph_reach(g, order[i])) {
-					queue[tail++] = order[i];
-					oo_set_add(newset, order[i]);
-				}
+				if (oo_graph_reach(g, order[i]))
+					queue[tail++] = pushed[npushed++] = order[i];
 			if (t) {
-				const char *pushed = oo_fmt_bodies(&t->a, p, newset);
 				const char *row[] = {arena_printf(&t->a, "%d", step), body->name, what,
-				                     oo_fmt_bodies(&t->a, p, targets), *pushed ? pushed : "—"};
+				                     oo_fmt_bodies(&t->a, p, order, n),
+				                     npushed ? oo_fmt_bodies(&t->a, p, pushed, npushed) : "—"};
 				oo_table_add(t, row);
 			}
 			rows++;
-			for (int i = 0; i < n; i++) {
-				newset[order[i] >> 6] = 0;
-				one[order[i] >> 6] = 0;
-			}
 		}
 		if (t && rows == 0) {
 			const char *row[] = {arena_printf(&t->a, "%d", step), body->name, "—", "—", "—"};
@@ -100,10 +71,7 @@ oo_graph *oo_cha(const oo_program *p, oo_table **trace)
 		}
 	}
 	free(queue);
-	free(rank);
 	free(order);
-	free(newset);
-	free(one);
-	oo_graph_finish(g);
+	free(pushed);
 	return g;
 }

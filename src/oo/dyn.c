@@ -257,7 +257,6 @@ int oo_dyn(const oo_program *p, long max_states, oo_graph **out, oo_table **trac
 		d.g = NULL;
 		rc = -1;
 	} else {
-		oo_graph_finish(d.g);
 		if (trace) {
 			static const char *const head[] = {"contexts (body, this, globals at entry)", "states explored", "edges taken"};
 			oo_table *t = *trace = oo_table_new("Collecting interpreter (every execution)", 3, head);

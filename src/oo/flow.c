@@ -156,7 +156,6 @@ static oo_graph *solve(const oo_program *p, int per_site, oo_table **trace)
 	free(f.V);
 	free(before);
 	free(visit);
-	oo_graph_finish(f.g);
 	return f.g;
 }
 

@@ -45,6 +45,7 @@ typedef struct gen {
 	oo_buf out;
 	int ncls, nmeth, nglob, nfunc;
 	int *parent;
+	unsigned char *popular;      /* classes `new` prefers */
 	unsigned char *defines;      /* ncls × nmeth */
 	int *lookup;                 /* ncls × nmeth: defining class or -1 */
 	int *gtype;
@@ -109,14 +110,21 @@ static int is_sub(gen *g, int c, int d)
 	return 0;
 }
 
-/* A class in sub(d), uniformly. */
+/* A class in sub(d) for `new`: usually one of the program's "popular"
+ * classes, so that some subclasses are never instantiated and RTA has
+ * something to remove; uniformly when d has no popular subclass. */
 static int pick_sub(gen *g, int d)
 {
-	int n = 0, choice = -1;
-	for (int c = 0; c < g->ncls; c++)
-		if (is_sub(g, c, d) && pick(g, ++n) == 0)
-			choice = c;      /* reservoir sampling */
-	return choice;
+	int want_popular = chance(g, 85);
+	for (int pass = want_popular ? 0 : 1; pass < 2; pass++) {
+		int n = 0, choice = -1;
+		for (int c = 0; c < g->ncls; c++)
+			if (is_sub(g, c, d) && (pass || g->popular[c]) && pick(g, ++n) == 0)
+				choice = c;  /* reservoir sampling */
+		if (choice >= 0)
+			return choice;
+	}
+	return d;
 }
 
 static void stmts(gen *g, int n, int depth);
@@ -266,8 +274,11 @@ char *oo_generate(uint64_t seed, oo_difficulty d, int size)
 	g.defines = xcalloc((size_t)g.ncls * g.nmeth, 1);
 	g.lookup = xmalloc(sizeof(int) * (size_t)g.ncls * g.nmeth);
 	g.gtype = xmalloc(sizeof(int) * ((size_t)g.nglob + 1));
-	for (int c = 0; c < g.ncls; c++)
+	g.popular = xcalloc((size_t)g.ncls, 1);
+	for (int c = 0; c < g.ncls; c++) {
 		g.parent[c] = c == 0 || chance(&g, 15) ? -1 : pick(&g, c);
+		g.popular[c] = (unsigned char)chance(&g, 50);
+	}
 	for (int c = 0; c < g.ncls; c++) {
 		oo_buf_printf(&g.out, "class ");
 		cls_name(&g, c);
@@ -296,6 +307,10 @@ char *oo_generate(uint64_t seed, oo_difficulty d, int size)
 		func_name(&g, f);
 		oo_buf_printf(&g.out, " {\n");
 		body(&g, -1, range(&g, g.sh.stmts) + (f == 0 ? 2 : 0));
+		/* a large program is a whole program: main drives every function, so
+		 * the analyses have most of it to resolve */
+		for (int k = 1; f == 0 && size > 0 && k < g.nfunc; k++)
+			oo_buf_printf(&g.out, "  call f%d\n", k);
 		oo_buf_printf(&g.out, "}\n");
 	}
 	g.func_now = 0;
@@ -312,6 +327,7 @@ char *oo_generate(uint64_t seed, oo_difficulty d, int size)
 			oo_buf_printf(&g.out, "}\n");
 		}
 	free(g.parent);
+	free(g.popular);
 	free(g.defines);
 	free(g.lookup);
 	free(g.gtype);

@@ -4,6 +4,7 @@
 #include "util/xalloc.h"
 
 #include <stdio.h>
+#include <string.h>
 
 oo_graph *oo_graph_new(const oo_program *p, int algo)
 {
@@ -12,7 +13,7 @@ oo_graph *oo_graph_new(const oo_program *p, int algo)
 	g->algo = algo;
 	g->p = p;
 	g->reach = arena_alloc(&g->a, (size_t)p->nbodies + 1);
-	g->targets = ARENA_ARRAY(&g->a, uint64_t, (size_t)p->nsites * (size_t)p->bwords + 1);
+	g->targets = ARENA_ARRAY(&g->a, oo_tset, p->nsites + 1);
 	return g;
 }
 
@@ -32,19 +33,66 @@ int oo_graph_reach(oo_graph *g, int body)
 	return 1;
 }
 
-int oo_graph_add(oo_graph *g, int site, int body)
-{
-	return oo_set_add(g->targets + (size_t)site * (size_t)g->p->bwords, body);
-}
-
 int oo_graph_has(const oo_graph *g, int site, int body)
 {
-	return oo_set_has(oo_graph_row(g, site), body);
+	const oo_tset *t = &g->targets[site];
+	if (t->bits)
+		return oo_set_has(t->bits, body);
+	for (int i = 0; i < t->n; i++)
+		if (t->items[i] == body)
+			return 1;
+	return 0;
 }
 
-int oo_graph_count(const oo_graph *g, int site)
+int oo_graph_add(oo_graph *g, int site, int body)
 {
-	return oo_set_count(oo_graph_row(g, site), g->p->bwords);
+	if (oo_graph_has(g, site, body))
+		return 0;
+	oo_tset *t = &g->targets[site];
+	if (t->n == t->cap) {
+		/* arena arrays cannot grow in place; doubling bounds the waste by the
+		 * final size */
+		int cap = t->cap ? 2 * t->cap : 4;
+		int *items = ARENA_ARRAY(&g->a, int, cap);
+		if (t->n)
+			memcpy(items, t->items, sizeof(int) * (size_t)t->n);
+		t->items = items;
+		t->cap = cap;
+	}
+	t->items[t->n++] = body;
+	if (t->bits) {
+		oo_set_add(t->bits, body);
+	} else if (t->n > OO_TSET_SMALL) {
+		t->bits = ARENA_ARRAY(&g->a, uint64_t, g->p->bwords);
+		for (int i = 0; i < t->n; i++)
+			oo_set_add(t->bits, t->items[i]);
+	}
+	g->edges++;
+	return 1;
+}
+
+void oo_sort_by_name(const oo_program *p, int *bodies, int n)
+{
+	/* insertion sort on the rank: target sets are short, and the long ones
+	 * (CHA on P_n) arrive in class order, which is nearly name order */
+	for (int i = 1; i < n; i++) {
+		int x = bodies[i], j = i;
+		while (j > 0 && p->name_rank[bodies[j - 1]] > p->name_rank[x]) {
+			bodies[j] = bodies[j - 1];
+			j--;
+		}
+		bodies[j] = x;
+	}
+}
+
+int oo_graph_sorted(const oo_graph *g, int site, int *out)
+{
+	int n;
+	const int *items = oo_graph_targets(g, site, &n);
+	if (n)
+		memcpy(out, items, sizeof(int) * (size_t)n);
+	oo_sort_by_name(g->p, out, n);
+	return n;
 }
 
 int oo_graph_nreach(const oo_graph *g)
@@ -53,13 +101,6 @@ int oo_graph_nreach(const oo_graph *g)
 	for (int b = 0; b < g->p->nbodies; b++)
 		n += g->reach[b] != 0;
 	return n;
-}
-
-void oo_graph_finish(oo_graph *g)
-{
-	g->edges = 0;
-	for (int c = 0; c < g->p->nsites; c++)
-		g->edges += oo_graph_count(g, c);
 }
 
 int oo_graph_leq(const oo_graph *a, const oo_graph *b, const char *an, const char *bn, char *why, size_t n)
@@ -72,16 +113,14 @@ int oo_graph_leq(const oo_graph *a, const oo_graph *b, const char *an, const cha
 			return 0;
 		}
 	for (int c = 0; c < p->nsites; c++) {
-		const uint64_t *ra = oo_graph_row(a, c), *rb = oo_graph_row(b, c);
-		if (oo_set_subset(ra, rb, p->bwords))
-			continue;
-		if (why)
-			for (int x = 0; x < p->nbodies; x++)
-				if (oo_set_has(ra, x) && !oo_set_has(rb, x)) {
-					snprintf(why, n, "%s: %s in %s, not in %s", p->sites[c].label, p->bodies[x].name, an, bn);
-					break;
-				}
-		return 0;
+		int k;
+		const int *items = oo_graph_targets(a, c, &k);
+		for (int i = 0; i < k; i++)
+			if (!oo_graph_has(b, c, items[i])) {
+				if (why)
+					snprintf(why, n, "%s: %s in %s, not in %s", p->sites[c].label, p->bodies[items[i]].name, an, bn);
+				return 0;
+			}
 	}
 	return 1;
 }

@@ -787,8 +787,11 @@ static int resolve(parser *ps, raw *r, oo_program *p)
 	for (int i = 0; i < p->nbodies; i++)
 		tmp[i] = (named){p->bodies[i].name, i};
 	qsort(tmp, (size_t)p->nbodies, sizeof *tmp, named_cmp);
-	for (int i = 0; i < p->nbodies; i++)
+	p->name_rank = ARENA_ARRAY(&p->a, int, p->nbodies + 1);
+	for (int i = 0; i < p->nbodies; i++) {
 		p->by_name[i] = tmp[i].idx;
+		p->name_rank[tmp[i].idx] = i;
+	}
 	for (int i = 0; i < p->nclasses; i++)
 		tmp[i] = (named){p->classes[i].name, i};
 	qsort(tmp, (size_t)p->nclasses, sizeof *tmp, named_cmp);

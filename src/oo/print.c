@@ -2,7 +2,6 @@
  * the lesson's dashes and arrows); the JSON forms are for scripts. */
 #include "oo/print.h"
 #include "oo/oo.h"
-#include "oo/set.h"
 #include "util/xalloc.h"
 
 #include <string.h>
@@ -87,20 +86,19 @@ void oo_print_table_json(FILE *out, const oo_table *t)
 	fputs("]}", out);
 }
 
-/* Targets of a site in name order, through the by_name permutation. */
-static void names_json(FILE *out, const oo_program *p, const uint64_t *set)
+/* Targets of a site in name order. */
+static void names_json(FILE *out, const oo_graph *g, int site)
 {
+	const oo_program *p = g->p;
+	int *sorted = xmalloc(sizeof(int) * ((size_t)oo_graph_count(g, site) + 1));
+	int n = oo_graph_sorted(g, site, sorted);
 	fputc('[', out);
-	int first = 1;
-	for (int i = 0; i < p->nbodies; i++) {
-		int b = p->by_name[i];
-		if (!oo_set_has(set, b))
-			continue;
-		fputs(first ? "" : ", ", out);
-		oo_print_json_string(out, p->bodies[b].name);
-		first = 0;
+	for (int i = 0; i < n; i++) {
+		fputs(i ? ", " : "", out);
+		oo_print_json_string(out, p->bodies[sorted[i]].name);
 	}
 	fputc(']', out);
+	free(sorted);
 }
 
 void oo_print_graph_json(FILE *out, const oo_graph *g, const oo_table *trace)
@@ -123,7 +121,7 @@ void oo_print_graph_json(FILE *out, const oo_graph *g, const oo_table *trace)
 		fputs(", \"body\": ", out);
 		oo_print_json_string(out, p->bodies[p->sites[c].body].name);
 		fputs(", \"targets\": ", out);
-		names_json(out, p, oo_graph_row(g, c));
+		names_json(out, g, c);
 		fputc('}', out);
 	}
 	fprintf(out, "], \"edges\": %ld, \"file\": ", g->edges);
@@ -146,9 +144,11 @@ void oo_print_graph(FILE *out, const oo_graph *g)
 	                        oo_graph_nreach(g), p->file);
 	for (int c = 0; c < p->nsites; c++) {
 		const oo_site *s = &p->sites[c];
+		int n;
+		const int *items = oo_graph_targets(g, c, &n);
 		const char *targets = !g->reach[s->body] ? "(body unreachable)"
-		                      : oo_graph_count(g, c) ? oo_fmt_bodies(&t->a, p, oo_graph_row(g, c))
-		                                             : "(none)";
+		                      : n ? oo_fmt_bodies(&t->a, p, items, n)
+		                          : "(none)";
 		const char *row[] = {s->label, p->bodies[s->body].name, targets};
 		oo_table_add(t, row);
 	}

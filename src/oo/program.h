@@ -80,6 +80,7 @@ typedef struct oo_program {
 	uint64_t *sub;               /* row D (cwords words): sub(D) = {C | C ⪯ D} */
 	int cwords, bwords;          /* words in a class set / a body set */
 	int *by_name;                /* body indices sorted by name (strcmp) */
+	int *name_rank;              /* inverse: name_rank[by_name[i]] = i */
 	int *cls_by_name;            /* class indices sorted by name */
 } oo_program;
 

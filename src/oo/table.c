@@ -1,10 +1,12 @@
 /* table.c — rows of strings and the set formatters; see table.h. */
 #include "oo/table.h"
+#include "oo/graph.h"
 #include "oo/set.h"
 #include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 oo_table *oo_table_new(const char *title, int ncols, const char *const *head)
 {
@@ -46,16 +48,18 @@ void oo_table_free(oo_table *t)
 	free(t);
 }
 
-const char *oo_fmt_bodies(arena *a, const oo_program *p, const uint64_t *bodies)
+const char *oo_fmt_bodies(arena *a, const oo_program *p, const int *bodies, int n)
 {
+	int *sorted = xmalloc(sizeof(int) * ((size_t)n + 1));
+	if (n)
+		memcpy(sorted, bodies, sizeof(int) * (size_t)n);
+	oo_sort_by_name(p, sorted, n);
 	oo_buf b = {0};
-	for (int i = 0; i < p->nbodies; i++) {
-		int x = p->by_name[i];
-		if (oo_set_has(bodies, x))
-			oo_buf_printf(&b, "%s%s", b.len ? ", " : "", p->bodies[x].name);
-	}
+	for (int i = 0; i < n; i++)
+		oo_buf_printf(&b, "%s%s", i ? ", " : "", p->bodies[sorted[i]].name);
 	const char *s = arena_strdup(a, oo_buf_str(&b));
 	oo_buf_free(&b);
+	free(sorted);
 	return s;
 }
 

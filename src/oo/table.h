@@ -27,7 +27,7 @@ const char *oo_table_cell(const oo_table *t, int row, int col);
 void        oo_table_free(oo_table *t);
 
 /* Cell helpers; results live in arena a. Sets print sorted by name. */
-const char *oo_fmt_bodies(arena *a, const oo_program *p, const uint64_t *bodies);       /* "A.m, f" */
+const char *oo_fmt_bodies(arena *a, const oo_program *p, const int *bodies, int n);     /* "A.m, f" */
 const char *oo_fmt_classes(arena *a, const oo_program *p, const uint64_t *classes);     /* "{A, B}" */
 
 /* A growable string for building cells. */

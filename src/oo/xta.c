@@ -176,6 +176,5 @@ oo_graph *oo_xta(const oo_program *p, oo_table **trace)
 	free(x.sets);
 	free(visit);
 	free(reach_round);
-	oo_graph_finish(x.g);
 	return x.g;
 }
