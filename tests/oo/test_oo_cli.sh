@@ -52,6 +52,9 @@ has err "missing.oo: cannot open"
 expect_exit 1 "$facet" oo --table "$dir/running.oo" "$tmp/bad.oo"
 has err "bad.oo:5:3"
 
+expect_exit 1 "$facet" oo --algo dyn --max-states 3 "$dir/zoo.oo"
+has err "zoo.oo: dynamic exploration stopped after 3 states"
+
 # --format json: the DESIGN.md contract, checked with python's json module
 for algo in cha rta xta vta pta dyn; do
 	expect_exit 0 "$facet" oo --algo "$algo" --format json "$dir/running.oo"

@@ -1,5 +1,5 @@
 /* fuzz_parse.c — libFuzzer harness: any bytes into oo_parse, and every
- * analysis over whatever parses. Seed it with tests/oo/*.oo:
+ * analysis over whatever parses. Seed it with the .oo files of tests/oo:
  *   BUILD/tests/oo/oo_fuzz_parse -max_total_time=60 corpus/ tests/oo/ */
 #include <stddef.h>
 #include <stdint.h>
