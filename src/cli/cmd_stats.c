@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pta/andersen.h"
 #include "util/strmap.h"
 
 typedef struct program_stats {
@@ -13,6 +14,12 @@ typedef struct program_stats {
 	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
 	unsigned globals, globals_with_fn_slots;
 	bool debug_info;
+	/* With --pta: the Facet paper's Table 2 columns and the solver's counts. */
+	bool pta;
+	double pta_seconds;
+	unsigned andersen_targets, r0_targets, andersen_empty, r0_empty;
+	unsigned wrappers, unmodelled;
+	pta_stats solver;
 } program_stats;
 
 static bool has_fp_member(const di_type *t)
@@ -75,6 +82,26 @@ static program_stats compute(const ir_program *p)
 
 static double share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
 
+static void compute_pta(const ir_program *p, program_stats *st, const pta_result *r)
+{
+	cg_graph *andersen = pta_callgraph(r, false), *r0 = pta_callgraph(r, true);
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		if (p->sites[i].kind != SITE_INDIRECT)
+			continue;
+		st->andersen_targets += andersen->n_targets[i];
+		st->r0_targets += r0->n_targets[i];
+		st->andersen_empty += andersen->n_targets[i] == 0;
+		st->r0_empty += r0->n_targets[i] == 0;
+	}
+	cg_free(andersen);
+	cg_free(r0);
+	st->pta = true;
+	st->pta_seconds = r->seconds;
+	st->wrappers = r->n_wrappers;
+	st->unmodelled = r->n_unmodelled;
+	pta_get_stats(r->solver, &st->solver);
+}
+
 static void print_text(const ir_program *p, const program_stats *st)
 {
 	printf("input:                         ");
@@ -94,6 +121,17 @@ static void print_text(const ir_program *p, const program_stats *st)
 	printf("structs with fn-ptr members:   %u\n", st->fp_structs);
 	printf("globals:                       %u\n", st->globals);
 	printf("globals holding functions:     %u\n", st->globals_with_fn_slots);
+	if (!st->pta)
+		return;
+	printf("points-to analysis:            %.3f s, %u nodes, %zu constraints, %u objects "
+	       "(%u collapsed), %u cycles merged\n",
+	       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
+	       st->solver.collapsed_objects, st->solver.cycles);
+	printf("allocation wrappers:           %u\n", st->wrappers);
+	printf("mean targets per indirect site: andersen %.2f, r0 %.2f\n",
+	       share(st->andersen_targets, st->indirect), share(st->r0_targets, st->indirect));
+	printf("empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
+	printf("unmodelled external functions: %u\n", st->unmodelled);
 }
 
 static void print_json(const program_stats *st)
@@ -102,22 +140,36 @@ static void print_json(const program_stats *st)
 	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
 	       "\"sites_indirect\": %u, \"sites_asm\": %u, \"sites_with_location\": %u, "
 	       "\"location_share\": %.4f, \"structs_with_fn_ptr_members\": %u, \"globals\": %u, "
-	       "\"globals_holding_functions\": %u}\n",
+	       "\"globals_holding_functions\": %u",
 	       st->debug_info ? "true" : "false", st->defined, st->declared, st->intrinsics,
 	       st->address_taken, st->sites, st->direct, st->indirect, st->asm_sites, st->sites_with_loc,
 	       share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
 	       st->globals_with_fn_slots);
+	if (st->pta)
+		printf(", \"pta_seconds\": %.3f, \"pta_nodes\": %u, \"pta_constraints\": %zu, \"pta_objects\": %u, "
+		       "\"pta_collapsed_objects\": %u, \"allocation_wrappers\": %u, "
+		       "\"mean_targets_andersen\": %.4f, \"mean_targets_r0\": %.4f, \"empty_andersen\": %u, "
+		       "\"empty_r0\": %u, \"unmodelled_externals\": %u",
+		       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
+		       st->solver.collapsed_objects, st->wrappers, share(st->andersen_targets, st->indirect),
+		       share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
+	puts("}");
 }
 
 static void usage(FILE *out)
 {
-	fputs("usage: facet stats [--format text|json] [--no-verify] FILE...\n"
+	fputs("usage: facet stats [--format text|json] [--pta] [--unmodelled] [--no-verify] FILE...\n"
 	      "\n"
 	      "Links the bitcode/IR files and counts what the analyses work on:\n"
 	      "functions defined/declared, call sites (direct, indirect, inline asm),\n"
 	      "address-taken functions, struct types with function-pointer members,\n"
 	      "the share of call sites with a debug location, and whether the module\n"
 	      "has debug info.\n"
+	      "\n"
+	      "  --pta         also run the points-to analysis: its time and size, mean\n"
+	      "                targets and empty sites under andersen and r0, allocation\n"
+	      "                wrappers, unmodelled external functions\n"
+	      "  --unmodelled  with --pta, list the unmodelled external functions called\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 bad input, 2 usage error.\n",
 	      out);
@@ -130,7 +182,7 @@ int cmd_stats(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *format = "text";
-	bool verify = true;
+	bool verify = true, pta = false, list_unmodelled = false;
 	char **files = argv + 1;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -141,6 +193,10 @@ int cmd_stats(int argc, char **argv)
 			continue;
 		if (strcmp(argv[i], "--no-verify") == 0)
 			verify = false;
+		else if (strcmp(argv[i], "--pta") == 0)
+			pta = true;
+		else if (strcmp(argv[i], "--unmodelled") == 0)
+			pta = list_unmodelled = true;
 		else if (argv[i][0] == '-' && argv[i][1] != 0) {
 			fprintf(stderr, "facet stats: unknown option '%s' (see --help)\n", argv[i]);
 			return EXIT_USAGE;
@@ -159,10 +215,16 @@ int cmd_stats(int argc, char **argv)
 	if (!p)
 		return EXIT_INPUT;
 	program_stats st = compute(p);
+	pta_result *r = pta ? pta_analyze(p, NULL) : NULL;
+	if (r)
+		compute_pta(p, &st, r);
 	if (strcmp(format, "json") == 0)
 		print_json(&st);
 	else
 		print_text(p, &st);
+	for (unsigned i = 0; list_unmodelled && i < r->n_unmodelled; i++)
+		printf("  unmodelled: %s\n", r->unmodelled[i]);
+	pta_result_free(r);
 	ir_program_free(p);
 	return EXIT_OK;
 }

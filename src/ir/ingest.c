@@ -261,8 +261,13 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	s.callee_value = s.kind == SITE_ASM ? IR_NONE : lower_operand(L, LLVMGetCalledValue(inst));
 	s.n_args = LLVMGetNumArgOperands(inst);
 	s.args = ARENA_ARRAY(&L->prog->arena, unsigned, s.n_args);
-	for (unsigned i = 0; i < s.n_args; i++)
-		s.args[i] = lower_operand(L, LLVMGetOperand(inst, i));
+	s.arg_consts = ARENA_ARRAY(&L->prog->arena, int64_t, s.n_args);
+	for (unsigned i = 0; i < s.n_args; i++) {
+		LLVMValueRef arg = LLVMGetOperand(inst, i);
+		s.args[i] = lower_operand(L, arg);
+		s.arg_consts[i] = LLVMIsAConstantInt(arg) && LLVMGetIntTypeWidth(LLVMTypeOf(arg)) <= 64
+		                      ? LLVMConstIntGetSExtValue(arg) : IR_NOT_CONST;
+	}
 	s.result = lower_tracked_type(L, LLVMTypeOf(inst)) ? value : IR_NONE;
 	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
 	if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {

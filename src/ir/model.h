@@ -120,6 +120,7 @@ typedef struct ir_site {
 	unsigned callee_value;     /* value id of the called operand; IR_NONE for asm or untracked */
 	unsigned *args;            /* value ids of the actual arguments, IR_NONE where untracked */
 	unsigned n_args;
+	int64_t *arg_consts;       /* per argument: its value when a constant integer, else IR_NOT_CONST */
 	unsigned result;           /* value id of the call's result when tracked, else IR_NONE */
 } ir_site;
 
@@ -128,6 +129,7 @@ typedef struct ir_site {
 /* "No value": an operand the points-to analysis need not see (a constant
  * integer, null, undef, a value of a type that cannot hold an address). */
 #define IR_NONE 0xffffffffu
+#define IR_NOT_CONST INT64_MIN
 
 /* What the points-to analysis reads, one statement per pointer-moving
  * instruction. Tracked values are those whose type can hold an address:

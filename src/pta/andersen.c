@@ -1,0 +1,510 @@
+/* andersen.c — constraint extraction, on-the-fly call binding, R0; see andersen.h. */
+#include "pta/andersen.h"
+#include "pta/libmodel.h"
+#include "pta/wrappers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/ptrmap.h"
+#include "util/strmap.h"
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+/* Heap objects have no size we can trust (malloc(n * size), realloc): any
+ * non-negative offset is a field of theirs. */
+#define HEAP_SIZE (1ull << 31)
+/* Memory copies of up to this many bytes are copied field by field; longer or
+ * unknown lengths collapse source and destination. */
+#define COPY_FIELDS_MAX 8192
+
+/* A watch: the callee pointer of an indirect site, or a callback argument of
+ * a library call (qsort's comparator). */
+typedef struct watch {
+	unsigned site;
+	const lib_effect *callback;   /* NULL for an indirect call */
+} watch;
+
+typedef struct extractor {
+	const ir_program *prog;
+	pta_result *r;
+	pta_solver *s;
+	bool *is_wrapper;             /* by function id */
+	unsigned *ret_node;           /* by function id, PTA_NONE until needed */
+	unsigned *static_obj;         /* by function id: library-owned memory */
+	VEC(watch) watches;
+	ptrmap bound;                 /* (site, function) pairs bound: key (site << 32 | fn) + 1 */
+	VEC(pta_obj_info) objects;
+	strmap unmodelled;
+	VEC(unsigned) *targets;       /* per site */
+} extractor;
+
+/* ---- nodes and objects --------------------------------------------------------------- */
+
+static unsigned node_of(extractor *x, unsigned value)
+{
+	if (value == IR_NONE)
+		return PTA_NONE;
+	if (x->r->value_node[value] == PTA_NONE)
+		x->r->value_node[value] = pta_node(x->s);
+	return x->r->value_node[value];
+}
+
+static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
+{
+	unsigned obj = pta_object(x->s, size, 0);
+	pta_obj_info info = {kind, index, context};
+	while (x->objects.len <= obj) {
+		pta_obj_info none = {OBJ_LIBRARY, IR_NONE, IR_NONE};
+		VEC_PUSH(&x->objects, none);
+	}
+	x->objects.items[obj] = info;
+	return obj;
+}
+
+static unsigned ret_node(extractor *x, const ir_function *f)
+{
+	if (x->ret_node[f->id] == PTA_NONE)
+		x->ret_node[f->id] = pta_node(x->s);
+	return x->ret_node[f->id];
+}
+
+/* A fresh node pointing to (obj, 0). */
+static unsigned address_node(extractor *x, unsigned obj)
+{
+	unsigned n = pta_node(x->s);
+	pta_addr(x->s, n, pta_field(x->s, obj, 0));
+	return n;
+}
+
+/* A node pointing somewhere in what `node` points to (the objects collapse). */
+static unsigned anywhere_in(extractor *x, unsigned node)
+{
+	unsigned n = pta_node(x->s);
+	pta_gep_var(x->s, n, node);
+	return n;
+}
+
+/* ---- library calls ------------------------------------------------------------------- */
+
+static unsigned arg_node(extractor *x, const ir_site *s, int i)
+{
+	if (i == LIB_RET)
+		return node_of(x, s->result);
+	if (i < 0 || (unsigned)i >= s->n_args)
+		return PTA_NONE;
+	return node_of(x, s->args[i]);
+}
+
+/* memcpy(dst, src, len): field by field when len is a known small constant. */
+static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len)
+{
+	if (dst == PTA_NONE || src == PTA_NONE)
+		return;
+	if (len == IR_NOT_CONST || len < 0 || len > COPY_FIELDS_MAX) {
+		unsigned from = anywhere_in(x, src), to = anywhere_in(x, dst), tmp = pta_node(x->s);
+		pta_load(x->s, tmp, from, 0);
+		pta_store(x->s, to, tmp, 0);
+		return;
+	}
+	unsigned step = x->prog->pointer_size;
+	for (int64_t k = 0; k + step <= len; k += step) {
+		unsigned tmp = pta_node(x->s);
+		pta_load(x->s, tmp, src, k);
+		pta_store(x->s, dst, tmp, k);
+	}
+}
+
+static int64_t copy_length(const ir_site *s)
+{
+	/* memcpy-like functions take the length as their third argument. */
+	return s->n_args >= 3 ? s->arg_consts[2] : IR_NOT_CONST;
+}
+
+static void apply_library(extractor *x, const ir_site *s, const ir_function *callee, const lib_model *m)
+{
+	for (unsigned e = 0; e < m->n_effects; e++) {
+		const lib_effect *ef = &m->effects[e];
+		switch (ef->kind) {
+		case LIB_ALLOC: {
+			unsigned target = arg_node(x, s, ef->a);
+			if (target == PTA_NONE)
+				break;
+			unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, s->id, IR_NONE);
+			if (ef->a == LIB_RET)
+				pta_addr(x->s, target, pta_field(x->s, obj, 0));
+			else
+				pta_store(x->s, target, address_node(x, obj), 0);
+			break;
+		}
+		case LIB_STATIC: {
+			unsigned target = arg_node(x, s, LIB_RET);
+			if (target == PTA_NONE)
+				break;
+			if (x->static_obj[callee->id] == PTA_NONE)
+				x->static_obj[callee->id] = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);
+			pta_addr(x->s, target, pta_field(x->s, x->static_obj[callee->id], 0));
+			break;
+		}
+		case LIB_ALIAS: {
+			unsigned dst = arg_node(x, s, LIB_RET), src = arg_node(x, s, ef->b);
+			if (dst == PTA_NONE || src == PTA_NONE)
+				break;
+			if (ef->anywhere)
+				pta_gep_var(x->s, dst, src);
+			else
+				pta_copy(x->s, dst, src);
+			break;
+		}
+		case LIB_COPY_MEM:
+			copy_memory(x, arg_node(x, s, ef->a), arg_node(x, s, ef->b),
+			            ef->a == LIB_RET ? IR_NOT_CONST : copy_length(s));
+			break;
+		case LIB_STORE: {
+			unsigned dst = arg_node(x, s, ef->a), src = arg_node(x, s, ef->b);
+			if (dst != PTA_NONE && src != PTA_NONE)
+				pta_store(x->s, dst, ef->anywhere ? anywhere_in(x, src) : src, 0);
+			break;
+		}
+		case LIB_CALLBACK: {
+			unsigned fp = arg_node(x, s, ef->a);
+			if (fp == PTA_NONE)
+				break;
+			watch w = {s->id, ef};
+			VEC_PUSH(&x->watches, w);
+			pta_watch(x->s, fp, (unsigned)x->watches.len - 1);
+			break;
+		}
+		}
+	}
+}
+
+/* ---- calls ---------------------------------------------------------------------------- */
+
+static void bind_call(extractor *x, const ir_site *s, const ir_function *f);
+
+/* A defined function called at s: actuals to formals, return to result. An
+ * allocation wrapper's result is instead a fresh object per call site. */
+static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
+{
+	unsigned n = s->n_args < f->n_args ? s->n_args : f->n_args;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned actual = node_of(x, s->args[i]);
+		if (actual != PTA_NONE)
+			pta_copy(x->s, node_of(x, f->first_arg + i), actual);
+	}
+	unsigned result = node_of(x, s->result);
+	if (result == PTA_NONE)
+		return;
+	if (x->is_wrapper && x->is_wrapper[f->id]) {
+		unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, s->id, f->id);
+		pta_addr(x->s, result, pta_field(x->s, obj, 0));
+	} else if (f->returns_tracked) {
+		pta_copy(x->s, result, ret_node(x, f));
+	}
+}
+
+static void bind_call(extractor *x, const ir_site *s, const ir_function *f)
+{
+	if (f->defined) {
+		bind_defined(x, s, f);
+		return;
+	}
+	const lib_model *m = lib_model_find(f->name);
+	if (m) {
+		apply_library(x, s, f, m);
+		return;
+	}
+	/* Unmodelled external: it may return memory it owns. Count it when its
+	 * type can carry an address at all (sin, time-free math cannot). */
+	if (strstr(f->ir_type, "ptr") && !strmap_has(&x->unmodelled, f->name))
+		strmap_put(&x->unmodelled, f->name, (void *)f);
+	static const lib_model external = {"(external)", 1, {{.kind = LIB_STATIC, .a = LIB_RET}}};
+	apply_library(x, s, f, &external);
+}
+
+/* The solver saw location loc reach a watched node. */
+static void on_new_location(void *ctx, unsigned tag, unsigned loc)
+{
+	extractor *x = ctx;
+	unsigned obj = pta_loc_object(x->s, loc);
+	if (obj == PTA_NONE || obj >= x->objects.len || x->objects.items[obj].kind != OBJ_FUNCTION)
+		return;
+	const ir_function *f = x->prog->functions[x->objects.items[obj].index];
+	watch w = x->watches.items[tag];
+	uint64_t key = ((uint64_t)tag << 32 | f->id) + 1;
+	if (ptrmap_get(&x->bound, (void *)(uintptr_t)key))
+		return;
+	ptrmap_put(&x->bound, (void *)(uintptr_t)key, (void *)1);
+	const ir_site *s = &x->prog->sites[w.site];
+
+	if (!w.callback) {
+		VEC_PUSH(&x->targets[s->id], f->id);
+		bind_call(x, s, f);
+		return;
+	}
+	/* A library calls f back (qsort's comparator): bind what it passes. */
+	if (!f->defined)
+		return;
+	for (unsigned i = 0; i < LIB_MAX_CB_ARGS && i < f->n_args; i++) {
+		int a = w.callback->cb_args[i];
+		unsigned src = a == LIB_NOARG ? PTA_NONE : arg_node(x, s, a);
+		if (src == PTA_NONE)
+			continue;
+		if (w.callback->cb_anywhere[i])
+			src = anywhere_in(x, src);
+		pta_copy(x->s, node_of(x, f->first_arg + i), src);
+	}
+}
+
+/* ---- statements --------------------------------------------------------------------------- */
+
+static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
+{
+	switch (st->op) {
+	case ST_ALLOCA: {
+		unsigned obj = new_object(x, st->size, OBJ_STACK, st->dst, IR_NONE);
+		pta_addr(x->s, node_of(x, st->dst), pta_field(x->s, obj, 0));
+		break;
+	}
+	case ST_COPY:
+		pta_copy(x->s, node_of(x, st->dst), node_of(x, st->src));
+		break;
+	case ST_GEP:
+		if (st->var_offset)
+			pta_gep_var(x->s, node_of(x, st->dst), node_of(x, st->src));
+		else
+			pta_gep(x->s, node_of(x, st->dst), node_of(x, st->src), st->offset);
+		break;
+	case ST_LOAD:
+		pta_load(x->s, node_of(x, st->dst), node_of(x, st->src), st->offset);
+		break;
+	case ST_STORE:
+		pta_store(x->s, node_of(x, st->dst), node_of(x, st->src), st->offset);
+		break;
+	case ST_RET:
+		if (f)
+			pta_copy(x->s, ret_node(x, f), node_of(x, st->src));
+		break;
+	case ST_CALL: {
+		const ir_site *s = &x->prog->sites[st->site];
+		if (s->kind == SITE_DIRECT && s->callee) {
+			bind_call(x, s, s->callee);
+		} else if (s->kind == SITE_INDIRECT && s->callee_value != IR_NONE) {
+			watch w = {s->id, NULL};
+			VEC_PUSH(&x->watches, w);
+			pta_watch(x->s, node_of(x, s->callee_value), (unsigned)x->watches.len - 1);
+		}
+		/* The callbacks LLVM records on a broker (pthread_create) are bound by
+		 * the broker's library model. */
+		break;
+	}
+	}
+}
+
+static void extract_globals(extractor *x)
+{
+	const ir_program *p = x->prog;
+	unsigned *gobj = xmalloc((p->n_globals ? p->n_globals : 1) * sizeof *gobj);
+	unsigned *fobj = xmalloc((p->n_functions ? p->n_functions : 1) * sizeof *fobj);
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		fobj[i] = new_object(x, 1, OBJ_FUNCTION, i, IR_NONE);
+		pta_addr(x->s, node_of(x, f->value), pta_field(x->s, fobj[i], 0));
+	}
+	for (unsigned i = 0; i < p->n_globals; i++) {
+		const ir_global *g = p->globals[i];
+		/* A declared global of unknown size collapses: we cannot see its layout. */
+		gobj[i] = new_object(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE);
+		pta_addr(x->s, node_of(x, g->value), pta_field(x->s, gobj[i], 0));
+	}
+	for (unsigned i = 0; i < p->n_globals; i++) {
+		const ir_global *g = p->globals[i];
+		for (unsigned k = 0; k < g->n_slots; k++) {
+			const ir_init_slot *sl = &g->slots[k];
+			unsigned slot = pta_field(x->s, gobj[i], (int64_t)sl->offset);
+			unsigned target = sl->kind == SLOT_FUNCTION ? pta_field(x->s, fobj[sl->function->id], 0)
+			                                            : pta_field(x->s, gobj[sl->global->id], sl->addend);
+			pta_addr(x->s, slot, target);
+		}
+	}
+	free(gobj);
+	free(fobj);
+}
+
+/* ---- driver ----------------------------------------------------------------------------- */
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void pta_options_default(pta_options *o)
+{
+	o->cycle_detection = true;
+	o->wrappers = true;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
+{
+	pta_options defaults;
+	if (!opt) {
+		pta_options_default(&defaults);
+		opt = &defaults;
+	}
+	double t0 = now();
+	pta_result *r = xcalloc(1, sizeof *r);
+	r->prog = p;
+	r->value_node = xmalloc((p->n_values ? p->n_values : 1) * sizeof *r->value_node);
+	for (unsigned i = 0; i < p->n_values; i++)
+		r->value_node[i] = PTA_NONE;
+
+	extractor x = {0};
+	x.prog = p;
+	x.r = r;
+	x.s = r->solver = pta_new(on_new_location, &x);
+	pta_set_cycle_detection(x.s, opt->cycle_detection);
+	unsigned nf = p->n_functions ? p->n_functions : 1;
+	x.ret_node = xmalloc(nf * sizeof *x.ret_node);
+	x.static_obj = xmalloc(nf * sizeof *x.static_obj);
+	for (unsigned i = 0; i < p->n_functions; i++)
+		x.ret_node[i] = x.static_obj[i] = PTA_NONE;
+	x.targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.targets);
+	ptrmap_init(&x.bound);
+	strmap_init(&x.unmodelled);
+	if (opt->wrappers) {
+		x.is_wrapper = pta_find_wrappers(p);
+		for (unsigned i = 0; i < p->n_functions; i++)
+			r->n_wrappers += x.is_wrapper[i];
+	}
+
+	extract_globals(&x);
+	for (unsigned i = 0; i < p->n_const_stmts; i++)
+		extract_stmt(&x, NULL, &p->stmts[i]);
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		for (unsigned k = 0; k < f->n_stmts; k++)
+			extract_stmt(&x, f, &p->stmts[f->first_stmt + k]);
+	}
+	pta_solve(x.s);
+
+	/* Hand the results over. */
+	r->n_objects = (unsigned)x.objects.len;
+	r->objects = x.objects.items;
+	r->site_targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *r->site_targets);
+	r->n_site_targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *r->n_site_targets);
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		r->site_targets[i] = x.targets[i].items;
+		r->n_site_targets[i] = (unsigned)x.targets[i].len;
+	}
+	r->n_unmodelled = (unsigned)x.unmodelled.len;
+	r->unmodelled = xcalloc(r->n_unmodelled ? r->n_unmodelled : 1, sizeof *r->unmodelled);
+	unsigned k = 0;
+	for (size_t i = 0; i < x.unmodelled.cap; i++)
+		if (x.unmodelled.slots[i].key)
+			r->unmodelled[k++] = x.unmodelled.slots[i].key;
+	qsort(r->unmodelled, k, sizeof *r->unmodelled, by_string);
+
+	free(x.targets);
+	free(x.ret_node);
+	free(x.static_obj);
+	free(x.is_wrapper);
+	VEC_FREE(&x.watches);
+	ptrmap_free(&x.bound);
+	strmap_free(&x.unmodelled);
+	r->seconds = now() - t0;
+	return r;
+}
+
+void pta_result_free(pta_result *r)
+{
+	if (!r)
+		return;
+	pta_free(r->solver);
+	for (unsigned i = 0; i < r->prog->n_sites; i++)
+		free(r->site_targets[i]);
+	free(r->site_targets);
+	free(r->n_site_targets);
+	free(r->objects);
+	free(r->value_node);
+	free(r->unmodelled);
+	free(r);
+}
+
+const sbitmap *pta_value_pts(const pta_result *r, unsigned value)
+{
+	if (value >= r->prog->n_values || r->value_node[value] == PTA_NONE)
+		return NULL;
+	return pta_pts(r->solver, r->value_node[value]);
+}
+
+char *pta_loc_name(const pta_result *r, unsigned loc)
+{
+	const ir_program *p = r->prog;
+	unsigned obj = pta_loc_object(r->solver, loc);
+	char *out = NULL;
+	if (obj == PTA_NONE || obj >= r->n_objects)
+		return xstrdup("?");
+	const pta_obj_info *o = &r->objects[obj];
+	long long off = (long long)pta_loc_offset(r->solver, loc);
+	const char *collapsed = pta_object_collapsed(r->solver, obj) ? "*" : "";
+	int n = -1;
+	switch (o->kind) {
+	case OBJ_FUNCTION:
+		n = asprintf(&out, "%s", p->functions[o->index]->name);
+		break;
+	case OBJ_GLOBAL:
+		n = asprintf(&out, "%s%s+%lld", p->globals[o->index]->name, collapsed, off);
+		break;
+	case OBJ_STACK:
+		n = asprintf(&out, "stack:%%%u%s+%lld", o->index, collapsed, off);
+		break;
+	case OBJ_HEAP: {
+		const ir_site *s = &p->sites[o->index];
+		bool via = o->context != IR_NONE;
+		n = asprintf(&out, "heap:%s:%u%s%s%s%s+%lld", s->loc.file ? s->loc.file : s->caller->name, s->loc.line,
+		             via ? "(via " : "", via ? p->functions[o->context]->name : "", via ? ")" : "",
+		             collapsed, off);
+		break;
+	}
+	case OBJ_LIBRARY:
+		n = asprintf(&out, "lib:%s", o->index != IR_NONE ? p->functions[o->index]->name : "?");
+		break;
+	}
+	return n < 0 ? xstrdup("?") : out;
+}
+
+cg_graph *pta_callgraph(const pta_result *r, bool type_filter)
+{
+	const ir_program *p = r->prog;
+	cg_graph *g = cg_new(p, type_filter ? "r0" : "andersen");
+	unsigned *buf = xmalloc((p->n_functions ? p->n_functions : 1) * sizeof *buf);
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		if (s->kind == SITE_DIRECT) {
+			if (s->callee)
+				cg_set_targets(g, i, &s->callee->id, 1);
+			continue;
+		}
+		unsigned n = 0;
+		for (unsigned k = 0; k < r->n_site_targets[i]; k++) {
+			const ir_function *f = p->functions[r->site_targets[i][k]];
+			/* FLTA (§3.2): the IR function types must be equal; types are
+			 * interned, so equal types are the same pointer. */
+			if (!type_filter || f->ir_type == s->call_type)
+				buf[n++] = f->id;
+		}
+		cg_set_targets(g, i, buf, n);
+	}
+	free(buf);
+	return g;
+}

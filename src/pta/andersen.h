@@ -1,0 +1,72 @@
+/* andersen.h — Andersen's points-to analysis of a program model, and the
+ * call graphs it gives: `andersen` (every function the callee pointer may
+ * hold) and R0 (those whose IR function type equals the call's — the FLTA
+ * filter the Facet paper applies, §3.2).
+ *
+ * Constraint extraction (andersen.c) turns ir_stmt statements, global
+ * initializers and library models (libmodel.h) into solver constraints
+ * (solver.h); indirect calls are bound on the fly, as targets arrive.
+ * Policies, each documented where it is implemented:
+ *   objects    one per alloca, global, function, heap allocation site (an
+ *              allocation wrapper — a defined function that returns what an
+ *              allocator or another wrapper returned — is an allocation site
+ *              at each of its call sites), and one per library function that
+ *              returns library-owned memory;
+ *   fields     (object, byte offset); a variable index collapses the object;
+ *   ints       pointer-sized integers carry addresses (ptrtoint/inttoptr);
+ *   externals  an unmodelled declared function returns library-owned memory
+ *              (one collapsed object per function) and is counted;
+ *   entries    every function's statements are analysed, whether or not
+ *              main reaches it, so a library without main is covered. */
+#ifndef FACET_PTA_ANDERSEN_H
+#define FACET_PTA_ANDERSEN_H
+
+#include <stdbool.h>
+
+#include "cg/graph.h"
+#include "ir/model.h"
+#include "pta/solver.h"
+
+typedef struct pta_options {
+	bool cycle_detection;      /* default true */
+	bool wrappers;             /* allocation wrappers as allocation sites; default true */
+} pta_options;
+
+void pta_options_default(pta_options *o);
+
+/* What an abstract object stands for. */
+typedef enum pta_obj_kind { OBJ_FUNCTION, OBJ_GLOBAL, OBJ_STACK, OBJ_HEAP, OBJ_LIBRARY } pta_obj_kind;
+typedef struct pta_obj_info {
+	pta_obj_kind kind;
+	unsigned index;            /* function id, global id, value id (stack), site id (heap, library) */
+	unsigned context;          /* heap via a wrapper: the site that called the wrapper, else IR_NONE */
+} pta_obj_info;
+
+typedef struct pta_result {
+	const ir_program *prog;
+	pta_solver *solver;
+	unsigned *value_node;      /* value id -> solver node, PTA_NONE when never used */
+	pta_obj_info *objects;     /* by solver object id */
+	unsigned n_objects;
+	unsigned **site_targets;   /* per site: function ids the callee operand may hold, discovery order */
+	unsigned *n_site_targets;
+	const char **unmodelled;   /* declared functions called but not in the library model */
+	unsigned n_unmodelled;
+	unsigned n_wrappers;       /* functions treated as allocation wrappers */
+	double seconds;            /* extraction + solving */
+} pta_result;
+
+pta_result *pta_analyze(const ir_program *p, const pta_options *opt);
+void pta_result_free(pta_result *r);
+
+/* Points-to set of a value (NULL when the analysis never saw it). */
+const sbitmap *pta_value_pts(const pta_result *r, unsigned value);
+/* "name+offset" for a location: functions and globals by name, stack slots as
+ * stack:FUNC:%value, heap sites as heap:FILE:LINE, library memory as lib:NAME. */
+char *pta_loc_name(const pta_result *r, unsigned loc);   /* caller frees */
+
+/* The `andersen` graph (unfiltered) or R0 (type-filtered); direct sites keep
+ * their callee. */
+cg_graph *pta_callgraph(const pta_result *r, bool type_filter);
+
+#endif
