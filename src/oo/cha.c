@@ -6,7 +6,6 @@
  * order, which is the order of the step table in §3 (steps 2–5 pop
  * Circle.area, Cube.area, Shape.area, Square.area). */
 #include "oo/oo.h"
-#include "oo/set.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -41,8 +40,8 @@ oo_graph *oo_cha(const oo_program *p, oo_table **trace)
 				what = t ? arena_printf(&t->a, "call %s", p->bodies[s->callee].name) : NULL;
 			} else if (s->op == OO_VCALL) {
 				const oo_site *c = &p->sites[s->site];
-				const uint64_t *sub = oo_sub_row(p, p->vars[c->recv].type);
-				for (int C = oo_set_next(sub, 0, p->nclasses); C >= 0; C = oo_set_next(sub, C + 1, p->nclasses)) {
+				int d = p->vars[c->recv].type;
+				for (int C = d; C < p->classes[d].sub_end; C++) {
 					int m = oo_lookup(p, C, c->meth);
 					if (m >= 0)
 						oo_graph_add(g, s->site, m);

@@ -48,6 +48,8 @@ typedef struct gen {
 	unsigned char *popular;      /* classes `new` prefers */
 	unsigned char *defines;      /* ncls × nmeth */
 	int *lookup;                 /* ncls × nmeth: defining class or -1 */
+	unsigned char *can;          /* ncls × nmeth: some class in sub(c) understands m */
+	int *pos, *end, *order;      /* preorder: sub(c) = order[pos[c], end[c]) */
 	int *gtype;
 	int site;
 	/* variables of the body being written; [0, nloc) locals, then globals, then this */
@@ -102,29 +104,62 @@ static void var_name(gen *g, int v)
 }
 static void indent(gen *g, int depth) { oo_buf_printf(&g->out, "%*s", 2 * depth + 2, ""); }
 
-static int is_sub(gen *g, int c, int d)
-{
-	for (; c >= 0; c = g->parent[c])
-		if (c == d)
-			return 1;
-	return 0;
-}
+static int is_sub(gen *g, int c, int d) { return g->pos[d] <= g->pos[c] && g->pos[c] < g->end[d]; }
 
 /* A class in sub(d) for `new`: usually one of the program's "popular"
  * classes, so that some subclasses are never instantiated and RTA has
- * something to remove; uniformly when d has no popular subclass. */
+ * something to remove. sub(d) is a range of the preorder, so a pick is O(1). */
 static int pick_sub(gen *g, int d)
 {
-	int want_popular = chance(g, 85);
-	for (int pass = want_popular ? 0 : 1; pass < 2; pass++) {
-		int n = 0, choice = -1;
-		for (int c = 0; c < g->ncls; c++)
-			if (is_sub(g, c, d) && (pass || g->popular[c]) && pick(g, ++n) == 0)
-				choice = c;  /* reservoir sampling */
-		if (choice >= 0)
-			return choice;
+	int lo = g->pos[d], n = g->end[d] - lo;
+	if (chance(g, 85))
+		for (int tries = 0; tries < 16; tries++) {
+			int c = g->order[lo + pick(g, n)];
+			if (g->popular[c])
+				return c;
+		}
+	return g->order[lo + pick(g, n)];
+}
+
+/* Preorder positions (pos, end: sub(c) is order[pos[c], end[c])) and, per
+ * class and method, whether some class in sub(c) understands the method. */
+static void index_hierarchy(gen *g)
+{
+	int n = g->ncls;
+	int *child = xmalloc(sizeof(int) * (size_t)n), *sibling = xmalloc(sizeof(int) * (size_t)n);
+	int *stack = xmalloc(sizeof(int) * (size_t)n);
+	int roots = -1, top = 0, k = 0;
+	for (int c = 0; c < n; c++)
+		child[c] = -1;
+	for (int c = 0; c < n; c++) {
+		int *head = g->parent[c] >= 0 ? &child[g->parent[c]] : &roots;
+		sibling[c] = *head;
+		*head = c;
 	}
-	return d;
+	for (int r = roots; r >= 0; r = sibling[r])
+		stack[top++] = r;
+	while (top > 0) {
+		int c = stack[--top];
+		g->pos[c] = k;
+		g->order[k++] = c;
+		for (int x = child[c]; x >= 0; x = sibling[x])
+			stack[top++] = x;
+	}
+	for (int c = 0; c < n; c++)
+		g->end[c] = g->pos[c] + 1;
+	for (int i = n - 1; i >= 0; i--) {
+		int c = g->order[i], par = g->parent[c];
+		if (par >= 0 && g->end[c] > g->end[par])
+			g->end[par] = g->end[c];
+		for (int m = 0; m < g->nmeth; m++) {
+			g->can[c * g->nmeth + m] |= g->lookup[c * g->nmeth + m] >= 0;
+			if (par >= 0)
+				g->can[par * g->nmeth + m] |= g->can[c * g->nmeth + m];
+		}
+	}
+	free(child);
+	free(sibling);
+	free(stack);
 }
 
 static void stmts(gen *g, int n, int depth);
@@ -163,13 +198,9 @@ static void stmt(gen *g, int depth)
 		int recv = pick(g, g->nvars), d = g->vtype[recv];
 		/* methods some class in sub(decl(recv)) understands */
 		int ok[64], n = 0;
-		for (int m = 0; m < g->nmeth && m < 64; m++) {
-			int any = 0;
-			for (int c = 0; c < g->ncls && !any; c++)
-				any = is_sub(g, c, d) && g->lookup[c * g->nmeth + m] >= 0;
-			if (any)
+		for (int m = 0; m < g->nmeth && m < 64; m++)
+			if (g->can[d * g->nmeth + m])
 				ok[n++] = m;
-		}
 		if (n > 0) {
 			indent(g, depth);
 			oo_buf_printf(&g->out, "s%d: ", ++g->site);
@@ -273,6 +304,10 @@ char *oo_generate(uint64_t seed, oo_difficulty d, int size)
 	g.parent = xmalloc(sizeof(int) * (size_t)g.ncls);
 	g.defines = xcalloc((size_t)g.ncls * g.nmeth, 1);
 	g.lookup = xmalloc(sizeof(int) * (size_t)g.ncls * g.nmeth);
+	g.can = xcalloc((size_t)g.ncls * g.nmeth, 1);
+	g.pos = xmalloc(sizeof(int) * (size_t)g.ncls);
+	g.end = xmalloc(sizeof(int) * (size_t)g.ncls);
+	g.order = xmalloc(sizeof(int) * (size_t)g.ncls);
 	g.gtype = xmalloc(sizeof(int) * ((size_t)g.nglob + 1));
 	g.popular = xcalloc((size_t)g.ncls, 1);
 	for (int c = 0; c < g.ncls; c++) {
@@ -295,6 +330,7 @@ char *oo_generate(uint64_t seed, oo_difficulty d, int size)
 		for (int m = 0; m < g.nmeth; m++)
 			g.lookup[c * g.nmeth + m] = g.defines[c * g.nmeth + m] ? c
 			                            : g.parent[c] >= 0 ? g.lookup[g.parent[c] * g.nmeth + m] : -1;
+	index_hierarchy(&g);
 	for (int i = 0; i < g.nglob; i++) {
 		g.gtype[i] = pick(&g, g.ncls);
 		oo_buf_printf(&g.out, "global g%d: ", i + 1);
@@ -330,6 +366,10 @@ char *oo_generate(uint64_t seed, oo_difficulty d, int size)
 	free(g.popular);
 	free(g.defines);
 	free(g.lookup);
+	free(g.can);
+	free(g.pos);
+	free(g.end);
+	free(g.order);
 	free(g.gtype);
 	return g.out.s ? g.out.s : xstrdup("");
 }

@@ -427,6 +427,59 @@ static int find_class(resolver *rs, name n, const char *role)
 
 static const char *cname(resolver *rs, int c) { return rs->p->classes[c].name; }
 
+/* Renumbers the classes in preorder of the forest (program.h): roots and
+ * children keep their declaration order, each subtree becomes the range
+ * [index, sub_end). Runs before anything else holds a class index. */
+static void number_in_preorder(resolver *rs)
+{
+	oo_program *p = rs->p;
+	int nc = p->nclasses;
+	int *child = xmalloc(sizeof(int) * ((size_t)nc + 1)), *sibling = xmalloc(sizeof(int) * ((size_t)nc + 1));
+	int *stack = xmalloc(sizeof(int) * ((size_t)nc + 1)), *to = xmalloc(sizeof(int) * ((size_t)nc + 1));
+	int *from = xmalloc(sizeof(int) * ((size_t)nc + 1));
+	for (int c = 0; c < nc; c++)
+		child[c] = -1;
+	/* prepending in declaration order leaves each child list reversed,
+	 * which is the order a stack must receive it in */
+	int roots = -1;
+	for (int c = 0; c < nc; c++) {
+		int *head = p->classes[c].parent >= 0 ? &child[p->classes[c].parent] : &roots;
+		sibling[c] = *head;
+		*head = c;
+	}
+	int n = 0, top = 0;
+	for (int r = roots; r >= 0; r = sibling[r])
+		stack[top++] = r;
+	/* roots were also prepended: the stack now pops them in declaration order */
+	while (top > 0) {
+		int c = stack[--top];
+		to[c] = n;
+		from[n++] = c;
+		for (int k = child[c]; k >= 0; k = sibling[k])
+			stack[top++] = k;
+	}
+	oo_class *old = arena_memdup(&p->a, p->classes, sizeof(oo_class) * (size_t)nc);
+	for (int i = 0; i < nc; i++) {
+		p->classes[i] = old[from[i]];
+		if (p->classes[i].parent >= 0)
+			p->classes[i].parent = to[p->classes[i].parent];
+		p->classes[i].sub_end = i + 1;
+		strmap_put(&rs->classes, p->classes[i].name, VAL(i));
+	}
+	/* a subtree's range ends where its last descendant's does; children come
+	 * after their parent, so one backward pass settles every range */
+	for (int i = nc - 1; i >= 0; i--) {
+		int par = p->classes[i].parent;
+		if (par >= 0 && p->classes[i].sub_end > p->classes[par].sub_end)
+			p->classes[par].sub_end = p->classes[i].sub_end;
+	}
+	free(child);
+	free(sibling);
+	free(stack);
+	free(to);
+	free(from);
+}
+
 static int resolve_classes(resolver *rs, raw *r)
 {
 	oo_program *p = rs->p;
@@ -441,7 +494,7 @@ static int resolve_classes(resolver *rs, raw *r)
 			return -1;
 		}
 		strmap_put(&rs->classes, c->n.s, VAL(i));
-		p->classes[i] = (oo_class){c->n.s, -1, c->n.line, c->n.col};
+		p->classes[i] = (oo_class){.name = c->n.s, .parent = -1, .sub_end = i + 1, .line = c->n.line, .col = c->n.col};
 	}
 	for (int i = 0; i < p->nclasses; i++) {
 		rclass *c = &r->classes.items[i];
@@ -465,6 +518,7 @@ static int resolve_classes(resolver *rs, raw *r)
 			c = p->classes[c].parent;
 		}
 	}
+	number_in_preorder(rs);
 	return 0;
 }
 
@@ -539,9 +593,8 @@ static int declare_bodies(resolver *rs, raw *r)
 	return 0;
 }
 
-/* Dispatch tables and sub(D). lookup(C, m) copies the parent's row and
- * overrides C's own methods, so each row costs O(methods) once its parent is
- * done; classes are visited so that a parent always comes first. */
+/* Dispatch table: lookup(C, m) is C's own m or its parent's lookup; in
+ * preorder a parent comes before its children, so one pass fills it. */
 static void build_hierarchy(resolver *rs)
 {
 	oo_program *p = rs->p;
@@ -549,34 +602,20 @@ static void build_hierarchy(resolver *rs)
 	p->cwords = oo_set_words(nc);
 	p->bwords = oo_set_words(p->nbodies);
 	p->lookup = ARENA_ARRAY(&p->a, int, (size_t)nc * nm + 1);
-	p->sub = ARENA_ARRAY(&p->a, uint64_t, (size_t)nc * p->cwords + 1);
-	int *own = xmalloc(sizeof(int) * ((size_t)nc * nm + 1));
 	for (size_t i = 0; i < (size_t)nc * nm; i++)
-		own[i] = -1;
+		p->lookup[i] = -1;
 	for (int b = 0; b < p->nbodies; b++)
 		if (p->bodies[b].cls >= 0)
-			own[(size_t)p->bodies[b].cls * nm + p->bodies[b].meth] = b;
-	unsigned char *done = xcalloc((size_t)nc + 1, 1);
-	int *chain = xmalloc(sizeof(int) * ((size_t)nc + 1));
-	for (int c0 = 0; c0 < nc; c0++) {
-		int n = 0;
-		for (int c = c0; c >= 0 && !done[c]; c = p->classes[c].parent)
-			chain[n++] = c;
-		while (n > 0) {
-			int c = chain[--n], par = p->classes[c].parent;
-			int *row = p->lookup + (size_t)c * nm;
-			for (int m = 0; m < nm; m++) {
-				int o = own[(size_t)c * nm + m];
-				row[m] = o >= 0 ? o : par >= 0 ? p->lookup[(size_t)par * nm + m] : -1;
-			}
-			done[c] = 1;
-		}
-		for (int d = c0; d >= 0; d = p->classes[d].parent)
-			oo_set_add(p->sub + (size_t)d * p->cwords, c0);
+			p->lookup[(size_t)p->bodies[b].cls * nm + p->bodies[b].meth] = b;
+	for (int c = 0; c < nc; c++) {
+		int par = p->classes[c].parent;
+		if (par < 0)
+			continue;
+		int *row = p->lookup + (size_t)c * nm;
+		for (int m = 0; m < nm; m++)
+			if (row[m] < 0)
+				row[m] = p->lookup[(size_t)par * nm + m];
 	}
-	free(own);
-	free(done);
-	free(chain);
 }
 
 static int find_var(resolver *rs, name n, int *out)
@@ -682,8 +721,7 @@ static int resolve_block(resolver *rs, const rblock *blk)
 			 * some subclasses understand is accepted, as in the lesson.) */
 			int ok = 0;
 			if (site.meth >= 0) {
-				const uint64_t *sub = oo_sub_row(p, type);
-				for (int c = oo_set_next(sub, 0, p->nclasses); c >= 0 && !ok; c = oo_set_next(sub, c + 1, p->nclasses))
+				for (int c = type; c < p->classes[type].sub_end && !ok; c++)
 					ok = oo_lookup(p, c, site.meth) >= 0;
 			}
 			if (!ok) {

@@ -19,9 +19,14 @@
 #include "util/arena.h"
 #include "util/error.h"
 
+/* Classes are numbered in preorder of the forest (roots and children in
+ * declaration order), so sub(D) = {C | C ⪯ D} is the index range
+ * [D, sub_end): the subclass test is two comparisons and a set filtered by
+ * sub(D) is a bit range, in O(|C|) memory for the whole hierarchy. */
 typedef struct oo_class {
 	const char *name;
 	int parent;          /* class index, -1 at a root of the forest */
+	int sub_end;         /* sub(this class) = [index, sub_end) */
 	int line, col;
 } oo_class;
 
@@ -77,7 +82,6 @@ typedef struct oo_program {
 	int nallocs;                 /* number of `new` statements */
 	int main_body;
 	int *lookup;                 /* lookup[C*nmeths+m]: body, or -1 if undefined */
-	uint64_t *sub;               /* row D (cwords words): sub(D) = {C | C ⪯ D} */
 	int cwords, bwords;          /* words in a class set / a body set */
 	int *by_name;                /* body indices sorted by name (strcmp) */
 	int *name_rank;              /* inverse: name_rank[by_name[i]] = i */
@@ -99,13 +103,7 @@ static inline int oo_lookup(const oo_program *p, int cls, int meth)
 /* C ⪯ D */
 static inline int oo_subclass(const oo_program *p, int c, int d)
 {
-	const uint64_t *row = p->sub + (size_t)d * (size_t)p->cwords;
-	return (int)(row[c >> 6] >> (c & 63) & 1);
-}
-
-static inline const uint64_t *oo_sub_row(const oo_program *p, int d)
-{
-	return p->sub + (size_t)d * (size_t)p->cwords;
+	return d <= c && c < p->classes[d].sub_end;
 }
 
 static inline int oo_is_global(const oo_program *p, int var) { return var < p->nglobals; }

@@ -179,16 +179,15 @@ oo_graph *oo_rta_rounds(const oo_program *p, oo_table **trace)
 					changed |= oo_graph_reach(g, s->callee);
 				} else if (s->op == OO_VCALL) {
 					const oo_site *c = &p->sites[s->site];
-					const uint64_t *sub = oo_sub_row(p, p->vars[c->recv].type);
-					for (int w = 0; w < p->cwords; w++)
-						for (uint64_t bits = sub[w] & inst[w]; bits; bits &= bits - 1) {
-							int m = oo_lookup(p, w * 64 + __builtin_ctzll(bits), c->meth);
-							g->work++;
-							if (m < 0)
-								continue;
-							changed |= oo_graph_add(g, s->site, m);
-							changed |= oo_graph_reach(g, m);
-						}
+					int d = p->vars[c->recv].type, end = p->classes[d].sub_end;
+					for (int C = oo_set_next(inst, d, end); C >= 0; C = oo_set_next(inst, C + 1, end)) {
+						int m = oo_lookup(p, C, c->meth);
+						g->work++;
+						if (m < 0)
+							continue;
+						changed |= oo_graph_add(g, s->site, m);
+						changed |= oo_graph_reach(g, m);
+					}
 				}
 			}
 		}

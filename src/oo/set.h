@@ -40,6 +40,26 @@ static inline int oo_set_union(uint64_t *dst, const uint64_t *src, const uint64_
 	return grew != 0;
 }
 
+/* dst ∪= src ∩ [lo, hi); 1 if dst grew. (Filters by sub(D), a class range.) */
+static inline int oo_set_union_range(uint64_t *dst, const uint64_t *src, int lo, int hi)
+{
+	if (lo >= hi)
+		return 0;
+	uint64_t grew = 0;
+	int wlo = lo >> 6, whi = (hi - 1) >> 6;
+	for (int w = wlo; w <= whi; w++) {
+		uint64_t mask = ~(uint64_t)0;
+		if (w == wlo)
+			mask &= ~(uint64_t)0 << (lo & 63);
+		if (w == whi && (hi & 63))
+			mask &= ~(uint64_t)0 >> (64 - (hi & 63));
+		uint64_t add = src[w] & mask & ~dst[w];
+		dst[w] |= add;
+		grew |= add;
+	}
+	return grew != 0;
+}
+
 static inline int oo_set_count(const uint64_t *s, int words)
 {
 	int n = 0;

@@ -33,7 +33,7 @@ static uint64_t *S_global(xta *x, int v) { return x->sets + ((size_t)x->p->nbodi
 static int step(xta *x, int b, const oo_stmt *s)
 {
 	const oo_program *p = x->p;
-	int cw = p->cwords, changed = 0;
+	int changed = 0;
 	uint64_t *Sb = S_body(x, b);
 	switch (s->op) {
 	case OO_NEW:
@@ -43,31 +43,29 @@ static int step(xta *x, int b, const oo_stmt *s)
 		break;
 	case OO_COPY: {
 		int gd = oo_is_global(p, s->dst), gs = oo_is_global(p, s->src);
-		const uint64_t *filter = oo_sub_row(p, p->vars[s->dst].type);
+		int lo = p->vars[s->dst].type, hi = p->classes[lo].sub_end;   /* sub(decl(dst)) */
 		if (gd && gs)
-			changed |= oo_set_union(S_global(x, s->dst), S_global(x, s->src), filter, cw);
+			changed |= oo_set_union_range(S_global(x, s->dst), S_global(x, s->src), lo, hi);
 		else if (gd)
-			changed |= oo_set_union(S_global(x, s->dst), Sb, filter, cw);
+			changed |= oo_set_union_range(S_global(x, s->dst), Sb, lo, hi);
 		else if (gs)
-			changed |= oo_set_union(Sb, S_global(x, s->src), filter, cw);
+			changed |= oo_set_union_range(Sb, S_global(x, s->src), lo, hi);
 		break;
 	}
 	case OO_VCALL: {
 		const oo_site *c = &p->sites[s->site];
-		const uint64_t *sub = oo_sub_row(p, p->vars[c->recv].type);
+		int lo = p->vars[c->recv].type, hi = p->classes[lo].sub_end;   /* sub(decl(x)) */
 		if (oo_is_global(p, c->recv))
-			changed |= oo_set_union(Sb, S_global(x, c->recv), sub, cw);
-		for (int w = 0; w < cw; w++)
-			for (uint64_t bits = Sb[w] & sub[w]; bits; bits &= bits - 1) {
-				int C = w * 64 + __builtin_ctzll(bits);
-				int t = oo_lookup(p, C, c->meth);
-				x->g->work++;
-				if (t < 0)
-					continue;
-				changed |= oo_graph_add(x->g, s->site, t);
-				changed |= oo_graph_reach(x->g, t);
-				changed |= oo_set_add(S_body(x, t), C);
-			}
+			changed |= oo_set_union_range(Sb, S_global(x, c->recv), lo, hi);
+		for (int C = oo_set_next(Sb, lo, hi); C >= 0; C = oo_set_next(Sb, C + 1, hi)) {
+			int t = oo_lookup(p, C, c->meth);
+			x->g->work++;
+			if (t < 0)
+				continue;
+			changed |= oo_graph_add(x->g, s->site, t);
+			changed |= oo_graph_reach(x->g, t);
+			changed |= oo_set_add(S_body(x, t), C);
+		}
 		break;
 	}
 	case OO_CALL:

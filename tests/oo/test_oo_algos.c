@@ -419,6 +419,29 @@ static void dyn_budget(void **state)
 	oo_program_free(p);
 }
 
+/* oo_set_union_range against bit-by-bit, across word boundaries. */
+static void set_ranges(void **state)
+{
+	(void)state;
+	uint64_t x = 88172645463325252ULL;
+	for (int round = 0; round < 2000; round++) {
+		uint64_t src[4], dst[4], want[4];
+		for (int w = 0; w < 4; w++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			src[w] = x;
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			dst[w] = want[w] = x & 0x00ff00ff00ff00ffULL;
+		}
+		int lo = (int)(x % 256), hi = (int)((x >> 8) % 257);
+		int grew = 0;
+		for (int i = lo; i < hi; i++)
+			if (oo_set_has(src, i))
+				grew |= oo_set_add(want, i);
+		assert_int_equal(oo_set_union_range(dst, src, lo, hi), grew);
+		assert_memory_equal(dst, want, sizeof dst);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +455,7 @@ int main(void)
 		cmocka_unit_test(pathological_family),
 		cmocka_unit_test(json_contract),
 		cmocka_unit_test(dyn_budget),
+		cmocka_unit_test(set_ranges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,6 +167,37 @@ static void language_corners(void **state)
 	oo_program_free(p);
 }
 
+/* Classes are renumbered in preorder (program.h) whatever the declaration
+ * order; the subclass relation must still be the reflexive-transitive
+ * closure of `extends`, checked here against parent links by name. */
+static void hierarchy_forest(void **state)
+{
+	(void)state;
+	oo_program *p = parse_ok("class E extends C\nclass A\nclass C extends A\nclass B extends A\n"
+	                         "class D extends B\nclass X\nclass Y extends X\nclass F extends C\nfunc main { }\n");
+	/* by hand: sub(A) = {A, B, C, D, E, F}, sub(C) = {C, E, F}, sub(B) = {B, D}, sub(X) = {X, Y} */
+	static const struct { const char *d, *sub; } want[] = {
+		{"A", "ABCDEF"}, {"B", "BD"}, {"C", "CEF"}, {"D", "D"}, {"E", "E"}, {"F", "F"}, {"X", "XY"}, {"Y", "Y"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		int d = oo_find_class(p, want[i].d);
+		assert_true(d >= 0);
+		int n = 0;
+		for (const char *c = "ABCDEFXY"; *c; c++) {
+			char name[2] = {*c, 0};
+			int in = strchr(want[i].sub, *c) != NULL;
+			if (oo_subclass(p, oo_find_class(p, name), d) != in)
+				fail_msg("%s ⪯ %s should be %s", name, want[i].d, in ? "true" : "false");
+			n += in;
+		}
+		/* sub(D) is the range [D, sub_end) */
+		assert_int_equal(p->classes[d].sub_end - d, n);
+	}
+	assert_int_equal(p->classes[oo_find_class(p, "E")].parent, oo_find_class(p, "C"));
+	assert_int_equal(p->classes[oo_find_class(p, "X")].parent, -1);
+	oo_program_free(p);
+}
+
 typedef struct bad { const char *src, *msg; } bad;
 
 /* Each message below is what the program deserves, with the position counted
@@ -338,6 +369,7 @@ int main(void)
 		cmocka_unit_test(running_example_model),
 		cmocka_unit_test(layouts_are_equivalent),
 		cmocka_unit_test(language_corners),
+		cmocka_unit_test(hierarchy_forest),
 		cmocka_unit_test(malformed_programs),
 		cmocka_unit_test(garbage_never_crashes),
 	};
