@@ -71,20 +71,6 @@ int oo_graph_add(oo_graph *g, int site, int body)
 	return 1;
 }
 
-void oo_sort_by_name(const oo_program *p, int *bodies, int n)
-{
-	/* insertion sort on the rank: target sets are short, and the long ones
-	 * (CHA on P_n) arrive in class order, which is nearly name order */
-	for (int i = 1; i < n; i++) {
-		int x = bodies[i], j = i;
-		while (j > 0 && p->name_rank[bodies[j - 1]] > p->name_rank[x]) {
-			bodies[j] = bodies[j - 1];
-			j--;
-		}
-		bodies[j] = x;
-	}
-}
-
 int oo_graph_sorted(const oo_graph *g, int site, int *out)
 {
 	int n;

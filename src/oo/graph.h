@@ -61,7 +61,4 @@ int oo_graph_nreach(const oo_graph *g);                 /* |R| */
  * difference, e.g. "s4: Circle.area in vta, not in xta". */
 int oo_graph_leq(const oo_graph *a, const oo_graph *b, const char *an, const char *bn, char *why, size_t n);
 
-/* Sorts bodies[0, n) by name (the program's name_rank). */
-void oo_sort_by_name(const oo_program *p, int *bodies, int n);
-
 #endif

@@ -911,6 +911,20 @@ void oo_program_free(oo_program *p)
 	free(p);
 }
 
+void oo_sort_by_name(const oo_program *p, int *bodies, int n)
+{
+	/* insertion sort on the rank: target sets are short, and the long ones
+	 * (CHA on P_n) arrive in class order, which is nearly name order */
+	for (int i = 1; i < n; i++) {
+		int x = bodies[i], j = i;
+		while (j > 0 && p->name_rank[bodies[j - 1]] > p->name_rank[x]) {
+			bodies[j] = bodies[j - 1];
+			j--;
+		}
+		bodies[j] = x;
+	}
+}
+
 int oo_find_class(const oo_program *p, const char *name)
 {
 	for (int i = 0; i < p->nclasses; i++)

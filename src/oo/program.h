@@ -108,6 +108,9 @@ static inline int oo_subclass(const oo_program *p, int c, int d)
 
 static inline int oo_is_global(const oo_program *p, int var) { return var < p->nglobals; }
 
+/* Sorts bodies[0, n) by name, through name_rank. */
+void oo_sort_by_name(const oo_program *p, int *bodies, int n);
+
 /* Finders for tests and tools: index or -1. */
 int oo_find_class(const oo_program *p, const char *name);
 int oo_find_body(const oo_program *p, const char *name);

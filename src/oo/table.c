@@ -1,6 +1,5 @@
 /* table.c — rows of strings and the set formatters; see table.h. */
 #include "oo/table.h"
-#include "oo/graph.h"
 #include "oo/set.h"
 #include "util/xalloc.h"
 

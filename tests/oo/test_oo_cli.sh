@@ -124,6 +124,10 @@ for d in easy medium hard; do
 done
 expect_exit 0 "$facet" oo --table "$tmp/g-easy.oo" "$tmp/g-medium.oo" "$tmp/g-hard.oo"
 has out "all files"
+# "-" reads standard input
+"$facet" oo --algo cha - <"$dir/running.oo" >"$tmp/out" 2>"$tmp/err" || fail "stdin"
+has out "cha: 21 edges, 9 reachable bodies (<stdin>)"
+
 expect_exit 0 "$facet" oo --generate --pathological 10 --factory
 cp "$tmp/out" "$tmp/p10.oo"
 expect_exit 0 "$facet" oo --table "$tmp/p10.oo"
