@@ -23,6 +23,11 @@ static void add_edge(edge_vec *v, unsigned *uses, const ir_site *site, const ir_
 		uses[callee->id]++;
 }
 
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	const ir_function *x = *(const ir_function *const *)a, *y = *(const ir_function *const *)b;
@@ -92,6 +97,18 @@ void cg_print_llvm(FILE *out, const ir_program *p)
 	free(uses);
 }
 
+/* Target names of a site in strcmp order: what people and scripts expect to
+ * read, whatever order function ids have. The caller frees the array. */
+static const char **target_names(const cg_graph *g, unsigned site)
+{
+	unsigned n = g->n_targets[site];
+	const char **names = xmalloc((n ? n : 1) * sizeof *names);
+	for (unsigned i = 0; i < n; i++)
+		names[i] = g->prog->functions[g->targets[site][i]]->name;
+	qsort(names, n, sizeof *names, by_string);
+	return names;
+}
+
 /* ---- text ---------------------------------------------------------------------------- */
 
 void cg_print_text(FILE *out, const cg_graph *g)
@@ -121,8 +138,10 @@ void cg_print_text(FILE *out, const cg_graph *g)
 			}
 			if (g->n_targets[sid] == 0)
 				fputs(s->kind == SITE_DIRECT ? " (external)" : " ? (unresolved)", out);
+			const char **names = target_names(g, sid);
 			for (unsigned t = 0; t < g->n_targets[sid]; t++)
-				fprintf(out, " %s", p->functions[g->targets[sid][t]]->name);
+				fprintf(out, " %s", names[t]);
+			free(names);
 			fprintf(out, "   [site %u]\n", sid);
 		}
 	}
@@ -170,11 +189,13 @@ void cg_print_json(FILE *out, const cg_graph *g)
 			putc('}', out);
 		}
 		fprintf(out, "], \"kind\": \"%s\", \"targets\": [", site_kind_name(s->kind));
+		const char **names = target_names(g, i);
 		for (unsigned k = 0; k < g->n_targets[i]; k++) {
 			if (k)
 				fputs(", ", out);
-			json_string(out, p->functions[g->targets[i][k]]->name);
+			json_string(out, names[k]);
 		}
+		free(names);
 		fputs("]}", out);
 	}
 	fputs("]}\n", out);
@@ -207,6 +228,14 @@ void cg_print_dot(FILE *out, const cg_graph *g)
 				fputs(" -> \"<unresolved>\" [style=dashed];\n", out);
 				unresolved_node = true;
 				continue;
+			}
+			for (unsigned c = 0; c < s->n_callbacks; c++) {
+				/* A broker's callback (LLVM's CS<None> edge): the broker calls it. */
+				fputs("  ", out);
+				dot_id(out, f->name);
+				fputs(" -> ", out);
+				dot_id(out, s->callbacks[c]->name);
+				fputs(" [style=dotted, label=\"callback\"];\n", out);
 			}
 			for (unsigned t = 0; t < g->n_targets[sid]; t++) {
 				unsigned callee = g->targets[sid][t];

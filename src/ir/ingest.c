@@ -527,8 +527,10 @@ static void lower_module(lowering *L)
 	p->n_const_stmts = nc;
 	p->n_stmts = nc + (unsigned)L->stmts.len;
 	p->stmts = ARENA_ARRAY(&p->arena, ir_stmt, p->n_stmts);
-	memcpy(p->stmts, L->const_stmts.items, nc * sizeof *p->stmts);
-	memcpy(p->stmts + nc, L->stmts.items, L->stmts.len * sizeof *p->stmts);
+	if (nc)
+		memcpy(p->stmts, L->const_stmts.items, nc * sizeof *p->stmts);
+	if (L->stmts.len)
+		memcpy(p->stmts + nc, L->stmts.items, L->stmts.len * sizeof *p->stmts);
 	for (unsigned i = 0; i < p->n_functions; i++)
 		p->functions[i]->first_stmt += nc;
 }
@@ -598,9 +600,16 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 				warnings->msgs[warnings->n++] = w;
 			}
 		}
-		if (!mod) {
+		if (n == 1) {
 			mod = m;
-		} else if (LLVMLinkModules2(mod, m)) {   /* consumes m */
+			break;
+		}
+		/* Several inputs are linked, as llvm-link does, into a fresh module, so
+		 * the linked function order (and every output ordered by it) is the
+		 * one llvm-link gives. */
+		if (!mod)
+			mod = LLVMModuleCreateWithNameInContext("llvm-link", ctx);
+		if (LLVMLinkModules2(mod, m)) {   /* consumes m */
 			error_set(err, "%s: cannot link with %s: %s", paths[i], paths[0],
 			          sink.set ? sink.msg : "link error");
 			goto fail;

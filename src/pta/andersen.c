@@ -168,6 +168,26 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 				pta_store(x->s, dst, ef->anywhere ? anywhere_in(x, src) : src, 0);
 			break;
 		}
+		case LIB_KEEP:
+		case LIB_KEEP_FIELD: {
+			/* What the library keeps lives in its own object's one location. */
+			if (x->static_obj[callee->id] == PTA_NONE)
+				x->static_obj[callee->id] = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);
+			unsigned kept = pta_field(x->s, x->static_obj[callee->id], 0);
+			unsigned in = arg_node(x, s, ef->b), out = arg_node(x, s, ef->a);
+			if (ef->kind == LIB_KEEP) {
+				if (in != PTA_NONE)
+					pta_copy(x->s, kept, in);
+				if (out != PTA_NONE)
+					pta_copy(x->s, out, kept);
+			} else {
+				if (in != PTA_NONE)
+					pta_load(x->s, kept, in, 0);
+				if (out != PTA_NONE)
+					pta_store(x->s, out, kept, 0);
+			}
+			break;
+		}
 		case LIB_CALLBACK: {
 			unsigned fp = arg_node(x, s, ef->a);
 			if (fp == PTA_NONE)

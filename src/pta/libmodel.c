@@ -20,6 +20,8 @@
 #define CALL1(f, x)      {.kind = LIB_CALLBACK, .a = (f), .cb_args = {(x), LIB_NOARG, LIB_NOARG, LIB_NOARG}}
 #define CALL_IN2(f, x, y) {.kind = LIB_CALLBACK, .a = (f), .cb_args = {(x), (y), LIB_NOARG, LIB_NOARG}, \
                            .cb_anywhere = {true, true}}
+#define KEEP(n)          {.kind = LIB_KEEP, .a = LIB_RET, .b = (n)}
+#define KEEP_FIELD(d, s) {.kind = LIB_KEEP_FIELD, .a = (d), .b = (s)}
 #define NONE(name)       {name, 0, {{0}}}
 
 static const lib_model exact[] = {
@@ -54,6 +56,7 @@ static const lib_model exact[] = {
 	NONE("atoll"),
 	NONE("bcmp"),
 	NONE("bind"),
+	{"bsd_signal", 2, {CALL1(1, LIB_NOARG), KEEP(1)}},
 	{"bsearch", 2, {ALIAS_IN(1), CALL_IN2(4, 0, 1)}},
 	{"calloc", 1, {ALLOC_RET}},
 	NONE("chdir"),
@@ -277,13 +280,13 @@ static const lib_model exact[] = {
 	NONE("setuid"),
 	NONE("setvbuf"),
 	NONE("shutdown"),
-	NONE("sigaction"),
+	{"sigaction", 1, {KEEP_FIELD(2, 1)}},
 	NONE("sigaddset"),
 	NONE("sigdelset"),
 	NONE("sigemptyset"),
 	NONE("sigfillset"),
 	NONE("siglongjmp"),
-	{"signal", 1, {CALL1(1, LIB_NOARG)}},
+	{"signal", 2, {CALL1(1, LIB_NOARG), KEEP(1)}},
 	NONE("sigprocmask"),
 	NONE("sigsuspend"),
 	NONE("sleep"),
@@ -331,6 +334,7 @@ static const lib_model exact[] = {
 	NONE("strverscmp"),
 	NONE("symlink"),
 	NONE("system"),
+	{"sysv_signal", 2, {CALL1(1, LIB_NOARG), KEEP(1)}},
 	NONE("telldir"),
 	NONE("time"),
 	{"tmpfile", 1, {ALLOC_RET}},

@@ -22,6 +22,9 @@ typedef enum lib_effect_kind {
 	LIB_COPY_MEM,    /* the memory arg `a` points to receives the content of arg `b`'s memory */
 	LIB_STORE,       /* *arg `a` = arg `b` (somewhere in it if `anywhere`): strtol's endptr */
 	LIB_CALLBACK,    /* arg `a` is a function the library calls with `cb_args` */
+	LIB_KEEP,        /* the library keeps arg `b` and RET returns what it kept before (signal) */
+	LIB_KEEP_FIELD,  /* it keeps the first field of *arg `b` and writes what it kept into the first
+	                    field of *arg `a` (sigaction's act and oldact) */
 } lib_effect_kind;
 
 typedef struct lib_effect {

@@ -32,16 +32,32 @@
  * use maps them (canon), and pta_solve rewrites them once at the end. That
  * keeps collapse O(fields of the object) instead of a scan of all sets.
  *
+ * Positive-weight cycles. `p = p + 8` in a loop is a cycle of value flow
+ * through a gep: taken literally it walks the object one offset at a time,
+ * creating a location per step, until it leaves the object. Pearce, Kelly,
+ * Hankin ("Efficient field-sensitive pointer analysis for C", PASTE 2004 /
+ * TOPLAS 2007, §4) collapse what flows around such a cycle; so does this
+ * solver: a gep with a non-zero offset that lies on a cycle of the flow graph
+ * (copy edges, those that loads and stores resolved to, and geps) acts as
+ * pta_gep_var. Cycles are looked for over the whole graph before solving and
+ * at every fixpoint (which decides the answer), and during solving whenever a
+ * gep shifts a location it created itself (which saves the walk).
+ *
  * Determinism: the result is the least fixpoint of a monotone system (more
- * locations only cause more collapses, and collapses only add locations), so
- * worklist order, insertion order and the choice of union-find
- * representatives change the work done, never the answer. */
+ * locations only cause more collapses, more edges and more cycles, and each
+ * of those only adds locations), so worklist order, insertion order and the
+ * choice of union-find representatives change the work done, never the
+ * answer. A gep found on a cycle stays on one as edges are added, so finding
+ * it early never changes the answer either. */
 #include "pta/solver.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
 #include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 _Static_assert(sizeof(void *) >= 8, "ptrmap keys pack two 32-bit ids");
@@ -59,17 +75,23 @@ typedef struct pnode {
 	uint32_t cx;        /* head of the complex-constraint list */
 	uint32_t cx_tail;
 	uint32_t watch;     /* head of the watch list */
+	uint32_t npts;      /* |pts|, kept so the cycle test compares sets only when sizes match */
+	uint32_t creator;   /* location: the gep that first made it, NIL if none */
 	uint8_t  queued;    /* on the worklist */
 	uint8_t  rank;      /* union by rank */
 } pnode;
 
-enum { CX_LOAD, CX_STORE, CX_GEP, CX_GEP_VAR };
+/* CX_GEP_PWC: a gep found on a cycle; applies as gep_var, and stays an edge
+ * of the flow graph, so that which geps are on cycles depends only on the
+ * final graph, never on the order they were found in. */
+enum { CX_LOAD, CX_STORE, CX_GEP, CX_GEP_VAR, CX_GEP_PWC };
 
 typedef struct pcx {
 	int64_t  off;
 	uint32_t other;     /* load, gep: destination; store: source */
 	uint32_t next;
 	uint8_t  kind;
+	uint8_t  tries;     /* gep: cycle searches it triggered (bounded) */
 } pcx;
 
 typedef struct pwatch {
@@ -88,7 +110,8 @@ typedef struct pobj {
 
 typedef struct report { unsigned tag, loc; } report;
 
-typedef struct frame { uint32_t v; sbm_iter it; } frame;
+typedef struct frame { uint32_t v, cx; sbm_iter it; } frame;   /* cx: next of v's geps to follow */
+typedef struct fix { uint32_t c, owner; } fix;                 /* a gep found on a cycle */
 
 struct pta_solver {
 	VEC(pnode) nodes;
@@ -104,13 +127,19 @@ struct pta_solver {
 
 	VEC(report) pending;    /* reports waiting to be handed to on_new */
 	VEC(uint32_t) cands;    /* LCD: roots to search from after the current node */
+	VEC(fix) pwc_cands;     /* geps that shifted their own output: cycle search roots */
+	VEC(fix) fixes;         /* geps found on cycles, turned into gep_var after the search */
 
-	/* Tarjan's SCC state, kept between runs; `stamp` tells this run's visits apart. */
-	uint32_t *num, *low, *visit;
+	/* Tarjan's SCC state, kept between runs; `stamp` tells this run's visits
+	 * apart, `comp` numbers components across all runs. */
+	uint32_t *num, *low, *visit, *comp;
 	size_t tarjan_cap;
-	uint32_t stamp, counter;
+	uint32_t stamp, counter, comps;
 	VEC(frame) frames;
 	VEC(uint32_t) tstack;
+	VEC(uint32_t) members;
+
+	FILE *trace;            /* every API call, one line each (pta_trace) */
 
 	sbitmap scratch;        /* reused delta buffer of the node being processed */
 	uint32_t cur;           /* node being processed, NIL outside process() */
@@ -122,6 +151,8 @@ struct pta_solver {
 	int solving;
 	pta_stats st;
 };
+
+#define TRACE(s, ...) do { if ((s)->trace) fprintf((s)->trace, __VA_ARGS__); } while (0)
 
 /* ---- union-find ---- */
 
@@ -149,7 +180,7 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 	assert(s->nodes.len < NIL);
 	uint32_t id = (uint32_t)s->nodes.len;
 	pnode n = { .parent = id, .obj = obj, .off = off, .next_field = NIL,
-	            .cx = NIL, .cx_tail = NIL, .watch = NIL };
+	            .cx = NIL, .cx_tail = NIL, .watch = NIL, .creator = NIL };
 	VEC_PUSH(&s->nodes, n);
 	return id;
 }
@@ -243,6 +274,8 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 	pobj *o = &s->objs.items[obj];
 	if (o->collapsed)
 		return field(s, obj, 0);
+	if (d == 0)
+		return loc;
 	int64_t k = (int64_t)s->nodes.items[loc].off + d;
 	if (k < 0 || (uint64_t)k >= o->size)
 		return collapse(s, obj);
@@ -256,6 +289,7 @@ static void add_loc(pta_solver *s, uint32_t dst, uint32_t loc)
 	dst = find(s, dst);
 	pnode *d = &s->nodes.items[dst];
 	if (sbm_set(&d->pts, loc)) {
+		d->npts++;
 		sbm_set(&d->delta, loc);
 		push(s, dst);
 	}
@@ -273,8 +307,11 @@ static void add_edge(pta_solver *s, uint32_t a, uint32_t b)
 		return;
 	s->st.edges++;
 	pnode *na = &s->nodes.items[a], *nb = &s->nodes.items[b];
-	if (sbm_union_track(&nb->pts, &na->pts, &nb->delta))
+	size_t added = sbm_union_track(&nb->pts, &na->pts, &nb->delta);
+	if (added) {
+		nb->npts += (uint32_t)added;
 		push(s, b);
+	}
 }
 
 static void queue_report(pta_solver *s, uint32_t w, uint32_t loc)
@@ -286,9 +323,9 @@ static void queue_report(pta_solver *s, uint32_t w, uint32_t loc)
 	}
 }
 
-/* Applies complex constraint c to every location in set (a set the caller
- * owns: applying may add to any node's points-to set). */
-static void apply_cx(pta_solver *s, uint32_t c, const sbitmap *set)
+/* Applies complex constraint c of node owner to every location in set (a
+ * set the caller owns: applying may add to any node's points-to set). */
+static void apply_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *set)
 {
 	pcx x = s->cxs.items[c];
 	unsigned l;
@@ -300,10 +337,22 @@ static void apply_cx(pta_solver *s, uint32_t c, const sbitmap *set)
 		case CX_STORE:
 			add_edge(s, x.other, shift(s, l, x.off));
 			break;
-		case CX_GEP:
-			add_loc(s, x.other, shift(s, l, x.off));
+		case CX_GEP: {
+			size_t before = s->nodes.len;
+			uint32_t t = shift(s, l, x.off);
+			if (t >= before)
+				s->nodes.items[t].creator = c;
+			/* Shifting what this gep made itself: it is probably on a cycle. */
+			if (s->nodes.items[l].creator == c && s->cxs.items[c].tries < 3) {
+				s->cxs.items[c].tries++;
+				fix f = { c, owner };
+				VEC_PUSH(&s->pwc_cands, f);
+			}
+			add_loc(s, x.other, t);
 			break;
+		}
 		case CX_GEP_VAR:
+		case CX_GEP_PWC:
 			add_loc(s, x.other, collapse(s, s->nodes.items[l].obj));
 			break;
 		}
@@ -348,6 +397,7 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 		sbm_subtract(&done_b, s->cur_delta);
 	sbm_intersect(&common, &done_b);
 	sbm_union(&v[a].pts, &v[b].pts);
+	v[a].npts = (uint32_t)sbm_count(&v[a].pts);
 	sbm_diff(&v[a].delta, &v[a].pts, &common);
 	sbm_free(&common);
 	sbm_free(&done_b);
@@ -374,7 +424,7 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 		push(s, a);
 }
 
-/* ---- lazy cycle detection ---- */
+/* ---- cycle detection ---- */
 
 static void tarjan_reserve(pta_solver *s)
 {
@@ -386,26 +436,14 @@ static void tarjan_reserve(pta_solver *s)
 	s->num = xrealloc(s->num, cap * sizeof *s->num);
 	s->low = xrealloc(s->low, cap * sizeof *s->low);
 	s->visit = xrealloc(s->visit, cap * sizeof *s->visit);
+	s->comp = xrealloc(s->comp, cap * sizeof *s->comp);
 	memset(s->visit + s->tarjan_cap, 0, (cap - s->tarjan_cap) * sizeof *s->visit);
+	memset(s->comp + s->tarjan_cap, 0, (cap - s->tarjan_cap) * sizeof *s->comp);
 	s->tarjan_cap = cap;
 }
 
-#define DONE 0xffffffffu   /* num of a node whose component is finished */
-
-static void tarjan_visit(pta_solver *s, uint32_t v)
-{
-	s->visit[v] = s->stamp;
-	s->num[v] = s->low[v] = ++s->counter;
-	VEC_PUSH(&s->tstack, v);
-	frame f = { v, sbm_iter_begin(&s->nodes.items[v].succ) };
-	VEC_PUSH(&s->frames, f);
-}
-
-/* Tarjan's SCC algorithm from root over copy edges, iterative (graphs have
- * copy chains far deeper than the C stack), merging every component of more
- * than one node. A component is merged only once all its members' frames are
- * popped, so no live iterator walks a set that the merge changes. */
-static void find_cycles(pta_solver *s, uint32_t root)
+/* Starts a search: a new stamp makes every node unvisited. */
+static void new_search(pta_solver *s)
 {
 	tarjan_reserve(s);
 	if (++s->stamp == 0) {   /* wrapped: old stamps could look current */
@@ -413,18 +451,92 @@ static void find_cycles(pta_solver *s, uint32_t root)
 		s->stamp = 1;
 	}
 	s->counter = 0;
-	s->st.cycle_searches++;
-	tarjan_visit(s, root);
+}
+
+#define DONE 0xffffffffu   /* num of a node whose component is finished */
+
+static void tarjan_visit(pta_solver *s, uint32_t v, int flow)
+{
+	s->visit[v] = s->stamp;
+	s->num[v] = s->low[v] = ++s->counter;
+	VEC_PUSH(&s->tstack, v);
+	frame f = { v, flow ? s->nodes.items[v].cx : NIL, sbm_iter_begin(&s->nodes.items[v].succ) };
+	VEC_PUSH(&s->frames, f);
+}
+
+/* A finished component (in s->members). Over the flow graph, a gep between
+ * two of its nodes (or from one to itself) is on a positive-weight cycle:
+ * record it, and merge nothing — nodes joined by a gep differ. Otherwise all
+ * its edges are copies and its nodes have equal sets: merge them. */
+static void finish_component(pta_solver *s, int flow)
+{
+	uint32_t *m = s->members.items, n = (uint32_t)s->members.len;
+	if (flow) {
+		uint32_t id = ++s->comps;
+		if (!id) {   /* wrapped: stale numbers could match */
+			memset(s->comp, 0, s->tarjan_cap * sizeof *s->comp);
+			id = s->comps = 1;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			s->comp[m[i]] = id;
+		int pwc = 0;
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t c = s->nodes.items[m[i]].cx; c != NIL; c = s->cxs.items[c].next) {
+				const pcx *x = &s->cxs.items[c];
+				if ((x->kind != CX_GEP && x->kind != CX_GEP_PWC) || s->comp[find(s, x->other)] != id)
+					continue;
+				pwc = 1;
+				if (x->kind == CX_GEP) {
+					fix f = { c, m[i] };
+					VEC_PUSH(&s->fixes, f);
+				}
+			}
+		if (pwc)
+			return;
+	}
+	if (n < 2 || !s->cycle_detection)
+		return;
+	s->st.cycles++;
+	uint32_t rep = m[0];
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t a = find(s, rep), b = find(s, m[i]);
+		if (a != b)
+			merge(s, a, b);
+		rep = find(s, a);
+	}
+}
+
+/* Tarjan's SCC algorithm from root, iterative (graphs have copy chains far
+ * deeper than the C stack), over copy edges, and over geps too when `flow`.
+ * Components are handled as they finish; a component is merged only once all
+ * its members' frames are popped, so no live iterator walks a set that the
+ * merge changes. The caller calls new_search first; one search may be
+ * started from several roots. */
+static void tarjan(pta_solver *s, uint32_t root, int flow)
+{
+	if (s->visit[root] == s->stamp)
+		return;
+	tarjan_visit(s, root, flow);
 	while (s->frames.len) {
 		frame *f = &VEC_LAST(&s->frames);
-		uint32_t v = f->v;
-		unsigned w;
-		if (sbm_iter_next(&f->it, &w)) {
-			w = find(s, w);
+		uint32_t v = f->v, w = NIL;
+		unsigned x;
+		if (sbm_iter_next(&f->it, &x))
+			w = find(s, x);
+		else
+			while (f->cx != NIL) {
+				const pcx *c = &s->cxs.items[f->cx];
+				f->cx = c->next;
+				if (c->kind == CX_GEP || c->kind == CX_GEP_PWC) {
+					w = find(s, c->other);
+					break;
+				}
+			}
+		if (w != NIL) {
 			if (w == v)
 				continue;
 			if (s->visit[w] != s->stamp)
-				tarjan_visit(s, w);
+				tarjan_visit(s, w, flow);
 			else if (s->num[w] != DONE && s->num[w] < s->low[v])
 				s->low[v] = s->num[w];
 			continue;
@@ -437,23 +549,48 @@ static void find_cycles(pta_solver *s, uint32_t root)
 		}
 		if (s->low[v] != s->num[v])
 			continue;
-		uint32_t rep = v, size = 0;
+		VEC_CLEAR(&s->members);
 		for (;;) {
-			uint32_t x = VEC_POP(&s->tstack);
-			s->num[x] = DONE;
-			size++;
-			if (x != v) {
-				uint32_t a = find(s, rep), b = find(s, x);
-				if (a != b)
-					merge(s, a, b);
-				rep = find(s, a);
-			}
-			if (x == v)
+			uint32_t y = VEC_POP(&s->tstack);
+			s->num[y] = DONE;
+			VEC_PUSH(&s->members, y);
+			if (y == v)
 				break;
 		}
-		if (size > 1)
-			s->st.cycles++;
+		finish_component(s, flow);
 	}
+}
+
+/* Turns the geps found on cycles into CX_GEP_PWC, applied to all their
+ * source already holds. Returns how many changed. */
+static size_t apply_fixes(pta_solver *s)
+{
+	size_t n = 0;
+	sbitmap set = {0};
+	for (size_t i = 0; i < s->fixes.len; i++) {
+		fix f = s->fixes.items[i];
+		if (s->cxs.items[f.c].kind != CX_GEP)
+			continue;
+		s->cxs.items[f.c].kind = CX_GEP_PWC;
+		s->st.pwc_geps++;
+		n++;
+		sbm_copy(&set, &s->nodes.items[find(s, f.owner)].pts);
+		apply_cx(s, f.c, f.owner, &set);
+	}
+	sbm_free(&set);
+	VEC_CLEAR(&s->fixes);
+	return n;
+}
+
+/* The whole flow graph: merges copy cycles, finds every gep on a cycle. */
+static size_t flow_pass(pta_solver *s)
+{
+	new_search(s);
+	s->st.cycle_searches++;
+	for (uint32_t n = 0; n < s->nodes.len; n++)
+		if (s->nodes.items[n].parent == n)
+			tarjan(s, n, 1);
+	return apply_fixes(s);
 }
 
 /* ---- the worklist loop ---- */
@@ -473,13 +610,13 @@ static void process(pta_solver *s, uint32_t n)
 
 	/* Following the list after a merge is fine: the list n's joined. */
 	for (uint32_t c = s->nodes.items[n].cx; c != NIL; c = s->cxs.items[c].next)
-		apply_cx(s, c, &d);
+		apply_cx(s, c, n, &d);
 	s->cur = NIL;
 	s->cur_delta = NULL;
 	if (s->nodes.items[n].parent != n) {
 		/* A collapse merged n away; the survivor's delta includes d (see merge). */
 		s->scratch = d;
-		return;
+		goto searches;
 	}
 	for (uint32_t w = s->nodes.items[n].watch; w != NIL; w = s->watches.items[w].next) {
 		unsigned l;
@@ -491,9 +628,14 @@ static void process(pta_solver *s, uint32_t n)
 		if (r == n)
 			continue;
 		pnode *src = &s->nodes.items[n], *dst = &s->nodes.items[r];
-		if (sbm_union_track(&dst->pts, &d, &dst->delta))
+		size_t added = sbm_union_track(&dst->pts, &d, &dst->delta);
+		if (added) {
+			dst->npts += (uint32_t)added;
 			push(s, r);
-		if (s->cycle_detection && sbm_equal(&dst->pts, &src->pts)) {
+		}
+		/* Lazy cycle detection's trigger, sizes first: equal sets are rare
+		 * and comparing large ones on every propagation would dominate. */
+		if (s->cycle_detection && dst->npts == src->npts && sbm_equal(&dst->pts, &src->pts)) {
 			void *key = (void *)(uintptr_t)(((uint64_t)n + 1) << 32 | r);
 			if (!ptrmap_get(&s->checked, key)) {
 				ptrmap_put(&s->checked, key, (void *)1);
@@ -502,11 +644,24 @@ static void process(pta_solver *s, uint32_t n)
 		}
 	}
 	s->scratch = d;
+searches:
 	for (size_t i = 0; i < s->cands.len; i++) {
-		uint32_t r = find(s, s->cands.items[i]);
-		find_cycles(s, r);
+		new_search(s);
+		s->st.cycle_searches++;
+		tarjan(s, find(s, s->cands.items[i]), 0);
 	}
 	VEC_CLEAR(&s->cands);
+	/* Geps that shifted their own output: look for the cycle they are on. */
+	for (size_t i = 0; i < s->pwc_cands.len; i++) {
+		fix f = s->pwc_cands.items[i];
+		if (s->cxs.items[f.c].kind != CX_GEP)
+			continue;
+		new_search(s);
+		s->st.cycle_searches++;
+		tarjan(s, find(s, f.owner), 1);
+	}
+	VEC_CLEAR(&s->pwc_cands);
+	apply_fixes(s);
 }
 
 /* Points-to sets may still name fields of objects that collapsed while
@@ -525,13 +680,14 @@ static void canonicalize(pta_solver *s)
 		sbm_subtract(&v->pts, &s->stale);
 		unsigned l;
 		SBM_FOREACH(&hit, l) sbm_set(&v->pts, canon(s, l));
+		v->npts = (uint32_t)sbm_count(&v->pts);
 	}
 	sbm_free(&hit);
 }
 
-void pta_solve(pta_solver *s)
+/* Runs the worklist dry, handing reports to on_new as they come. */
+static void drain(pta_solver *s)
 {
-	s->solving = 1;
 	size_t delivered = 0;
 	for (;;) {
 		/* Reports first: a callback's new constraints join the same fixpoint. */
@@ -550,6 +706,20 @@ void pta_solve(pta_solver *s)
 		s->nodes.items[n].queued = 0;
 		process(s, n);
 	}
+}
+
+void pta_solve(pta_solver *s)
+{
+	if (s->trace)
+		fprintf(s->trace, "X\n");
+	s->solving = 1;
+	/* Before solving, the static graph's copy cycles and positive-weight
+	 * cycles (most are loops over a pointer); at each fixpoint, the whole
+	 * graph again: a gep on a cycle found only now changes the answer. */
+	flow_pass(s);
+	do
+		drain(s);
+	while (flow_pass(s));
 	canonicalize(s);
 	s->solving = 0;
 }
@@ -565,6 +735,13 @@ pta_solver *pta_new(pta_on_new on_new, void *ctx)
 	s->ctx = ctx;
 	s->cycle_detection = 1;
 	s->cur = NIL;
+#ifdef FACET_PTA_TRACE_ENV
+	/* Debug builds only (-DFACET_PTA_TRACE_ENV): trace every solver to the
+	 * file $FACET_PTA_TRACE names, for replay by bench/pta/pta_bench. */
+	const char *path = getenv("FACET_PTA_TRACE");
+	if (path)
+		s->trace = fopen(path, "w");
+#endif
 	return s;
 }
 
@@ -572,6 +749,10 @@ void pta_free(pta_solver *s)
 {
 	if (!s)
 		return;
+#ifdef FACET_PTA_TRACE_ENV
+	if (s->trace && getenv("FACET_PTA_TRACE"))
+		fclose(s->trace);
+#endif
 	for (size_t i = 0; i < s->nodes.len; i++) {
 		sbm_free(&s->nodes.items[i].pts);
 		sbm_free(&s->nodes.items[i].delta);
@@ -587,6 +768,9 @@ void pta_free(pta_solver *s)
 	VEC_FREE(&s->cands);
 	VEC_FREE(&s->frames);
 	VEC_FREE(&s->tstack);
+	VEC_FREE(&s->members);
+	VEC_FREE(&s->pwc_cands);
+	VEC_FREE(&s->fixes);
 	ptrmap_free(&s->fields);
 	ptrmap_free(&s->checked);
 	sbm_free(&s->stale);
@@ -595,21 +779,30 @@ void pta_free(pta_solver *s)
 	free(s->num);
 	free(s->low);
 	free(s->visit);
+	free(s->comp);
 	free(s);
+}
+
+void pta_trace(pta_solver *s, FILE *out)
+{
+	s->trace = out;
 }
 
 void pta_set_cycle_detection(pta_solver *s, int on)
 {
+	TRACE(s, "D %d\n", on != 0);
 	s->cycle_detection = on != 0;
 }
 
 unsigned pta_node(pta_solver *s)
 {
+	TRACE(s, "N\n");
 	return new_node(s, NIL, 0);
 }
 
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 {
+	TRACE(s, "O %" PRIu64 " %u\n", size_bytes, flags);
 	assert(s->objs.len < NIL);
 	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL };
 	VEC_PUSH(&s->objs, o);
@@ -622,6 +815,7 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 
 unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 {
+	TRACE(s, "F %u %" PRId64 "\n", obj, offset);
 	assert(obj < s->objs.len);
 	pobj *o = &s->objs.items[obj];
 	if (o->collapsed)
@@ -643,6 +837,7 @@ void pta_addr(pta_solver *s, unsigned dst, unsigned loc)
 	check_node(s, dst);
 	check_node(s, loc);
 	assert(s->nodes.items[loc].obj != NIL);
+	TRACE(s, "A %u %u\n", dst, loc);
 	s->st.addr++;
 	add_loc(s, dst, canon(s, loc));
 }
@@ -651,6 +846,7 @@ void pta_copy(pta_solver *s, unsigned dst, unsigned src)
 {
 	check_node(s, dst);
 	check_node(s, src);
+	TRACE(s, "C %u %u\n", dst, src);
 	s->st.copy++;
 	add_edge(s, src, dst);
 }
@@ -671,30 +867,37 @@ static void add_cx(pta_solver *s, uint8_t kind, unsigned n, unsigned other, int6
 		return;
 	sbitmap done = {0};
 	sbm_diff(&done, &v->pts, &v->delta);
-	apply_cx(s, c, &done);
+	apply_cx(s, c, n, &done);
 	sbm_free(&done);
 }
 
 void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off)
 {
+	TRACE(s, "L %u %u %" PRId64 "\n", dst, src, off);
 	s->st.load++;
 	add_cx(s, CX_LOAD, src, dst, off);
 }
 
 void pta_store(pta_solver *s, unsigned dst, unsigned src, int64_t off)
 {
+	TRACE(s, "S %u %u %" PRId64 "\n", dst, src, off);
 	s->st.store++;
 	add_cx(s, CX_STORE, dst, src, off);
 }
 
 void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off)
 {
+	TRACE(s, "G %u %u %" PRId64 "\n", dst, src, off);
 	s->st.gep++;
-	add_cx(s, CX_GEP, src, dst, off);
+	if (off == 0)              /* (o,k) + 0 = (o,k): a copy, and cheaper as one */
+		add_edge(s, src, dst);
+	else
+		add_cx(s, CX_GEP, src, dst, off);
 }
 
 void pta_gep_var(pta_solver *s, unsigned dst, unsigned src)
 {
+	TRACE(s, "V %u %u\n", dst, src);
 	s->st.gep_var++;
 	add_cx(s, CX_GEP_VAR, src, dst, 0);
 }
@@ -702,6 +905,7 @@ void pta_gep_var(pta_solver *s, unsigned dst, unsigned src)
 void pta_watch(pta_solver *s, unsigned node, unsigned tag)
 {
 	check_node(s, node);
+	TRACE(s, "W %u %u\n", node, tag);
 	uint32_t w = (uint32_t)s->watches.len;
 	pwatch x = { .tag = tag };
 	VEC_PUSH(&s->watches, x);

@@ -20,7 +20,13 @@
  *     struct's field and container_of (d < 0) resolve exactly while inside
  *     the object — and if k + d is outside [0, size) the object collapses.
  *     That is sound under C's rule that pointer arithmetic stays inside its
- *     object (one-past-the-end included: it is collapsed too, not guessed).
+ *     object (one-past-the-end included: it is collapsed too, not guessed);
+ *   - a gep with a non-zero offset lies on a cycle of value flow (copies,
+ *     the copies loads and stores resolve to, geps): `p = p + k` in a loop,
+ *     a positive-weight cycle. Such a gep acts as pta_gep_var, as in Pearce,
+ *     Kelly & Hankin's field-sensitive analysis; a cycle whose offsets sum
+ *     to zero is treated the same (sound, rare). pta_gep with offset 0 is a
+ *     copy.
  * After pta_solve every points-to set holds canonical ids only: locations of
  * collapsed objects appear as their offset-0 location.
  *
@@ -35,6 +41,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/sbitmap.h"
 
@@ -53,6 +60,7 @@ typedef void (*pta_on_new)(void *ctx, unsigned tag, unsigned loc);
 pta_solver *pta_new(pta_on_new on_new, void *ctx);        /* on_new may be NULL */
 void        pta_free(pta_solver *s);
 void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; off only to measure */
+void        pta_trace(pta_solver *s, FILE *out);          /* log every call to out (NULL: stop), for replay */
 
 unsigned pta_node(pta_solver *s);                                      /* new pointer variable */
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags); /* new object; size 0 = unknown */
@@ -95,7 +103,8 @@ typedef struct pta_stats {
 	size_t   edges;             /* copy edges, including those loads and stores made */
 	unsigned cycles;            /* strongly connected components merged */
 	unsigned merged;            /* nodes merged into another (cycles and collapses) */
-	unsigned cycle_searches;    /* lazy cycle detection runs */
+	unsigned cycle_searches;    /* cycle searches: lazy (from one node) and whole-graph */
+	unsigned pwc_geps;          /* geps found on positive-weight cycles (now gep_var) */
 	size_t   pts_entries;       /* Σ |pts| over representative nodes */
 	size_t   set_bytes;         /* heap bytes held by sets */
 } pta_stats;

@@ -112,40 +112,86 @@ static bool qualifies(scan *sc, unsigned v)
 	return ok;
 }
 
-/* Nothing reads, writes or leaks through a qualifying value but returns,
- * copies into qualifying values, stores into qualifying slots and calls of
- * effect-free library functions. */
-static bool uses_ok(scan *sc)
+/* Everything that aliases the new object inside f: the qualifying values,
+ * their copies and GEPs, the stack slots they are stored into and the values
+ * reloaded from those slots (at -O0 `p->fire = f` writes through a reload of
+ * p's slot, not through the value returned). */
+typedef struct taint { ptrmap values, slots; } taint;
+
+static bool has(ptrmap *m, unsigned v) { return v != IR_NONE && ptrmap_get(m, (void *)(uintptr_t)(v + 1)); }
+static bool add(ptrmap *m, unsigned v)
+{
+	if (v == IR_NONE || has(m, v))
+		return false;
+	ptrmap_put(m, (void *)(uintptr_t)(v + 1), (void *)1);
+	return true;
+}
+
+static void spread_taint(scan *sc, taint *t)
 {
 	unsigned n;
 	const ir_stmt *st = stmts(sc, &n);
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < sc->state.cap; i++)
+		if (sc->state.slots[i].key && (uintptr_t)sc->state.slots[i].value == YES)
+			add(&t->values, (unsigned)((uintptr_t)sc->state.slots[i].key - 1));
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (unsigned i = 0; i < n; i++) {
+			const ir_stmt *s = &st[i];
+			if ((s->op == ST_COPY || s->op == ST_GEP) && has(&t->values, s->src))
+				changed |= add(&t->values, s->dst);
+			else if (s->op == ST_STORE && has(&t->values, s->src) && is_slot(sc, s->dst))
+				changed |= add(&t->slots, s->dst);
+			else if (s->op == ST_LOAD && has(&t->slots, s->src))
+				changed |= add(&t->values, s->dst);
+		}
+	}
+}
+
+/* Nothing reads or writes through the new object, and it leaks nowhere but
+ * through the return value and calls of effect-free library functions. */
+static bool uses_ok(scan *sc)
+{
+	taint t;
+	ptrmap_init(&t.values);
+	ptrmap_init(&t.slots);
+	spread_taint(sc, &t);
+	unsigned n;
+	const ir_stmt *st = stmts(sc, &n);
+	bool ok = true;
+	for (unsigned i = 0; i < n && ok; i++) {
 		const ir_stmt *s = &st[i];
-		bool src_q = s->src != IR_NONE && get(sc, s->src) == YES;
 		switch (s->op) {
 		case ST_STORE:
-			if (get(sc, s->dst) == YES && !is_slot(sc, s->dst))
-				return false;   /* writes into the new object */
-			if (src_q && !(is_slot(sc, s->dst) && get(sc, s->dst) != NO && slot_qualifies(sc, s->dst)))
-				return false;   /* escapes into memory */
+			if (has(&t.values, s->dst))
+				ok = false;   /* writes into the new object */
+			else if (has(&t.values, s->src))
+				ok = has(&t.slots, s->dst) && s->offset == 0 && slot_qualifies(sc, s->dst);
+			else if (has(&t.slots, s->src))
+				ok = false;   /* the slot's address escapes */
 			break;
-		case ST_LOAD: case ST_GEP:
-			if (src_q && !is_slot(sc, s->src))
-				return false;
+		case ST_LOAD:
+			if (has(&t.values, s->src) || (has(&t.slots, s->src) && s->offset != 0))
+				ok = false;   /* reads the new object */
+			break;
+		case ST_GEP:
+			if (has(&t.values, s->src) || has(&t.slots, s->src))
+				ok = false;   /* a field address of it */
 			break;
 		case ST_COPY:
-			if (src_q && get(sc, s->dst) != YES)
-				return false;
+			if (has(&t.slots, s->src))
+				ok = false;
 			break;
 		case ST_CALL: {
 			const ir_site *site = &sc->p->sites[s->site];
-			for (unsigned a = 0; a < site->n_args; a++) {
-				if (site->args[a] == IR_NONE || get(sc, site->args[a]) != YES)
-					continue;
-				const lib_model *m = site->kind == SITE_DIRECT && site->callee && !site->callee->defined
-				                         ? lib_model_find(site->callee->name) : NULL;
-				if (!m || m->n_effects != 0)
-					return false;
+			for (unsigned a = 0; a < site->n_args && ok; a++) {
+				if (has(&t.slots, site->args[a]))
+					ok = false;
+				else if (has(&t.values, site->args[a])) {
+					const lib_model *m = site->kind == SITE_DIRECT && site->callee && !site->callee->defined
+					                         ? lib_model_find(site->callee->name) : NULL;
+					ok = m && m->n_effects == 0;
+				}
 			}
 			break;
 		}
@@ -153,7 +199,9 @@ static bool uses_ok(scan *sc)
 			break;
 		}
 	}
-	return true;
+	ptrmap_free(&t.values);
+	ptrmap_free(&t.slots);
+	return ok;
 }
 
 static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wrapper)

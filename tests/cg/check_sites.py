@@ -42,9 +42,9 @@ no LEVELS means both):
       call, which it may devirtualize), some site has this entry as
       inlined_at[0].
   @address-taken[(LEVELS)] [NAME]
-      on a definition line: this function's address is taken (used other
-      than as the callee of a call, including being handed to
-      pthread_create or a callback-attributed function); with NAME: the
+      on a definition line: this function's address is taken by LLVM's
+      CallGraph rule (a use other than as the callee of a call, except an
+      argument that a callback-attributed broker will call); with NAME: the
       declared or defined function NAME.  Every other function must have
       address_taken false.
   @link-with FILE.c
