@@ -63,14 +63,12 @@
 _Static_assert(sizeof(void *) >= 8, "ptrmap keys pack two 32-bit ids");
 
 #define NIL PTA_NONE
+#define LOC_BIT PTA_LOC_BIT
 
 typedef struct pnode {
 	sbitmap pts;        /* at a representative: its points-to set */
 	sbitmap delta;      /* ⊆ pts: not yet pushed through edges, constraints, watches */
 	sbitmap succ;       /* copy successors; ids may be stale, map with find */
-	uint32_t parent;    /* union-find; itself when representative */
-	uint32_t obj;       /* object of a location, NIL for a variable */
-	uint32_t off;       /* byte offset of a location */
 	uint32_t next_field;/* next location of the same object */
 	uint32_t cx;        /* head of the complex-constraint list */
 	uint32_t cx_tail;
@@ -78,6 +76,7 @@ typedef struct pnode {
 	uint32_t npts;      /* |pts|, kept so the cycle test compares sets only when sizes match */
 	uint32_t creator;   /* location: the gep that first made it, NIL if none */
 	uint8_t  queued;    /* on the worklist */
+	uint8_t  cx_sorted; /* cx list in sort_cx's order */
 	uint8_t  rank;      /* union by rank */
 } pnode;
 
@@ -109,12 +108,18 @@ typedef struct pobj {
 } pobj;
 
 typedef struct report { unsigned tag, loc; } report;
+typedef struct locinfo { uint32_t obj, off; } locinfo;
 
 typedef struct frame { uint32_t v, cx; sbm_iter it; } frame;   /* cx: next of v's geps to follow */
 typedef struct fix { uint32_t c, owner; } fix;                 /* a gep found on a cycle */
 
 struct pta_solver {
-	VEC(pnode) nodes;
+	VEC(pnode) vars;        /* pointer variables: ids 0, 1, ... */
+	VEC(pnode) locs;        /* locations: ids LOC_BIT | 0, 1, ... */
+	/* Kept apart from the nodes, small and dense: find() and shift() touch
+	 * them for every element of every delta. */
+	VEC(uint32_t) vpar, lpar;  /* union-find parents; a representative is its own */
+	VEC(locinfo) linfo;        /* (object, offset) of each location */
 	VEC(pobj) objs;
 	VEC(pcx) cxs;
 	VEC(pwatch) watches;
@@ -142,6 +147,11 @@ struct pta_solver {
 	FILE *trace;            /* every API call, one line each (pta_trace) */
 
 	sbitmap scratch;        /* reused delta buffer of the node being processed */
+	sbitmap acc;            /* compute_cx's locations, gathered before they are merged */
+	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
+	uint32_t *mark, mark_epoch; /* which nodes are in targets */
+	size_t mark_cap;
+	VEC(uint32_t) sortbuf;
 	uint32_t cur;           /* node being processed, NIL outside process() */
 	const sbitmap *cur_delta; /* its detached delta: not yet done, though not in delta */
 
@@ -152,24 +162,63 @@ struct pta_solver {
 	pta_stats st;
 };
 
+/* Variables and locations live in two arrays and two id ranges, so that
+ * location ids — the elements of every points-to set — are dense: a set of
+ * a few thousand locations is then tens of bitmap elements, not hundreds. */
+static inline pnode *N(const pta_solver *s, uint32_t id)
+{
+	return id & LOC_BIT ? &s->locs.items[id & ~LOC_BIT] : &s->vars.items[id];
+}
+
+static inline uint32_t *PAR(const pta_solver *s, uint32_t id)
+{
+	return id & LOC_BIT ? &s->lpar.items[id & ~LOC_BIT] : &s->vpar.items[id];
+}
+
+/* Object of a location, NIL for a variable. */
+static inline uint32_t LOBJ(const pta_solver *s, uint32_t id)
+{
+	return id & LOC_BIT ? s->linfo.items[id & ~LOC_BIT].obj : NIL;
+}
+
+/* Index of a node in the cycle-search arrays: variables even, locations odd. */
+static inline size_t DI(uint32_t id)
+{
+	return id & LOC_BIT ? ((size_t)(id & ~LOC_BIT) << 1 | 1) : (size_t)id << 1;
+}
+
+/* All nodes, for whole-graph passes: i in [0, nnodes) → id. */
+static size_t nnodes(const pta_solver *s) { return s->vars.len + s->locs.len; }
+static uint32_t nth_node(const pta_solver *s, size_t i)
+{
+	return i < s->vars.len ? (uint32_t)i : LOC_BIT | (uint32_t)(i - s->vars.len);
+}
+
+static size_t node_slots(const pta_solver *s)   /* bound on DI() + 1 */
+{
+	return 2 * (s->vars.len > s->locs.len ? s->vars.len : s->locs.len) + 2;
+}
+
 #define TRACE(s, ...) do { if ((s)->trace) fprintf((s)->trace, __VA_ARGS__); } while (0)
 
 /* ---- union-find ---- */
 
 static uint32_t find(pta_solver *s, uint32_t n)
 {
-	pnode *v = s->nodes.items;
-	while (v[n].parent != n) {
-		v[n].parent = v[v[n].parent].parent;   /* path halving */
-		n = v[n].parent;
+	for (;;) {
+		uint32_t *p = PAR(s, n);
+		if (*p == n)
+			return n;
+		uint32_t gp = *PAR(s, *p);
+		*p = gp;                                /* path halving */
+		n = gp;
 	}
-	return n;
 }
 
 static uint32_t find_const(const pta_solver *s, uint32_t n)
 {
-	while (s->nodes.items[n].parent != n)
-		n = s->nodes.items[n].parent;
+	while (*PAR(s, n) != n)
+		n = *PAR(s, n);
 	return n;
 }
 
@@ -177,19 +226,26 @@ static uint32_t find_const(const pta_solver *s, uint32_t n)
 
 static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 {
-	assert(s->nodes.len < NIL);
-	uint32_t id = (uint32_t)s->nodes.len;
-	pnode n = { .parent = id, .obj = obj, .off = off, .next_field = NIL,
-	            .cx = NIL, .cx_tail = NIL, .watch = NIL, .creator = NIL };
-	VEC_PUSH(&s->nodes, n);
+	uint32_t id = obj == NIL ? (uint32_t)s->vars.len : LOC_BIT | (uint32_t)s->locs.len;
+	assert(obj == NIL ? s->vars.len < LOC_BIT : s->locs.len < LOC_BIT - 1);
+	pnode n = { .next_field = NIL, .cx = NIL, .cx_tail = NIL, .watch = NIL, .creator = NIL };
+	if (obj == NIL) {
+		VEC_PUSH(&s->vars, n);
+		VEC_PUSH(&s->vpar, id);
+	} else {
+		VEC_PUSH(&s->locs, n);
+		VEC_PUSH(&s->lpar, id);
+		locinfo li = { obj, off };
+		VEC_PUSH(&s->linfo, li);
+	}
 	return id;
 }
 
 static void push(pta_solver *s, uint32_t n)
 {
-	if (s->nodes.items[n].queued)
+	if (N(s, n)->queued)
 		return;
-	s->nodes.items[n].queued = 1;
+	N(s, n)->queued = 1;
 	if (s->count == s->ring_cap) {
 		size_t cap = s->ring_cap ? s->ring_cap * 2 : 1024;
 		uint32_t *r = xmalloc(cap * sizeof *r);
@@ -224,7 +280,7 @@ static uint32_t field(pta_solver *s, uint32_t obj, uint32_t off)
 	}
 	uint32_t loc = new_node(s, obj, off);
 	o = &s->objs.items[obj];
-	s->nodes.items[loc].next_field = o->fields;
+	N(s, loc)->next_field = o->fields;
 	o->fields = loc;
 	if (off == 0)
 		o->base = loc;
@@ -236,7 +292,7 @@ static uint32_t field(pta_solver *s, uint32_t obj, uint32_t off)
 
 static uint32_t canon(const pta_solver *s, uint32_t loc)
 {
-	uint32_t obj = s->nodes.items[loc].obj;
+	uint32_t obj = LOBJ(s, loc);
 	if (obj != NIL && s->objs.items[obj].collapsed)
 		return s->objs.items[obj].base;
 	return loc;
@@ -254,7 +310,7 @@ static uint32_t collapse(pta_solver *s, uint32_t obj)
 		return base;
 	o->collapsed = 1;
 	s->st.collapsed_objects++;
-	for (uint32_t f = o->fields; f != NIL; f = s->nodes.items[f].next_field) {
+	for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field) {
 		if (f == base)
 			continue;
 		sbm_set(&s->stale, f);
@@ -269,14 +325,14 @@ static uint32_t collapse(pta_solver *s, uint32_t obj)
  * that leaves the object (see "Collapse" in solver.h). */
 static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 {
-	uint32_t obj = s->nodes.items[loc].obj;
+	uint32_t obj = LOBJ(s, loc);
 	assert(obj != NIL);
 	pobj *o = &s->objs.items[obj];
 	if (o->collapsed)
 		return field(s, obj, 0);
 	if (d == 0)
 		return loc;
-	int64_t k = (int64_t)s->nodes.items[loc].off + d;
+	int64_t k = (int64_t)s->linfo.items[loc & ~LOC_BIT].off + d;
 	if (k < 0 || (uint64_t)k >= o->size)
 		return collapse(s, obj);
 	return field(s, obj, (uint32_t)k);
@@ -287,7 +343,7 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 static void add_loc(pta_solver *s, uint32_t dst, uint32_t loc)
 {
 	dst = find(s, dst);
-	pnode *d = &s->nodes.items[dst];
+	pnode *d = N(s, dst);
 	if (sbm_set(&d->pts, loc)) {
 		d->npts++;
 		sbm_set(&d->delta, loc);
@@ -303,10 +359,10 @@ static void add_edge(pta_solver *s, uint32_t a, uint32_t b)
 	b = find(s, b);
 	if (a == b)
 		return;
-	if (!sbm_set(&s->nodes.items[a].succ, b))
+	if (!sbm_set(&N(s, a)->succ, b))
 		return;
 	s->st.edges++;
-	pnode *na = &s->nodes.items[a], *nb = &s->nodes.items[b];
+	pnode *na = N(s, a), *nb = N(s, b);
 	size_t added = sbm_union_track(&nb->pts, &na->pts, &nb->delta);
 	if (added) {
 		nb->npts += (uint32_t)added;
@@ -323,51 +379,158 @@ static void queue_report(pta_solver *s, uint32_t w, uint32_t loc)
 	}
 }
 
-/* Applies complex constraint c of node owner to every location in set (a
- * set the caller owns: applying may add to any node's points-to set). */
-static void apply_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *set)
+/* What a complex constraint computes from a set of locations depends only
+ * on its class and offset, so constraints of one node that share both (a
+ * node often has several loads at one offset) compute it once. */
+enum { CLASS_MEM, CLASS_GEP, CLASS_COLLAPSE };
+
+static int cx_class(uint8_t kind)
+{
+	return kind == CX_LOAD || kind == CX_STORE ? CLASS_MEM : kind == CX_GEP ? CLASS_GEP : CLASS_COLLAPSE;
+}
+
+static int cx_same_result(const pcx *a, const pcx *b)
+{
+	int ca = cx_class(a->kind);
+	return ca == cx_class(b->kind) && (ca == CLASS_COLLAPSE || a->off == b->off);
+}
+
+/* Marks node id in the current epoch; 1 if it was not marked yet. */
+static int mark_once(pta_solver *s, uint32_t id)
+{
+	size_t i = DI(id);
+	if (i >= s->mark_cap) {
+		size_t cap = s->mark_cap ? s->mark_cap : 1024;
+		while (cap <= i)
+			cap *= 2;
+		s->mark = xrealloc(s->mark, cap * sizeof *s->mark);
+		memset(s->mark + s->mark_cap, 0, (cap - s->mark_cap) * sizeof *s->mark);
+		s->mark_cap = cap;
+	}
+	if (s->mark[i] == s->mark_epoch)
+		return 0;
+	s->mark[i] = s->mark_epoch;
+	return 1;
+}
+
+static void new_marks(pta_solver *s)
+{
+	if (++s->mark_epoch == 0) {   /* wrapped: old marks could look current */
+		memset(s->mark, 0, s->mark_cap * sizeof *s->mark);
+		s->mark_epoch = 1;
+	}
+}
+
+/* The result of constraint c (of node owner) on every location in set:
+ * for loads and stores the distinct nodes holding the memory they touch (in
+ * s->targets), for geps the locations they give (in s->acc). The set is one
+ * the caller owns: computing may collapse objects and so merge nodes. */
+static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *set)
 {
 	pcx x = s->cxs.items[c];
-	unsigned l;
-	SBM_FOREACH(set, l) {
-		switch (x.kind) {
-		case CX_LOAD:
-			add_edge(s, shift(s, l, x.off), x.other);
-			break;
-		case CX_STORE:
-			add_edge(s, x.other, shift(s, l, x.off));
-			break;
-		case CX_GEP: {
-			size_t before = s->nodes.len;
-			uint32_t t = shift(s, l, x.off);
-			if (t >= before)
-				s->nodes.items[t].creator = c;
+	unsigned l, t;
+	switch (cx_class(x.kind)) {
+	case CLASS_MEM:
+		VEC_CLEAR(&s->targets);
+		new_marks(s);
+		SBM_FOREACH(set, l) {
+			t = find(s, shift(s, l, x.off));
+			if (mark_once(s, t))
+				VEC_PUSH(&s->targets, t);
+		}
+		return;
+	case CLASS_GEP:
+		sbm_clear(&s->acc);
+		SBM_FOREACH(set, l) {
+			size_t before = s->locs.len;
+			t = shift(s, l, x.off);
+			if ((t & ~LOC_BIT) >= before)
+				N(s, t)->creator = c;
 			/* Shifting what this gep made itself: it is probably on a cycle. */
-			if (s->nodes.items[l].creator == c && s->cxs.items[c].tries < 3) {
+			if (N(s, l)->creator == c && s->cxs.items[c].tries < 3) {
 				s->cxs.items[c].tries++;
 				fix f = { c, owner };
 				VEC_PUSH(&s->pwc_cands, f);
 			}
-			add_loc(s, x.other, t);
-			break;
+			sbm_set(&s->acc, t);
 		}
-		case CX_GEP_VAR:
-		case CX_GEP_PWC:
-			add_loc(s, x.other, collapse(s, s->nodes.items[l].obj));
-			break;
-		}
+		return;
+	default:
+		sbm_clear(&s->acc);
+		SBM_FOREACH(set, l) sbm_set(&s->acc, collapse(s, LOBJ(s, l)));
+		return;
 	}
+}
+
+/* Adds what compute_cx gathered to constraint c's other end: edges from or to
+ * the memory nodes, or the locations into the destination's set. */
+static void emit_cx(pta_solver *s, uint32_t c)
+{
+	pcx x = s->cxs.items[c];
+	if (cx_class(x.kind) == CLASS_MEM) {
+		for (size_t i = 0; i < s->targets.len; i++) {
+			if (x.kind == CX_LOAD)
+				add_edge(s, s->targets.items[i], x.other);
+			else
+				add_edge(s, x.other, s->targets.items[i]);
+		}
+		return;
+	}
+	uint32_t dst = find(s, x.other);
+	pnode *d = N(s, dst);
+	size_t added = sbm_union_track(&d->pts, &s->acc, &d->delta);
+	if (added) {
+		d->npts += (uint32_t)added;
+		push(s, dst);
+	}
+}
+
+/* Applies constraint c of node owner to every location in set. */
+static void apply_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *set)
+{
+	compute_cx(s, c, owner, set);
+	emit_cx(s, c);
+}
+
+static int cmp_cx(const void *a, const void *b, void *ctx)
+{
+	const pcx *x = &((const pcx *)ctx)[*(const uint32_t *)a], *y = &((const pcx *)ctx)[*(const uint32_t *)b];
+	int cx = cx_class(x->kind), cy = cx_class(y->kind);
+	if (cx != cy)
+		return cx - cy;
+	if (cx != CLASS_COLLAPSE && x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;   /* stable: by id */
+}
+
+/* Orders n's constraint list by (class, offset), so equal results are adjacent. */
+static void sort_cx(pta_solver *s, uint32_t n)
+{
+	pnode *v = N(s, n);
+	v->cx_sorted = 1;
+	VEC_CLEAR(&s->sortbuf);
+	for (uint32_t c = v->cx; c != NIL; c = s->cxs.items[c].next)
+		VEC_PUSH(&s->sortbuf, c);
+	if (s->sortbuf.len < 2)
+		return;
+	qsort_r(s->sortbuf.items, s->sortbuf.len, sizeof *s->sortbuf.items, cmp_cx, s->cxs.items);
+	for (size_t i = 0; i + 1 < s->sortbuf.len; i++)
+		s->cxs.items[s->sortbuf.items[i]].next = s->sortbuf.items[i + 1];
+	v->cx = s->sortbuf.items[0];
+	v->cx_tail = VEC_LAST(&s->sortbuf);
+	s->cxs.items[v->cx_tail].next = NIL;
 }
 
 /* Links the complex-constraint list starting at c after n's list. */
 static void append_cx(pta_solver *s, uint32_t n, uint32_t c, uint32_t tail)
 {
-	pnode *v = &s->nodes.items[n];
+	pnode *v = N(s, n);
 	if (v->cx == NIL)
 		v->cx = c;
 	else
 		s->cxs.items[v->cx_tail].next = c;
 	v->cx_tail = tail;
+	v->cx_sorted = 0;
 }
 
 /* Merges representative b into representative a (or a into b, by rank).
@@ -376,51 +539,51 @@ static void append_cx(pta_solver *s, uint32_t n, uint32_t c, uint32_t tail)
  * and watches, so the new delta is pts \ (done(a) ∩ done(b)). */
 static void merge(pta_solver *s, uint32_t a, uint32_t b)
 {
-	pnode *v = s->nodes.items;
-	if (v[a].rank < v[b].rank) {
+	if (N(s, a)->rank < N(s, b)->rank) {
 		uint32_t t = a;
 		a = b;
 		b = t;
 	}
-	if (v[a].rank == v[b].rank)
-		v[a].rank++;
-	v[b].parent = a;
+	pnode *A = N(s, a), *B = N(s, b);
+	if (A->rank == B->rank)
+		A->rank++;
+	*PAR(s, b) = a;
 	s->st.merged++;
 
 	sbitmap common = {0}, done_b = {0};
-	sbm_diff(&common, &v[a].pts, &v[a].delta);
-	sbm_diff(&done_b, &v[b].pts, &v[b].delta);
+	sbm_diff(&common, &A->pts, &A->delta);
+	sbm_diff(&done_b, &B->pts, &B->delta);
 	/* A collapse inside process() can merge away the node being processed;
 	 * its detached delta is not done. (If that node survives instead,
 	 * process() goes on pushing the delta through the joined lists.) */
 	if (b == s->cur)
 		sbm_subtract(&done_b, s->cur_delta);
 	sbm_intersect(&common, &done_b);
-	sbm_union(&v[a].pts, &v[b].pts);
-	v[a].npts = (uint32_t)sbm_count(&v[a].pts);
-	sbm_diff(&v[a].delta, &v[a].pts, &common);
+	sbm_union(&A->pts, &B->pts);
+	A->npts = (uint32_t)sbm_count(&A->pts);
+	sbm_diff(&A->delta, &A->pts, &common);
 	sbm_free(&common);
 	sbm_free(&done_b);
 
-	sbm_union(&v[a].succ, &v[b].succ);
-	sbm_reset(&v[a].succ, a);
-	sbm_reset(&v[a].succ, b);
-	sbm_free(&v[b].pts);
-	sbm_free(&v[b].delta);
-	sbm_free(&v[b].succ);
+	sbm_union(&A->succ, &B->succ);
+	sbm_reset(&A->succ, a);
+	sbm_reset(&A->succ, b);
+	sbm_free(&B->pts);
+	sbm_free(&B->delta);
+	sbm_free(&B->succ);
 
-	if (v[b].cx != NIL)
-		append_cx(s, a, v[b].cx, v[b].cx_tail);
-	v[b].cx = v[b].cx_tail = NIL;
-	if (v[b].watch != NIL) {
-		uint32_t w = v[b].watch;
+	if (B->cx != NIL)
+		append_cx(s, a, B->cx, B->cx_tail);
+	B->cx = B->cx_tail = NIL;
+	if (B->watch != NIL) {
+		uint32_t w = B->watch;
 		while (s->watches.items[w].next != NIL)
 			w = s->watches.items[w].next;
-		s->watches.items[w].next = v[a].watch;
-		v[a].watch = v[b].watch;
-		v[b].watch = NIL;
+		s->watches.items[w].next = A->watch;
+		A->watch = B->watch;
+		B->watch = NIL;
 	}
-	if (!sbm_empty(&v[a].delta))
+	if (!sbm_empty(&A->delta))
 		push(s, a);
 }
 
@@ -428,10 +591,11 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 
 static void tarjan_reserve(pta_solver *s)
 {
-	if (s->tarjan_cap >= s->nodes.len)
+	size_t need = node_slots(s);
+	if (s->tarjan_cap >= need)
 		return;
 	size_t cap = s->tarjan_cap ? s->tarjan_cap : 1024;
-	while (cap < s->nodes.len)
+	while (cap < need)
 		cap *= 2;
 	s->num = xrealloc(s->num, cap * sizeof *s->num);
 	s->low = xrealloc(s->low, cap * sizeof *s->low);
@@ -457,10 +621,10 @@ static void new_search(pta_solver *s)
 
 static void tarjan_visit(pta_solver *s, uint32_t v, int flow)
 {
-	s->visit[v] = s->stamp;
-	s->num[v] = s->low[v] = ++s->counter;
+	s->visit[DI(v)] = s->stamp;
+	s->num[DI(v)] = s->low[DI(v)] = ++s->counter;
 	VEC_PUSH(&s->tstack, v);
-	frame f = { v, flow ? s->nodes.items[v].cx : NIL, sbm_iter_begin(&s->nodes.items[v].succ) };
+	frame f = { v, flow ? N(s, v)->cx : NIL, sbm_iter_begin(&N(s, v)->succ) };
 	VEC_PUSH(&s->frames, f);
 }
 
@@ -478,12 +642,12 @@ static void finish_component(pta_solver *s, int flow)
 			id = s->comps = 1;
 		}
 		for (uint32_t i = 0; i < n; i++)
-			s->comp[m[i]] = id;
+			s->comp[DI(m[i])] = id;
 		int pwc = 0;
 		for (uint32_t i = 0; i < n; i++)
-			for (uint32_t c = s->nodes.items[m[i]].cx; c != NIL; c = s->cxs.items[c].next) {
+			for (uint32_t c = N(s, m[i])->cx; c != NIL; c = s->cxs.items[c].next) {
 				const pcx *x = &s->cxs.items[c];
-				if ((x->kind != CX_GEP && x->kind != CX_GEP_PWC) || s->comp[find(s, x->other)] != id)
+				if ((x->kind != CX_GEP && x->kind != CX_GEP_PWC) || s->comp[DI(find(s, x->other))] != id)
 					continue;
 				pwc = 1;
 				if (x->kind == CX_GEP) {
@@ -514,7 +678,7 @@ static void finish_component(pta_solver *s, int flow)
  * started from several roots. */
 static void tarjan(pta_solver *s, uint32_t root, int flow)
 {
-	if (s->visit[root] == s->stamp)
+	if (s->visit[DI(root)] == s->stamp)
 		return;
 	tarjan_visit(s, root, flow);
 	while (s->frames.len) {
@@ -535,24 +699,24 @@ static void tarjan(pta_solver *s, uint32_t root, int flow)
 		if (w != NIL) {
 			if (w == v)
 				continue;
-			if (s->visit[w] != s->stamp)
+			if (s->visit[DI(w)] != s->stamp)
 				tarjan_visit(s, w, flow);
-			else if (s->num[w] != DONE && s->num[w] < s->low[v])
-				s->low[v] = s->num[w];
+			else if (s->num[DI(w)] != DONE && s->num[DI(w)] < s->low[DI(v)])
+				s->low[DI(v)] = s->num[DI(w)];
 			continue;
 		}
 		s->frames.len--;
 		if (s->frames.len) {
 			uint32_t p = VEC_LAST(&s->frames).v;
-			if (s->low[v] < s->low[p])
-				s->low[p] = s->low[v];
+			if (s->low[DI(v)] < s->low[DI(p)])
+				s->low[DI(p)] = s->low[DI(v)];
 		}
-		if (s->low[v] != s->num[v])
+		if (s->low[DI(v)] != s->num[DI(v)])
 			continue;
 		VEC_CLEAR(&s->members);
 		for (;;) {
 			uint32_t y = VEC_POP(&s->tstack);
-			s->num[y] = DONE;
+			s->num[DI(y)] = DONE;
 			VEC_PUSH(&s->members, y);
 			if (y == v)
 				break;
@@ -574,7 +738,7 @@ static size_t apply_fixes(pta_solver *s)
 		s->cxs.items[f.c].kind = CX_GEP_PWC;
 		s->st.pwc_geps++;
 		n++;
-		sbm_copy(&set, &s->nodes.items[find(s, f.owner)].pts);
+		sbm_copy(&set, &N(s, find(s, f.owner))->pts);
 		apply_cx(s, f.c, f.owner, &set);
 	}
 	sbm_free(&set);
@@ -587,9 +751,11 @@ static size_t flow_pass(pta_solver *s)
 {
 	new_search(s);
 	s->st.cycle_searches++;
-	for (uint32_t n = 0; n < s->nodes.len; n++)
-		if (s->nodes.items[n].parent == n)
+	for (size_t i = 0; i < nnodes(s); i++) {
+		uint32_t n = nth_node(s, i);
+		if (*PAR(s, n) == n)
 			tarjan(s, n, 1);
+	}
 	return apply_fixes(s);
 }
 
@@ -597,8 +763,8 @@ static size_t flow_pass(pta_solver *s)
 
 static void process(pta_solver *s, uint32_t n)
 {
-	pnode *v = &s->nodes.items[n];
-	if (v->parent != n || sbm_empty(&v->delta))
+	pnode *v = N(s, n);
+	if (*PAR(s, n) != n || sbm_empty(&v->delta))
 		return;
 	s->st.iterations++;
 	/* Detach the delta: everything below may add to pts(n) again. */
@@ -609,25 +775,32 @@ static void process(pta_solver *s, uint32_t n)
 	s->cur_delta = &d;
 
 	/* Following the list after a merge is fine: the list n's joined. */
-	for (uint32_t c = s->nodes.items[n].cx; c != NIL; c = s->cxs.items[c].next)
-		apply_cx(s, c, n, &d);
+	if (!N(s, n)->cx_sorted)
+		sort_cx(s, n);
+	uint32_t prev = NIL;
+	for (uint32_t c = N(s, n)->cx; c != NIL; c = s->cxs.items[c].next) {
+		if (prev == NIL || !cx_same_result(&s->cxs.items[prev], &s->cxs.items[c]))
+			compute_cx(s, c, n, &d);
+		emit_cx(s, c);
+		prev = c;
+	}
 	s->cur = NIL;
 	s->cur_delta = NULL;
-	if (s->nodes.items[n].parent != n) {
+	if (*PAR(s, n) != n) {
 		/* A collapse merged n away; the survivor's delta includes d (see merge). */
 		s->scratch = d;
 		goto searches;
 	}
-	for (uint32_t w = s->nodes.items[n].watch; w != NIL; w = s->watches.items[w].next) {
+	for (uint32_t w = N(s, n)->watch; w != NIL; w = s->watches.items[w].next) {
 		unsigned l;
 		SBM_FOREACH(&d, l) queue_report(s, w, l);
 	}
 	unsigned m;
-	SBM_FOREACH(&s->nodes.items[n].succ, m) {
+	SBM_FOREACH(&N(s, n)->succ, m) {
 		uint32_t r = find(s, m);
 		if (r == n)
 			continue;
-		pnode *src = &s->nodes.items[n], *dst = &s->nodes.items[r];
+		pnode *src = N(s, n), *dst = N(s, r);
 		size_t added = sbm_union_track(&dst->pts, &d, &dst->delta);
 		if (added) {
 			dst->npts += (uint32_t)added;
@@ -671,9 +844,10 @@ static void canonicalize(pta_solver *s)
 	if (sbm_empty(&s->stale))
 		return;
 	sbitmap hit = {0};
-	for (uint32_t n = 0; n < s->nodes.len; n++) {
-		pnode *v = &s->nodes.items[n];
-		if (v->parent != n || !sbm_intersects(&v->pts, &s->stale))
+	for (size_t i = 0; i < nnodes(s); i++) {
+		uint32_t n = nth_node(s, i);
+		pnode *v = N(s, n);
+		if (*PAR(s, n) != n || !sbm_intersects(&v->pts, &s->stale))
 			continue;
 		sbm_copy(&hit, &v->pts);
 		sbm_intersect(&hit, &s->stale);
@@ -703,7 +877,7 @@ static void drain(pta_solver *s)
 		uint32_t n = s->ring[s->head];
 		s->head = (s->head + 1) % s->ring_cap;
 		s->count--;
-		s->nodes.items[n].queued = 0;
+		N(s, n)->queued = 0;
 		process(s, n);
 	}
 }
@@ -753,14 +927,19 @@ void pta_free(pta_solver *s)
 	if (s->trace && getenv("FACET_PTA_TRACE"))
 		fclose(s->trace);
 #endif
-	for (size_t i = 0; i < s->nodes.len; i++) {
-		sbm_free(&s->nodes.items[i].pts);
-		sbm_free(&s->nodes.items[i].delta);
-		sbm_free(&s->nodes.items[i].succ);
+	for (size_t i = 0; i < nnodes(s); i++) {
+		pnode *v = N(s, nth_node(s, i));
+		sbm_free(&v->pts);
+		sbm_free(&v->delta);
+		sbm_free(&v->succ);
 	}
 	for (size_t i = 0; i < s->watches.len; i++)
 		sbm_free(&s->watches.items[i].reported);
-	VEC_FREE(&s->nodes);
+	VEC_FREE(&s->vars);
+	VEC_FREE(&s->locs);
+	VEC_FREE(&s->vpar);
+	VEC_FREE(&s->lpar);
+	VEC_FREE(&s->linfo);
 	VEC_FREE(&s->objs);
 	VEC_FREE(&s->cxs);
 	VEC_FREE(&s->watches);
@@ -775,6 +954,10 @@ void pta_free(pta_solver *s)
 	ptrmap_free(&s->checked);
 	sbm_free(&s->stale);
 	sbm_free(&s->scratch);
+	sbm_free(&s->acc);
+	VEC_FREE(&s->targets);
+	VEC_FREE(&s->sortbuf);
+	free(s->mark);
 	free(s->ring);
 	free(s->num);
 	free(s->low);
@@ -796,17 +979,18 @@ void pta_set_cycle_detection(pta_solver *s, int on)
 
 unsigned pta_node(pta_solver *s)
 {
-	TRACE(s, "N\n");
-	return new_node(s, NIL, 0);
+	uint32_t id = new_node(s, NIL, 0);
+	TRACE(s, "N %u\n", id);
+	return id;
 }
 
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 {
-	TRACE(s, "O %" PRIu64 " %u\n", size_bytes, flags);
 	assert(s->objs.len < NIL);
 	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL };
 	VEC_PUSH(&s->objs, o);
 	uint32_t id = (uint32_t)(s->objs.len - 1);
+	TRACE(s, "O %" PRIu64 " %u %u\n", size_bytes, flags, id);
 	/* Unknown size, asked for, or too large for 32-bit offsets: one location. */
 	if (size_bytes == 0 || size_bytes > UINT32_MAX || (flags & PTA_OBJ_COLLAPSED))
 		collapse(s, id);
@@ -815,28 +999,31 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 
 unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 {
-	TRACE(s, "F %u %" PRId64 "\n", obj, offset);
 	assert(obj < s->objs.len);
 	pobj *o = &s->objs.items[obj];
+	uint32_t loc;
 	if (o->collapsed)
-		return field(s, obj, 0);
-	if (offset < 0 || (uint64_t)offset >= o->size)
-		return collapse(s, obj);
-	return field(s, obj, (uint32_t)offset);
+		loc = field(s, obj, 0);
+	else if (offset < 0 || (uint64_t)offset >= o->size)
+		loc = collapse(s, obj);
+	else
+		loc = field(s, obj, (uint32_t)offset);
+	TRACE(s, "F %u %" PRId64 " %u\n", obj, offset, loc);
+	return loc;
 }
 
 static void check_node(const pta_solver *s, unsigned n)
 {
 	(void)s;
 	(void)n;
-	assert(n < s->nodes.len);
+	assert(n & LOC_BIT ? (n & ~LOC_BIT) < s->locs.len : n < s->vars.len);
 }
 
 void pta_addr(pta_solver *s, unsigned dst, unsigned loc)
 {
 	check_node(s, dst);
 	check_node(s, loc);
-	assert(s->nodes.items[loc].obj != NIL);
+	assert(LOBJ(s, loc) != NIL);
 	TRACE(s, "A %u %u\n", dst, loc);
 	s->st.addr++;
 	add_loc(s, dst, canon(s, loc));
@@ -862,7 +1049,7 @@ static void add_cx(pta_solver *s, uint8_t kind, unsigned n, unsigned other, int6
 	VEC_PUSH(&s->cxs, x);
 	n = find(s, n);
 	append_cx(s, n, c, c);
-	pnode *v = &s->nodes.items[n];
+	pnode *v = N(s, n);
 	if (sbm_empty(&v->pts))
 		return;
 	sbitmap done = {0};
@@ -910,7 +1097,7 @@ void pta_watch(pta_solver *s, unsigned node, unsigned tag)
 	pwatch x = { .tag = tag };
 	VEC_PUSH(&s->watches, x);
 	uint32_t n = find(s, node);
-	pnode *v = &s->nodes.items[n];
+	pnode *v = N(s, n);
 	s->watches.items[w].next = v->watch;
 	v->watch = w;
 	/* What n already processed is reported now; its delta when processed. */
@@ -926,19 +1113,20 @@ void pta_watch(pta_solver *s, unsigned node, unsigned tag)
 const sbitmap *pta_pts(const pta_solver *s, unsigned node)
 {
 	check_node(s, node);
-	return &s->nodes.items[find_const(s, node)].pts;
+	return &N(s, find_const(s, node))->pts;
 }
 
 unsigned pta_loc_object(const pta_solver *s, unsigned node)
 {
 	check_node(s, node);
-	return s->nodes.items[node].obj;
+	return LOBJ(s, node);
 }
 
 int64_t pta_loc_offset(const pta_solver *s, unsigned loc)
 {
 	check_node(s, loc);
-	return s->nodes.items[loc].off;
+	assert(loc & LOC_BIT);
+	return s->linfo.items[loc & ~LOC_BIT].off;
 }
 
 unsigned pta_canon(const pta_solver *s, unsigned loc)
@@ -965,21 +1153,23 @@ unsigned pta_object_flags(const pta_solver *s, unsigned obj)
 	return s->objs.items[obj].flags;
 }
 
-unsigned pta_num_nodes(const pta_solver *s) { return (unsigned)s->nodes.len; }
+unsigned pta_num_vars(const pta_solver *s) { return (unsigned)s->vars.len; }
+unsigned pta_num_locations(const pta_solver *s) { return (unsigned)s->locs.len; }
 unsigned pta_num_objects(const pta_solver *s) { return (unsigned)s->objs.len; }
 
 void pta_get_stats(const pta_solver *s, pta_stats *out)
 {
 	*out = s->st;
-	out->nodes = (unsigned)s->nodes.len;
+	out->nodes = (unsigned)nnodes(s);
 	out->objects = (unsigned)s->objs.len;
 	out->constraints = s->st.addr + s->st.copy + s->st.load + s->st.store + s->st.gep + s->st.gep_var;
 	out->watches = s->watches.len;
 	out->pts_entries = 0;
 	out->set_bytes = 0;
-	for (size_t i = 0; i < s->nodes.len; i++) {
-		const pnode *v = &s->nodes.items[i];
-		if (v->parent == i)
+	for (size_t i = 0; i < nnodes(s); i++) {
+		uint32_t n = nth_node(s, i);
+		const pnode *v = N(s, n);
+		if (*PAR(s, n) == n)
 			out->pts_entries += sbm_count(&v->pts);
 		out->set_bytes += sbm_bytes(&v->pts) + sbm_bytes(&v->delta) + sbm_bytes(&v->succ);
 	}

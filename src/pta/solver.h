@@ -7,8 +7,10 @@
  * pta_node. A location is a node made by pta_field: one per (object, byte
  * offset), created on demand, so fields are told apart on opaque pointers. A
  * node's points-to set holds location ids; a location's own points-to set is
- * the content of that memory. Objects (stack slots, globals, heap sites,
- * functions) have their own ids, from pta_object.
+ * the content of that memory. Variables are numbered 0, 1, ... and locations
+ * PTA_LOC_BIT | 0, 1, ..., each in creation order: dense location ids keep
+ * points-to sets small. Objects (stack slots, globals, heap sites,
+ * functions) have their own ids 0, 1, ..., from pta_object.
  *
  * Collapse. An object collapses — all its fields become the one location at
  * offset 0, which every later (object, any offset) maps to — when
@@ -46,6 +48,7 @@
 #include "util/sbitmap.h"
 
 #define PTA_NONE 0xffffffffu
+#define PTA_LOC_BIT 0x80000000u   /* set in every location id, clear in every variable id */
 
 enum {
 	PTA_OBJ_COLLAPSED = 1u,   /* field-insensitive from the start (e.g. unions you do not model) */
@@ -88,7 +91,8 @@ unsigned pta_canon(const pta_solver *s, unsigned loc);       /* the location loc
 int      pta_object_collapsed(const pta_solver *s, unsigned obj);
 uint64_t pta_object_size(const pta_solver *s, unsigned obj);
 unsigned pta_object_flags(const pta_solver *s, unsigned obj);
-unsigned pta_num_nodes(const pta_solver *s);                 /* ids are 0 .. n-1 */
+unsigned pta_num_vars(const pta_solver *s);                  /* variable ids are 0 .. n-1 */
+unsigned pta_num_locations(const pta_solver *s);             /* location ids are PTA_LOC_BIT | 0 .. n-1 */
 unsigned pta_num_objects(const pta_solver *s);
 
 typedef struct pta_stats {

@@ -170,33 +170,46 @@ bool sbm_union(sbitmap *dst, const sbitmap *src)
 	return ior(dst, src->elems, src->len);
 }
 
-bool sbm_union_track(sbitmap *dst, const sbitmap *src, sbitmap *added)
+size_t sbm_union_track(sbitmap *dst, const sbitmap *src, sbitmap *added)
 {
 	if (dst == src || !src->len)
-		return false;
-	/* Collect src \ dst first (it is what both dst and added gain), on the
-	 * stack when small: most deltas are a few elements. */
+		return 0;
+	/* Collect src \ dst first (it is what both dst and added gain): straight
+	 * into `added` when that is empty — a receiver not yet on the worklist,
+	 * the usual case — else on the stack when small, else on the heap. */
 	sbm_elem stackbuf[32];
-	sbm_elem *gain = src->len <= 32 ? stackbuf : xmalloc((size_t)src->len * sizeof *gain);
+	bool direct = added->len == 0 && added != dst && added != src;
+	sbm_elem *gain;
+	if (direct) {
+		reserve(added, src->len);
+		gain = added->elems;
+	} else
+		gain = src->len <= 32 ? stackbuf : xmalloc((size_t)src->len * sizeof *gain);
 	uint32_t ng = 0, j = 0;
+	size_t bits = 0;
 	for (uint32_t k = 0; k < src->len; k++) {
 		const sbm_elem *s = &src->elems[k];
 		j = seek(dst->elems, j, dst->len, s->idx);
+		uint64_t a0 = s->w[0], a1 = s->w[1];
 		if (j < dst->len && dst->elems[j].idx == s->idx) {
-			uint64_t a0 = s->w[0] & ~dst->elems[j].w[0], a1 = s->w[1] & ~dst->elems[j].w[1];
-			if (a0 | a1)
-				gain[ng++] = (sbm_elem){ .idx = s->idx, .w = { a0, a1 } };
-		} else
-			gain[ng++] = *s;
+			a0 &= ~dst->elems[j].w[0];
+			a1 &= ~dst->elems[j].w[1];
+			if (!(a0 | a1))
+				continue;
+		}
+		gain[ng++] = (sbm_elem){ .idx = s->idx, .w = { a0, a1 } };
+		bits += (size_t)__builtin_popcountll(a0) + (size_t)__builtin_popcountll(a1);
 	}
 	if (ng) {
 		ior(dst, gain, ng);
-		if (added != dst)
+		if (direct)
+			added->len = ng;
+		else if (added != dst)
 			ior(added, gain, ng);
 	}
-	if (gain != stackbuf)
+	if (!direct && gain != stackbuf)
 		free(gain);
-	return ng != 0;
+	return bits;
 }
 
 void sbm_diff(sbitmap *c, const sbitmap *a, const sbitmap *b)

@@ -38,9 +38,10 @@ bool     sbm_set(sbitmap *s, unsigned i);                        /* true if i wa
 bool     sbm_test(const sbitmap *s, unsigned i);
 bool     sbm_reset(sbitmap *s, unsigned i);                      /* true if i was present */
 bool     sbm_union(sbitmap *dst, const sbitmap *src);            /* dst ∪= src; true if dst grew */
-/* dst ∪= src, and added ∪= (what dst gained); true if dst grew. The step of
- * difference propagation: added is the receiver's pending delta. */
-bool     sbm_union_track(sbitmap *dst, const sbitmap *src, sbitmap *added);
+/* dst ∪= src, and added ∪= (what dst gained); returns how many elements dst
+ * gained (0: unchanged). The step of difference propagation: added is the
+ * receiver's pending delta. added may be dst; it must not be src. */
+size_t   sbm_union_track(sbitmap *dst, const sbitmap *src, sbitmap *added);
 void     sbm_diff(sbitmap *c, const sbitmap *a, const sbitmap *b); /* c = a \ b; c may alias a, not b */
 bool     sbm_intersect(sbitmap *dst, const sbitmap *src);        /* dst ∩= src; true if dst shrank */
 bool     sbm_subtract(sbitmap *dst, const sbitmap *src);         /* dst \= src; true if dst shrank */
