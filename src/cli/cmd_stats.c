@@ -127,6 +127,9 @@ static void print_text(const ir_program *p, const program_stats *st)
 	       "(%u collapsed), %u cycles merged\n",
 	       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
 	       st->solver.collapsed_objects, st->solver.cycles);
+	printf("  constraints by kind:         addr %zu, copy %zu, load %zu, store %zu, gep %zu, gep_var %zu\n",
+	       st->solver.addr, st->solver.copy, st->solver.load, st->solver.store, st->solver.gep,
+	       st->solver.gep_var);
 	printf("allocation wrappers:           %u\n", st->wrappers);
 	printf("mean targets per indirect site: andersen %.2f, r0 %.2f\n",
 	       share(st->andersen_targets, st->indirect), share(st->r0_targets, st->indirect));

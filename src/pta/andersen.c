@@ -32,6 +32,7 @@ typedef struct extractor {
 	pta_result *r;
 	pta_solver *s;
 	bool *is_wrapper;             /* by function id */
+	bool bind_all;
 	unsigned *ret_node;           /* by function id, PTA_NONE until needed */
 	unsigned *static_obj;         /* by function id: library-owned memory */
 	VEC(watch) watches;
@@ -262,7 +263,8 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 
 	if (!w.callback) {
 		VEC_PUSH(&x->targets[s->id], f->id);
-		bind_call(x, s, f);
+		if (x->bind_all || f->ir_type == s->call_type)
+			bind_call(x, s, f);
 		return;
 	}
 	/* A library calls f back (qsort's comparator): bind what it passes. */
@@ -365,6 +367,7 @@ void pta_options_default(pta_options *o)
 {
 	o->cycle_detection = true;
 	o->wrappers = true;
+	o->bind_all = false;
 }
 
 static double now(void)
@@ -391,6 +394,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	extractor x = {0};
 	x.prog = p;
 	x.r = r;
+	x.bind_all = opt->bind_all;
 	x.s = r->solver = pta_new(on_new_location, &x);
 	pta_set_cycle_detection(x.s, opt->cycle_detection);
 	unsigned nf = p->n_functions ? p->n_functions : 1;

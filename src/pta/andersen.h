@@ -17,7 +17,13 @@
  *   externals  an unmodelled declared function returns library-owned memory
  *              (one collapsed object per function) and is counted;
  *   entries    every function's statements are analysed, whether or not
- *              main reaches it, so a library without main is covered. */
+ *              main reaches it, so a library without main is covered;
+ *   binding    an indirect call binds arguments and return value only for
+ *              targets whose IR function type equals the call's (on-the-fly
+ *              FLTA): a function the type filter drops from R0 cannot make R0
+ *              wider through its parameters. Unfiltered binding made Andersen
+ *              sets several times wider on nginx and sqlite and the solve 5-10x
+ *              slower (bench/RESULTS.md); `bind_all` restores it. */
 #ifndef FACET_PTA_ANDERSEN_H
 #define FACET_PTA_ANDERSEN_H
 
@@ -30,6 +36,8 @@
 typedef struct pta_options {
 	bool cycle_detection;      /* default true */
 	bool wrappers;             /* allocation wrappers as allocation sites; default true */
+	bool bind_all;             /* bind parameters of every function reaching an indirect call; by
+	                              default only those whose IR type equals the call's (see below) */
 } pta_options;
 
 void pta_options_default(pta_options *o);
