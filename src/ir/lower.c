@@ -21,7 +21,6 @@
  *     like any other store. */
 #include "ir/lowering.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- tracked types ------------------------------------------------------------------ */
@@ -34,7 +33,7 @@ static bool compute_tracked(lowering *L, LLVMTypeRef ty, int depth)
 	case LLVMPointerTypeKind:
 		return true;
 	case LLVMIntegerTypeKind:
-		return getenv("FACET_NOINT") ? false : LLVMGetIntTypeWidth(ty) == 8 * L->prog->pointer_size;
+		return LLVMGetIntTypeWidth(ty) == 8 * L->prog->pointer_size;
 	case LLVMVectorTypeKind:
 	case LLVMArrayTypeKind:
 		return compute_tracked(L, LLVMGetElementType(ty), depth + 1);
