@@ -15,6 +15,7 @@ int cmd_callgraph(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_oo(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_pts(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);

@@ -13,6 +13,7 @@ typedef struct command {
 static const command commands[] = {
 	{"callgraph", cmd_callgraph, "print a call graph of LLVM bitcode (llvm, json or dot)"},
 	{"stats",     cmd_stats,     "count functions, call sites and debug info of a program"},
+	{"pts",       cmd_pts,       "points-to sets of Andersen's analysis (a site's callee, a global)"},
 	{"dump",      cmd_dump,      "print the program model (pointer statements), for debugging"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
 };

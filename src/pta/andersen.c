@@ -356,6 +356,31 @@ static void extract_globals(extractor *x)
 	free(fobj);
 }
 
+/* A program without main is a library: code outside calls its externally
+ * visible functions with pointers we cannot see. Those pointers all point
+ * into one collapsed "outside" object, whose content may be anything the
+ * library stores there or returns, so a callback a library stores through one
+ * entry and calls through another is found. */
+static void model_outside_callers(extractor *x)
+{
+	const ir_program *p = x->prog;
+	ir_function *main_fn = ir_find_function(p, "main");
+	if (main_fn && main_fn->defined)
+		return;
+	unsigned outside = new_object(x, 0, OBJ_LIBRARY, IR_NONE, IR_NONE);
+	unsigned loc = pta_field(x->s, outside, 0);
+	pta_addr(x->s, loc, loc);   /* outside memory holds pointers to outside memory */
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (!f->defined || ir_linkage_is_local(f->linkage))
+			continue;
+		for (unsigned a = 0; a < f->n_args; a++)
+			pta_addr(x->s, node_of(x, f->first_arg + a), loc);
+		if (f->returns_tracked)
+			pta_copy(x->s, loc, ret_node(x, f));
+	}
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 
 static int by_string(const void *a, const void *b)
@@ -412,6 +437,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	}
 
 	extract_globals(&x);
+	model_outside_callers(&x);
 	for (unsigned i = 0; i < p->n_const_stmts; i++)
 		extract_stmt(&x, NULL, &p->stmts[i]);
 	for (unsigned i = 0; i < p->n_functions; i++) {
@@ -501,7 +527,10 @@ char *pta_loc_name(const pta_result *r, unsigned loc)
 		break;
 	}
 	case OBJ_LIBRARY:
-		n = asprintf(&out, "lib:%s", o->index != IR_NONE ? p->functions[o->index]->name : "?");
+		if (o->index == IR_NONE)
+			n = asprintf(&out, "outside");   /* a library's callers (model_outside_callers) */
+		else
+			n = asprintf(&out, "lib:%s", p->functions[o->index]->name);
 		break;
 	}
 	return n < 0 ? xstrdup("?") : out;

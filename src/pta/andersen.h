@@ -17,7 +17,9 @@
  *   externals  an unmodelled declared function returns library-owned memory
  *              (one collapsed object per function) and is counted;
  *   entries    every function's statements are analysed, whether or not
- *              main reaches it, so a library without main is covered;
+ *              main reaches it; in a program without main the pointer
+ *              parameters of externally visible functions point into one
+ *              "outside" object that also receives what they return;
  *   binding    an indirect call binds arguments and return value only for
  *              targets whose IR function type equals the call's (on-the-fly
  *              FLTA): a function the type filter drops from R0 cannot make R0
