@@ -232,7 +232,8 @@ build_dwarfutils() {
 
 build_dovecot() {
     ac_configure --without-shared-libs --disable-shared
-    # Only what doveadm needs: the libraries under src/, then doveadm itself; no plugins.
+    # Only what doveadm needs: the libraries under src/, auth's libpassword, doveadm's dsync, then
+    # doveadm itself; no plugins, no test programs.
     local none="noinst_PROGRAMS= pkglib_LTLIBRARIES= module_LTLIBRARIES="
     make -j "$JOBS" -C src/lib $none all
     local d
@@ -240,6 +241,8 @@ build_dovecot() {
         [ -f "$d/Makefile" ] || continue
         make -j "$JOBS" -C "$d" $none all
     done
+    make -j "$JOBS" -C src/auth libpassword.la
+    make -j "$JOBS" -C src/doveadm/dsync $none all
     make -j "$JOBS" -C src/doveadm doveadm
 }
 
