@@ -3,7 +3,7 @@
 # (a -Werror build and an ASan+UBSan build) and run every test in both.
 # With --corpus (CI passes it) it first builds the quick real-program corpus
 # (lua and md4c from Debian sources, see bench/README.md) so the corpus tests
-# run instead of being skipped. Ends with "N passed, N failed".
+# run instead of being skipped. Ends with "N passed, N failed, N skipped".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=0
@@ -19,7 +19,7 @@ if [ "$corpus" = 1 ]; then
 	bash "$root/bench/corpus.sh" --quick || echo "test.sh: corpus build failed; corpus tests will report it" >&2
 fi
 
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 run_suite() {   # name, build dir, extra cmake args...
 	local name=$1 dir=$2; shift 2
 	echo "== $name build ($dir)"
@@ -36,12 +36,13 @@ run_suite() {   # name, build dir, extra cmake args...
 	if [ -z "$line" ]; then failed=$((failed + 1)); return; fi
 	total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
 	nfail=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
-	passed=$((passed + total - nfail)); failed=$((failed + nfail))
+	nskip=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$log")
+	passed=$((passed + total - nfail - nskip)); failed=$((failed + nfail)); skipped=$((skipped + nskip))
 }
 
 run_suite "release -Werror" "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACET_WERROR=ON
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_suite "ASan+UBSan" "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DFACET_SANITIZE=ON -DFACET_WERROR=ON
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
