@@ -361,12 +361,12 @@ main() {
     done
 
     echo
-    printf '%-14s %-12s %-44s %8s %6s %8s %10s\n' subject version status bc-size funcs indirect build-s
+    printf '%-14s %-15s %-44s %8s %6s %8s %8s\n' subject version status bc-size funcs indirect build-s
     for s in "${subjects[@]}"; do
         local meta="$WORK/state/$s.meta" size="-"
         [ -f "$BCDIR/$s.meta" ] && meta=$BCDIR/$s.meta
         [ -f "$BCDIR/$s.bc" ] && size=$(human "$(stat -c %s "$BCDIR/$s.bc")")
-        printf '%-14s %-12s %-44s %8s %6s %8s %10s\n' "$s" \
+        printf '%-14s %-15s %-44s %8s %6s %8s %8s\n' "$s" \
             "$(awk -F= '$1=="version"{print $2}' "$meta" 2>/dev/null)" "${result[$s]}" "$size" \
             "$(stat_of "$s" functions_defined)" "$(stat_of "$s" calls_indirect)" \
             "$(awk -F= '$1=="build_seconds"{print $2}' "$meta" 2>/dev/null)"
