@@ -327,36 +327,6 @@ static void lower_body(lowering *L, ir_function *fn, LLVMValueRef f)
 
 typedef VEC(ir_init_slot) slot_vec;
 
-/* Byte offset a constant GEP adds to its base, from the data layout. */
-static bool const_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
-{
-	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
-	unsigned n = LLVMGetNumOperands(gep);
-	int64_t off = 0;
-	for (unsigned i = 1; i < n; i++) {
-		LLVMValueRef idx = LLVMGetOperand(gep, i);
-		if (!LLVMIsAConstantInt(idx))
-			return false;
-		int64_t k = LLVMConstIntGetSExtValue(idx);
-		if (i == 1) {
-			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
-			continue;
-		}
-		LLVMTypeKind tk = LLVMGetTypeKind(ty);
-		if (tk == LLVMStructTypeKind) {
-			off += (int64_t)LLVMOffsetOfElement(L->layout, ty, (unsigned)k);
-			ty = LLVMStructGetTypeAtIndex(ty, (unsigned)k);
-		} else if (tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind) {
-			ty = LLVMGetElementType(ty);
-			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
-		} else {
-			return false;
-		}
-	}
-	*out = off;
-	return true;
-}
-
 static void walk_constant(lowering *L, LLVMValueRef c, uint64_t offset, int64_t addend, slot_vec *out,
                           int depth)
 {
@@ -397,7 +367,7 @@ static void walk_constant(lowering *L, LLVMValueRef c, uint64_t offset, int64_t 
 		LLVMOpcode op = LLVMGetConstOpcode(c);
 		if (op == LLVMGetElementPtr) {
 			int64_t off = 0;
-			if (const_gep_offset(L, c, &off))
+			if (lower_gep_offset(L, c, &off))
 				walk_constant(L, LLVMGetOperand(c, 0), offset, addend + off, out, depth + 1);
 			else
 				walk_constant(L, LLVMGetOperand(c, 0), offset, addend, out, depth + 1);

@@ -81,9 +81,7 @@ static void emit_copy(lowering *L, bool constant, unsigned dst, unsigned src)
 		emit(L, constant, (ir_stmt){.op = ST_COPY, .dst = dst, .src = src});
 }
 
-/* Byte offset of a GEP's indices from the data layout; false when an index is
- * not a constant. Works for instructions and constant expressions alike. */
-static bool gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
+bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
 {
 	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
 	unsigned n = LLVMGetNumOperands(gep);
@@ -119,7 +117,7 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 		return;
 	int64_t off = 0;
 	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base};
-	if (gep_offset(L, gep, &off))
+	if (lower_gep_offset(L, gep, &off))
 		st.offset = off;
 	else
 		st.var_offset = true;

@@ -41,6 +41,9 @@ bool lower_is_call(LLVMValueRef inst);
 /* The callee when the call is direct by LLVM's rule, else NULL. */
 LLVMValueRef lower_direct_callee(LLVMValueRef call);
 
+/* lower.c: the byte offset a GEP (instruction or constant expression) adds
+ * to its base, from the data layout; false when an index is not constant. */
+bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out);
 /* lower.c: can a value of this type hold an address? */
 bool lower_tracked_type(lowering *L, LLVMTypeRef ty);
 /* lower.c: the value id an operand stands for, synthesising constant
