@@ -85,7 +85,8 @@ int cmd_callgraph(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	ir_program *p = cli_load("callgraph", files, nfiles, verify);
+	ir_program *p = want_pta ? cli_load("callgraph", files, nfiles, verify)
+	                         : cli_load_sites("callgraph", files, nfiles, verify);
 	if (!p)
 		return EXIT_INPUT;
 	if (llvm) {

@@ -6,11 +6,11 @@
 #include "ir/ingest.h"
 #include "util/error.h"
 
-ir_program *cli_load(const char *cmd, char **files, int n, bool verify)
+static ir_program *load(const char *cmd, char **files, int n, bool verify, bool sites_only)
 {
 	facet_error err = {0};
 	ingest_warnings warnings = {0};
-	ingest_options opt = {.verify = verify};
+	ingest_options opt = {.verify = verify, .sites_only = sites_only};
 	ir_program *p = ir_ingest((const char *const *)files, (unsigned)n, &opt, &warnings, &err);
 	for (unsigned i = 0; i < warnings.n; i++)
 		fprintf(stderr, "facet %s: warning: %s\n", cmd, warnings.msgs[i]);
@@ -18,6 +18,16 @@ ir_program *cli_load(const char *cmd, char **files, int n, bool verify)
 	if (!p)
 		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
 	return p;
+}
+
+ir_program *cli_load(const char *cmd, char **files, int n, bool verify)
+{
+	return load(cmd, files, n, verify, false);
+}
+
+ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify)
+{
+	return load(cmd, files, n, verify, true);
 }
 
 int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)

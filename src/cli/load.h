@@ -10,6 +10,8 @@
 /* Ingests files[0..n-1]; prints warnings and errors on stderr prefixed with
  * "facet CMD:"; returns NULL on failure. */
 ir_program *cli_load(const char *cmd, char **files, int n, bool verify);
+/* The same, reading only what a direct call graph needs (ingest_options.sites_only). */
+ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify);
 
 /* Matches "--name VALUE" or "--name=VALUE" at argv[*i]; on a match stores the
  * value, advances *i past it and returns 1; returns -1 (after printing) when

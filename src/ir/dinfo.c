@@ -355,7 +355,8 @@ void dinfo_subprogram(dinfo_reader *r, LLVMMetadataRef sp, const char **name, ir
                       di_type **sig)
 {
 	*name = NULL;
-	*sig = NULL;
+	if (sig)
+		*sig = NULL;
 	memset(loc, 0, sizeof *loc);
 	if (!sp || LLVMGetMetadataKind(sp) != LLVMDISubprogramMetadataKind)
 		return;
@@ -364,6 +365,7 @@ void dinfo_subprogram(dinfo_reader *r, LLVMMetadataRef sp, const char **name, ir
 	*name = op_string(r, ops, n, 2);
 	file_of(r, op_md(ops, n, 0), loc);
 	loc->line = LLVMDISubprogramGetLine(sp);
-	*sig = dinfo_type(r, op_md(ops, n, 4));
+	if (sig)
+		*sig = dinfo_type(r, op_md(ops, n, 4));
 	free(ops);
 }

@@ -41,7 +41,7 @@ bool dinfo_expr_is_empty(dinfo_reader *r, LLVMMetadataRef expr);
 ir_loc dinfo_location(dinfo_reader *r, LLVMMetadataRef loc);
 /* The DISubprogram enclosing a local scope (lexical blocks walked up); NULL if none. */
 LLVMMetadataRef dinfo_subprogram_of(dinfo_reader *r, LLVMMetadataRef scope);
-/* Name, position and subroutine type of a DISubprogram. */
+/* Name, position and (when sig is not NULL) subroutine type of a DISubprogram. */
 void dinfo_subprogram(dinfo_reader *r, LLVMMetadataRef sp, const char **name, ir_loc *loc,
                       di_type **sig);
 

@@ -128,7 +128,7 @@ static void lower_function_decl(lowering *L, LLVMValueRef f)
 	fn->vararg = LLVMIsFunctionVarArg(fty) != 0;
 	LLVMMetadataRef sp = LLVMGetSubprogram(f);
 	if (sp)
-		dinfo_subprogram(&L->di, sp, &fn->di_name, &fn->loc, &fn->di_sig);
+		dinfo_subprogram(&L->di, sp, &fn->di_name, &fn->loc, L->sites_only ? NULL : &fn->di_sig);
 	p->functions[p->n_functions++] = fn;
 	ptrmap_put(&L->functions, f, fn);
 	if (!strmap_has(&p->function_by_name, fn->name))
@@ -149,7 +149,7 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 	gl->ir_type = lower_type_string(L, ty);
 	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
 	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);
-	if (gve && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind)
+	if (gve && !L->sites_only && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind)
 		gl->var = dinfo_variable(&L->di, LLVMDIGlobalVariableExpressionGetVariable(gve));
 	p->globals[p->n_globals++] = gl;
 	ptrmap_put(&L->globals, g, gl);
@@ -258,6 +258,16 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	} else {
 		s.kind = SITE_INDIRECT;
 	}
+	s.result = s.callee_value = IR_NONE;
+	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+	if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {
+		s.loc = dinfo_location(&L->di, loc);
+		lower_inlined_at(L, &s, loc);
+	}
+	if (L->sites_only) {
+		VEC_PUSH(&L->sites, s);
+		return;
+	}
 	s.callee_value = s.kind == SITE_ASM ? IR_NONE : lower_operand(L, LLVMGetCalledValue(inst));
 	s.n_args = LLVMGetNumArgOperands(inst);
 	s.args = ARENA_ARRAY(&L->prog->arena, unsigned, s.n_args);
@@ -269,11 +279,6 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 		                      ? LLVMConstIntGetSExtValue(arg) : IR_NOT_CONST;
 	}
 	s.result = lower_tracked_type(L, LLVMTypeOf(inst)) ? value : IR_NONE;
-	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
-	if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {
-		s.loc = dinfo_location(&L->di, loc);
-		lower_inlined_at(L, &s, loc);
-	}
 	VEC_PUSH(&L->sites, s);
 }
 
@@ -314,10 +319,12 @@ static void lower_body(lowering *L, ir_function *fn, LLVMValueRef f)
 			lower_new_value(L, inst);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
-			lower_dbg_records(L, fn, inst);
+			if (!L->sites_only)
+				lower_dbg_records(L, fn, inst);
 			if (lower_is_call(inst))
 				lower_call(L, fn, inst, lower_value_id(L, inst));
-			lower_instruction(L, inst);
+			if (!L->sites_only)
+				lower_instruction(L, inst);
 		}
 	fn->n_sites = (unsigned)L->sites.len - fn->first_site;
 	fn->n_stmts = (unsigned)L->stmts.len - fn->first_stmt;
@@ -619,6 +626,7 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	L.ctx = ctx;
 	L.mod = mod;
 	L.layout = LLVMGetModuleDataLayout(mod);
+	L.sites_only = opt && opt->sites_only;
 	p->pointer_size = LLVMPointerSize(L.layout);
 	L.callback_kind = LLVMGetMDKindIDInContext(ctx, "callback", 8);
 	L.dbg_kind = LLVMGetMDKindIDInContext(ctx, "dbg", 3);

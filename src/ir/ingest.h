@@ -11,6 +11,9 @@
 
 typedef struct ingest_options {
 	bool verify;               /* run LLVM's verifier on the linked module (default on) */
+	bool sites_only;           /* functions, call sites and their locations only: no
+	                              pointer statements, call operands, debug-info types or
+	                              variable bindings (what the direct call graph needs) */
 } ingest_options;
 
 /* Warnings that do not stop the analysis (a module without debug info). */

@@ -29,6 +29,7 @@ typedef struct lowering {
 	VEC(ir_stmt) stmts;        /* the current function's statements */
 	VEC(ir_stmt) const_stmts;  /* statements defining constant-expression values */
 	ptrmap tracked;            /* LLVMTypeRef -> (void*)1 tracked, (void*)2 not */
+	bool sites_only;           /* ingest_options.sites_only */
 } lowering;
 
 /* Value ids: a fresh one for v, or v's (IR_NONE when it has none). */
