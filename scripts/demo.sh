@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh — install dependencies, build facet, compile the bundled example with
-# clang-22 -g and print its call graph. Run from anywhere.
+# clang-22 -g and print its call graph with the indirect calls resolved (R0).
+# Run from anywhere.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -11,5 +12,5 @@ clang-22 -g -O0 -c -emit-llvm "$root/examples/filters.c" -o "$root/build/example
 echo "== facet stats build/examples/filters.bc"
 "$root/build/facet" stats "$root/build/examples/filters.bc"
 echo
-echo "== facet callgraph build/examples/filters.bc"
-"$root/build/facet" callgraph "$root/build/examples/filters.bc"
+echo "== facet callgraph --graph r0 build/examples/filters.bc   (indirect calls resolved)"
+"$root/build/facet" callgraph --graph r0 "$root/build/examples/filters.bc"
