@@ -1,7 +1,9 @@
 /* solver.h — Andersen (inclusion-based) points-to constraint solver.
  *
- * Knows nothing of LLVM: src/pta/constraints.c turns the program model into
- * calls of this API, then reads the answer back.
+ * Knows nothing of LLVM: src/pta/andersen.c turns the program model into
+ * calls of this API, then reads the answer back. solver.c says how it
+ * solves (difference propagation, lazy cycle detection, positive-weight
+ * cycles); this header says what the answer is.
  *
  * Nodes. Every id handed out is a node. A pointer variable is a node made by
  * pta_node. A location is a node made by pta_field: one per (object, byte
@@ -63,7 +65,11 @@ typedef void (*pta_on_new)(void *ctx, unsigned tag, unsigned loc);
 pta_solver *pta_new(pta_on_new on_new, void *ctx);        /* on_new may be NULL */
 void        pta_free(pta_solver *s);
 void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; off only to measure */
-void        pta_trace(pta_solver *s, FILE *out);          /* log every call to out (NULL: stop), for replay */
+/* Logs every later call to out (NULL: stop), one line each, for replay by
+ * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
+ * (with the id returned), "A dst loc", "C dst src", "L|S|G dst src off",
+ * "V dst src", "W node tag", "X" (pta_solve), "D on". */
+void        pta_trace(pta_solver *s, FILE *out);
 
 unsigned pta_node(pta_solver *s);                                      /* new pointer variable */
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags); /* new object; size 0 = unknown */
@@ -75,10 +81,10 @@ void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off);  /* ∀(o
 void pta_store(pta_solver *s, unsigned dst, unsigned src, int64_t off); /* ∀(o,k) ∈ pts(dst): pts(src) ⊆ pts((o,k+off)) */
 void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off);   /* ∀(o,k) ∈ pts(src): (o,k+off) ∈ pts(dst) */
 void pta_gep_var(pta_solver *s, unsigned dst, unsigned src);            /* ∀o ∈ pts(src): collapse o; (o,0) ∈ pts(dst) */
-/* Calls on_new(ctx, tag, loc) once for every location loc (canonical when
- * reported) that is or will be in pts(node). A location reported before its
- * object collapsed is not reported again unless the collapsed location reaches
- * the node as a new arrival; callers key on pta_loc_object anyway. */
+/* Calls on_new(ctx, tag, loc) for every location that is or will be in
+ * pts(node), once per (watch, location), from inside pta_solve. loc is
+ * canonical when reported; if its object collapses later, the object's
+ * collapsed location may be reported too — key bindings on pta_loc_object. */
 void pta_watch(pta_solver *s, unsigned node, unsigned tag);
 
 void pta_solve(pta_solver *s);                                          /* to a fixpoint */
