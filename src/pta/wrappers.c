@@ -15,6 +15,7 @@ typedef struct scan {
 	const ir_function *f;
 	const bool *wrapper;
 	ptrmap state;            /* value id + 1 -> state */
+	ptrmap allocas;          /* value id + 1 -> 1 for f's stack slots */
 } scan;
 
 static int get(scan *sc, unsigned v) { return (int)(uintptr_t)ptrmap_get(&sc->state, (void *)(uintptr_t)(v + 1)); }
@@ -41,12 +42,7 @@ static bool allocates(scan *sc, const ir_site *s)
 
 static bool is_slot(scan *sc, unsigned v)
 {
-	unsigned n;
-	const ir_stmt *st = stmts(sc, &n);
-	for (unsigned i = 0; i < n; i++)
-		if (st[i].op == ST_ALLOCA && st[i].dst == v)
-			return true;
-	return false;
+	return v != IR_NONE && ptrmap_get(&sc->allocas, (void *)(uintptr_t)(v + 1));
 }
 
 static bool qualifies(scan *sc, unsigned v);
@@ -208,11 +204,15 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 {
 	if (!f->defined || !f->returns_tracked || f->n_stmts == 0)
 		return false;
-	scan sc = {p, f, wrapper, {0}};
+	scan sc = {p, f, wrapper, {0}, {0}};
 	ptrmap_init(&sc.state);
+	ptrmap_init(&sc.allocas);
 	unsigned n, rets = 0;
 	bool ok = true;
 	const ir_stmt *st = stmts(&sc, &n);
+	for (unsigned i = 0; i < n; i++)   /* once, not per query: the checks ask often */
+		if (st[i].op == ST_ALLOCA && st[i].dst != IR_NONE)
+			ptrmap_put(&sc.allocas, (void *)(uintptr_t)(st[i].dst + 1), (void *)1);
 	for (unsigned i = 0; i < n && ok; i++)
 		if (st[i].op == ST_RET) {
 			rets++;
@@ -220,6 +220,7 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 		}
 	ok = ok && rets > 0 && uses_ok(&sc);
 	ptrmap_free(&sc.state);
+	ptrmap_free(&sc.allocas);
 	return ok;
 }
 
