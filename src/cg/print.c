@@ -153,7 +153,7 @@ void cg_print_text(FILE *out, const cg_graph *g)
 static void print_loc_fields(FILE *out, const ir_loc *loc)
 {
 	fputs("\"file\": ", out);
-	json_string(out, loc->file);
+	jsonw_string(out, loc->file);
 	fprintf(out, ", \"line\": %u, \"column\": %u", loc->line, loc->col);
 }
 
@@ -161,14 +161,14 @@ void cg_print_json(FILE *out, const cg_graph *g)
 {
 	const ir_program *p = g->prog;
 	fputs("{\"graph\": ", out);
-	json_string(out, g->name);
+	jsonw_string(out, g->name);
 	fputs(",\n \"functions\": [", out);
 	for (unsigned i = 0; i < p->n_functions; i++) {
 		const ir_function *f = p->functions[i];
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
-		json_string(out, f->name);
+		jsonw_string(out, f->name);
 		fputs(", \"file\": ", out);
-		json_string(out, f->loc.file);
+		jsonw_string(out, f->loc.file);
 		fprintf(out, ", \"line\": %u, \"defined\": %s, \"address_taken\": %s, \"linkage\": \"%s\"}",
 		        f->loc.line, f->defined ? "true" : "false", f->address_taken ? "true" : "false",
 		        ir_linkage_name(f->linkage));
@@ -177,13 +177,13 @@ void cg_print_json(FILE *out, const cg_graph *g)
 	for (unsigned i = 0; i < p->n_sites; i++) {
 		const ir_site *s = &p->sites[i];
 		fprintf(out, "%s  {\"id\": %u, \"caller\": ", i ? ",\n" : "\n", s->id);
-		json_string(out, s->caller->name);
+		jsonw_string(out, s->caller->name);
 		fputs(", ", out);
 		print_loc_fields(out, &s->loc);
 		fputs(", \"inlined_at\": [", out);
 		for (unsigned k = 0; k < s->n_inlined; k++) {
 			fputs(k ? ", {\"function\": " : "{\"function\": ", out);
-			json_string(out, s->inlined_at[k].function);
+			jsonw_string(out, s->inlined_at[k].function);
 			fputs(", ", out);
 			print_loc_fields(out, &s->inlined_at[k].loc);
 			putc('}', out);
@@ -193,7 +193,7 @@ void cg_print_json(FILE *out, const cg_graph *g)
 		for (unsigned k = 0; k < g->n_targets[i]; k++) {
 			if (k)
 				fputs(", ", out);
-			json_string(out, names[k]);
+			jsonw_string(out, names[k]);
 		}
 		free(names);
 		fputs("]}", out);
@@ -205,7 +205,7 @@ void cg_print_json(FILE *out, const cg_graph *g)
 
 static void dot_id(FILE *out, const char *name)
 {
-	json_string(out, name);   /* a JSON string is a valid DOT quoted id */
+	jsonw_string(out, name);   /* a JSON string is a valid DOT quoted id */
 }
 
 void cg_print_dot(FILE *out, const cg_graph *g)

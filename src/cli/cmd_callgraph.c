@@ -7,7 +7,6 @@
 
 #include "cg/graph.h"
 #include "cg/print.h"
-#include "pta/andersen.h"
 
 static void usage(FILE *out)
 {
@@ -66,14 +65,11 @@ int cmd_callgraph(int argc, char **argv)
 		fputs("facet callgraph: no input files (see --help)\n", stderr);
 		return EXIT_USAGE;
 	}
-	bool want_pta = !strcmp(graph, "andersen") || !strcmp(graph, "r0");
-	if (strcmp(graph, "direct") != 0 && !want_pta) {
-		bool known = !strcmp(graph, "rplus") || !strcmp(graph, "rpm");
-		fprintf(stderr, known ? "facet callgraph: graph '%s' is not built yet (direct, andersen and r0 are)\n"
-		                      : "facet callgraph: unknown graph '%s' (direct, andersen, r0, rplus, rpm)\n",
-		        graph);
+	if (!cli_graph_known(graph)) {
+		fprintf(stderr, "facet callgraph: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", graph);
 		return EXIT_USAGE;
 	}
+	bool want_pta = cli_graph_needs_pta(graph);
 	bool llvm = !strcmp(format, "llvm"), json = !strcmp(format, "json"), dot = !strcmp(format, "dot");
 	bool text = !strcmp(format, "text");
 	if (!llvm && !json && !dot && !text) {
@@ -92,8 +88,11 @@ int cmd_callgraph(int argc, char **argv)
 	if (llvm) {
 		cg_print_llvm(stdout, p);
 	} else {
-		pta_result *pta = want_pta ? pta_analyze(p, NULL) : NULL;
-		cg_graph *g = pta ? pta_callgraph(pta, !strcmp(graph, "r0")) : cg_direct(p);
+		cg_graph *g = cli_graph("callgraph", p, graph, NULL);
+		if (!g) {
+			ir_program_free(p);
+			return EXIT_USAGE;
+		}
 		if (text)
 			cg_print_text(stdout, g);
 		else if (json)
@@ -101,7 +100,6 @@ int cmd_callgraph(int argc, char **argv)
 		else
 			cg_print_dot(stdout, g);
 		cg_free(g);
-		pta_result_free(pta);
 	}
 	ir_program_free(p);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

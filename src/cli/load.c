@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ir/ingest.h"
+#include "pta/andersen.h"
 #include "util/error.h"
 
 static ir_program *load(const char *cmd, char **files, int n, bool verify, bool sites_only)
@@ -48,4 +49,38 @@ int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name,
 	}
 	*value = argv[++*i];
 	return 1;
+}
+
+static const char *const graph_names[] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"};
+
+bool cli_graph_known(const char *name)
+{
+	for (size_t i = 0; i < sizeof graph_names / sizeof *graph_names; i++)
+		if (strcmp(name, graph_names[i]) == 0)
+			return true;
+	return false;
+}
+
+bool cli_graph_needs_pta(const char *name)
+{
+	return cli_graph_known(name) && strcmp(name, "direct") != 0;
+}
+
+cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt)
+{
+	(void)opt;
+	if (!cli_graph_known(name)) {
+		fprintf(stderr, "facet %s: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", cmd, name);
+		return NULL;
+	}
+	if (strcmp(name, "direct") == 0)
+		return cg_direct(p);
+	if (strcmp(name, "andersen") != 0 && strcmp(name, "r0") != 0) {
+		fprintf(stderr, "facet %s: graph '%s' is not built yet (direct, andersen and r0 are)\n", cmd, name);
+		return NULL;
+	}
+	pta_result *pta = pta_analyze(p, NULL);
+	cg_graph *g = pta_callgraph(pta, strcmp(name, "r0") == 0);
+	pta_result_free(pta);
+	return g;
 }

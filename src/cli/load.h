@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "cg/graph.h"
 #include "ir/model.h"
 
 /* Ingests files[0..n-1]; prints warnings and errors on stderr prefixed with
@@ -17,5 +18,20 @@ ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify);
  * value, advances *i past it and returns 1; returns -1 (after printing) when
  * the value is missing, 0 when argv[*i] is another option. */
 int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
+
+/* The graph names every command accepts: direct, andersen, r0, rulesonly,
+ * rplus, rpm. */
+bool cli_graph_known(const char *name);
+/* True when the graph needs the points-to analysis (everything but direct). */
+bool cli_graph_needs_pta(const char *name);
+
+typedef struct cli_graph_options {
+	unsigned tau;              /* abstention threshold for rplus/rpm; 0 = the default (2) */
+} cli_graph_options;
+
+/* Builds the named graph of p, running whatever analyses it needs. Prints a
+ * "facet CMD: ..." message and returns NULL when the graph is unknown or
+ * cannot be built. The caller frees the graph with cg_free. */
+cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt);
 
 #endif

@@ -1,6 +1,6 @@
 #include "util/jsonw.h"
 
-void json_string(FILE *out, const char *s)
+void jsonw_string(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);

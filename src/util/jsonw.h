@@ -10,6 +10,6 @@
 #include <stdio.h>
 
 /* Writes s as a JSON string literal, quotes included; NULL writes null. */
-void json_string(FILE *out, const char *s);
+void jsonw_string(FILE *out, const char *s);
 
 #endif

@@ -1,0 +1,185 @@
+/* facet.h — the refinement of the Facet paper (§3): which field each indirect
+ * call dispatches through, which functions the program stores there, and the
+ * decisions, with their warrants, that turn R0 into R+ and R±.
+ *
+ * The stages run once, in the paper's order (§3.5): recover disp(c) at every
+ * indirect site and init/F for every function-pointer field (dispatch.c,
+ * assign.c); propose and classify facts by the six rules of Figure 4
+ * (classify.c); find the abstaining sites; ask the oracle the residual
+ * questions (oracle.h); record every decision. The two refined graphs are
+ * then derived from the recorded decisions and R0 alone (derive.c), so a
+ * saved provenance can be re-derived under another τ without re-running
+ * anything.
+ *
+ * Everything here is owned by the facet_result and freed with it. Ids are
+ * the program model's: site ids, function ids. */
+#ifndef FACET_FACET_FACET_H
+#define FACET_FACET_FACET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cg/graph.h"
+#include "ir/model.h"
+#include "pta/andersen.h"
+
+typedef struct facet_oracle facet_oracle;   /* oracle.h */
+
+/* ---- the load side: the dispatched field of a site (§3.2.1) ---------------- */
+
+typedef enum disp_status {
+	DISP_NOT_LOADED,     /* the callee is not loaded from memory (a parameter, a phi...) */
+	DISP_FIELD,          /* a field S.m of a struct */
+	DISP_GLOBAL,         /* a plain global function pointer */
+	DISP_ARRAY,          /* a constant-indexed global array of function pointers */
+	DISP_UNRECOVERED,    /* loaded, but no step found the base's type; see reason */
+} disp_status;
+
+/* How the base pointer's type was found (the paper's steps ❶ ❷ ❸). */
+typedef enum disp_step { STEP_NONE, STEP_DIRECT, STEP_CHAINED, STEP_TYPED } disp_step;
+
+typedef enum field_kind { FIELD_STRUCT, FIELD_GLOBAL, FIELD_ARRAY } field_kind;
+
+/* How a function came into a field (Algorithm 1's forms). */
+typedef enum assign_form { FORM_INIT, FORM_STORE, FORM_COPY } assign_form;
+
+typedef struct facet_assign {
+	unsigned function;         /* function id */
+	assign_form form;
+	const char *global;        /* FORM_INIT: the initialised global */
+	uint64_t slot;             /* FORM_INIT: byte offset of the slot in the global */
+	ir_loc loc;                /* FORM_INIT: the global's declaration; else the store or copy */
+	const char *in_function;   /* FORM_STORE/FORM_COPY: the function holding the store or copy */
+} facet_assign;
+
+/* A field key: S.m, a global function pointer, or a global array. Fields of
+ * structs are keyed by the struct's name and the member's byte offset
+ * (`record@offset`), so the same struct seen by several compile units is one
+ * key. */
+typedef struct facet_field {
+	unsigned id;
+	field_kind kind;
+	const char *record;        /* struct name (a typedef name for an anonymous struct), or the global */
+	uint64_t offset;           /* bytes; 0 for globals */
+	const char *name;          /* member name ("u" for a union member, "@16" when unnamed), or the global */
+	const char *key;           /* "record@offset" or the global's name: unique */
+	di_type *sig;              /* declared subroutine type, NULL when unknown */
+	const char *sig_text;      /* "void *(ngx_conf_t *)", "?" when unknown */
+	facet_assign *assigns;     /* F with its evidence: one entry per (function, form, place) */
+	unsigned n_assigns;
+	unsigned *init;            /* init(S.m): function ids, ascending */
+	unsigned n_init;
+	unsigned *F;               /* F(S.m): function ids, ascending (init ⊆ F) */
+	unsigned n_F;
+	unsigned n_sites;          /* indirect sites dispatching through it */
+} facet_field;
+
+typedef struct facet_site {
+	unsigned site;             /* site id */
+	disp_status status;
+	disp_step step;
+	unsigned depth;            /* STEP_CHAINED: pointers from the resolved receiver */
+	unsigned field;            /* field id, or IR_NONE */
+	int64_t offset;            /* byte offset of the callee load from its base */
+	const char *reason;        /* DISP_UNRECOVERED / DISP_NOT_LOADED: why, for people */
+	const char *base_type;     /* the struct or variable type found for the base, or NULL */
+	/* classification summary */
+	unsigned n_r0;             /* |R0(c)| */
+	unsigned n_sym;            /* |R0(c) \ Psym(c)|: the symbolic result */
+	bool abstains;             /* 0 < n_sym <= tau */
+} facet_site;
+
+/* ---- decisions and warrants (§3.3, §3.5) ------------------------------------- */
+
+typedef enum fact_kind { FACT_ADD, FACT_PRUNE } fact_kind;
+typedef enum fact_outcome { OUTCOME_SUPPORTED, OUTCOME_REJECTED, OUTCOME_RESIDUAL } fact_outcome;
+typedef enum facet_rule {
+	RULE_NONE,            /* residual: no rule classifies the fact */
+	RULE_ADD_WITNESS,     /* f ∈ init(S.m)                          premise-free */
+	RULE_ADD_STORE,       /* f ∈ F(S.m) \ init(S.m)                 π_bind */
+	RULE_PRUNE_STORE,     /* F(S.m) ≠ ∅ ∧ f ∉ F(S.m)                π_proj */
+	RULE_ADD_UNSTORED,    /* the same, rejecting an add              π_proj */
+	RULE_PRUNE_SIG,       /* sig(f) ≁ sig(S.m)                       π_sig */
+	RULE_ADD_SIG,         /* the same, rejecting an add              π_sig */
+} facet_rule;
+typedef enum facet_premise { PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_NONE } facet_premise;
+typedef enum fact_source { SOURCE_SYMBOLIC, SOURCE_ORACLE } fact_source;
+
+/* One decision of the provenance: a fact ⟨c, f, add|prune⟩ and its outcome;
+ * a supported or rejected one carries its warrant ⟨rule, evidence, premise⟩. */
+typedef struct facet_decision {
+	unsigned site, function;
+	fact_kind fact;
+	fact_outcome outcome;
+	facet_rule rule;
+	facet_premise premise;
+	fact_source source;
+	const char *evidence;      /* what the rule checked, for people ("init ngx_http_map_module_ctx+48") */
+} facet_decision;
+
+/* ---- residual questions (§3.4.1) ---------------------------------------------- */
+
+typedef enum question_kind { QUESTION_COMPLETION, QUESTION_DISAMBIGUATION } question_kind;
+typedef struct facet_question {
+	question_kind kind;
+	unsigned site;
+	unsigned field;            /* context, IR_NONE when unrecovered */
+	unsigned *candidates;      /* function ids, ascending */
+	unsigned n_candidates;
+	bool answered;             /* the oracle gave a usable answer */
+} facet_question;
+
+/* ---- the run ---------------------------------------------------------------------- */
+
+typedef struct facet_options {
+	unsigned tau;              /* abstention threshold, default 2 */
+	facet_oracle *oracle;      /* NULL = the `none` backend */
+} facet_options;
+void facet_options_default(facet_options *o);
+
+typedef struct facet_result {
+	const ir_program *prog;
+	facet_options options;
+	bool has_debug_info;       /* false: nothing recovered, R± = R0 (the note says why) */
+	const char *note;          /* NULL, or why the refinement could not apply */
+	facet_site *sites;         /* one per indirect site, ascending site id */
+	unsigned n_sites;
+	unsigned *site_index;      /* site id -> index in sites[], IR_NONE for non-indirect */
+	facet_field *fields;       /* every function-pointer field with a site or an assignment */
+	unsigned n_fields;
+	facet_decision *decisions; /* the provenance, by site then function */
+	unsigned n_decisions;
+	facet_question *questions;
+	unsigned n_questions;
+	cg_graph *r0;              /* R0, owned */
+	double seconds;            /* refinement only (not the points-to analysis) */
+	arena arena;
+} facet_result;
+
+/* Runs the refinement over a points-to result (which must outlive it). */
+facet_result *facet_refine(const pta_result *pta, const facet_options *opt);
+void facet_result_free(facet_result *r);
+
+/* The graphs derivable from the provenance. */
+typedef enum facet_graph_kind {
+	GRAPH_R0,
+	GRAPH_RULES_ONLY,          /* R0 \ Psym (Table 2's Rules-only) */
+	GRAPH_RPLUS,               /* R+ = R0 ∪ [A_W]_c */
+	GRAPH_RPM,                 /* R± = (R0 \ (Psym ∪ [Pres]_c)) ∪ [A_W ∪ A_S ∪ A_res]_c */
+} facet_graph_kind;
+
+/* Derives a graph from R0 and the decisions alone, under threshold tau. */
+cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_decision *d, unsigned n,
+                       unsigned tau, facet_graph_kind kind);
+/* The same over a result, with its own tau. */
+cg_graph *facet_graph(const facet_result *r, facet_graph_kind kind);
+
+const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "not-loaded" */
+const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "" */
+const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
+const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "" */
+const char *fact_kind_name(fact_kind k);       /* "add", "prune" */
+const char *fact_outcome_name(fact_outcome o); /* "supported", "rejected", "residual" */
+const char *assign_form_name(assign_form f);   /* "init", "store", "copy" */
+
+#endif
