@@ -1,0 +1,57 @@
+/* query.h — questions over a catalog, as one generic entry point.
+ *
+ * A query session opens one catalog (catalog.h; SQLite, no LLVM) and answers
+ * verbs with JSON objects in and out, so the CLI (`facet query`, `facet
+ * overlay`) and the MCP server (src/mcp/) share every verb, argument name and
+ * result shape: the MCP tools are thin wrappers over query_call. docs/queries.md
+ * documents each verb's arguments and result.
+ *
+ * The session also holds the overlay (overlay.h): agent-recorded edges kept in
+ * memory until "save_overlay" writes them (the only write a session makes,
+ * atomic). By default the overlay file is the catalog path + ".overlay"; it is
+ * loaded on open when it exists and matches the catalog's fingerprint.
+ *
+ * Every answer names the graph it used ("graph") and carries "uncertainty".
+ * The session is not thread-safe; one session per thread. */
+#ifndef FACET_QUERY_QUERY_H
+#define FACET_QUERY_QUERY_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "util/error.h"
+
+typedef struct query_session query_session;
+
+/* Opens the catalog at catalog_path (read-only) and, when it exists, its
+ * default overlay. NULL + err (naming the file and the problem: not a
+ * catalog, wrong schema version, unreadable) on failure. An overlay that
+ * exists but does not match is not an error here: the session starts with an
+ * empty overlay and "list_overlay" reports why in "load_error". */
+query_session *query_open(const char *catalog_path, facet_error *err);
+void query_close(query_session *s);
+
+/* Runs VERB with a JSON object of arguments (NULL = {}); returns the JSON
+ * result (the caller json_decref's) or NULL with err set (bad arguments,
+ * unknown symbol, a graph the catalog lacks: the message says which).
+ *
+ * Query verbs: "defs", "at", "callers", "callees", "uses", "reach",
+ * "closure", "slice", "externals", "indirect_targets",
+ * "resolution_candidates", "explain", "inventory".
+ * Overlay verbs: "record_edges", "list_overlay", "save_overlay",
+ * "load_overlay".
+ * Argument names (snake_case, as the MCP tools use them): "name", "file",
+ * "line", "site", "from", "to", "graph", "include_overlay",
+ * "min_confidence", "direction" ("in"|"out"), "emit_module", "path",
+ * "records", "discard_pending", "limit". */
+json_t *query_call(query_session *s, const char *verb, json_t *args, facet_error *err);
+
+/* True when the overlay holds records not yet saved. */
+bool query_overlay_pending(const query_session *s);
+
+/* The verbs query_call knows, NULL-terminated (for help texts and the MCP
+ * tool list). */
+extern const char *const query_verbs[];
+
+#endif
