@@ -110,13 +110,45 @@ bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
 	return true;
 }
 
+/* "struct.ngx_module_s.123" -> "ngx_module_s"; NULL for unnamed and non-struct types. */
+static const char *gep_record(lowering *L, LLVMValueRef gep)
+{
+	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
+	if (LLVMGetTypeKind(ty) != LLVMStructTypeKind)
+		return NULL;
+	const char *name = LLVMGetStructName(ty);
+	if (!name)
+		return NULL;
+	if (strncmp(name, "struct.", 7) == 0)
+		name += 7;
+	else if (strncmp(name, "union.", 6) == 0)
+		name += 6;
+	else
+		return NULL;   /* anon types, classes of other front ends */
+	char buf[512];
+	size_t n = strlen(name);
+	if (n >= sizeof buf)
+		return NULL;
+	memcpy(buf, name, n + 1);
+	/* The IR linker renames a second, structurally different type "S.1". */
+	char *dot = strrchr(buf, '.');
+	if (dot && dot[1]) {
+		char *q = dot + 1;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == 0)
+			*dot = 0;
+	}
+	return ir_intern(L->prog, buf);
+}
+
 static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 {
 	unsigned base = lower_operand(L, LLVMGetOperand(gep, 0));
 	if (dst == IR_NONE || base == IR_NONE)
 		return;
 	int64_t off = 0;
-	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base};
+	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base, .gep_record = gep_record(L, gep)};
 	if (lower_gep_offset(L, gep, &off))
 		st.offset = off;
 	else
@@ -193,6 +225,17 @@ static void lower_alloca(lowering *L, LLVMValueRef inst)
 	emit(L, false, (ir_stmt){.op = ST_ALLOCA, .dst = lower_value_id(L, inst), .size = size});
 }
 
+/* Where a store is in the source: the refinement cites it as evidence. */
+static const ir_loc *store_loc(lowering *L, LLVMValueRef inst)
+{
+	LLVMMetadataRef md = LLVMInstructionGetDebugLoc(inst);
+	if (!md || LLVMGetMetadataKind(md) != LLVMDILocationMetadataKind)
+		return NULL;
+	ir_loc *loc = ARENA_NEW(&L->prog->arena, ir_loc);
+	*loc = dinfo_location(&L->di, md);
+	return loc;
+}
+
 void lower_instruction(lowering *L, LLVMValueRef inst)
 {
 	LLVMOpcode op = LLVMGetInstructionOpcode(inst);
@@ -208,8 +251,13 @@ void lower_instruction(lowering *L, LLVMValueRef inst)
 	case LLVMStore: {
 		LLVMValueRef val = LLVMGetOperand(inst, 0);
 		unsigned src = lower_operand(L, val), dst = lower_operand(L, LLVMGetOperand(inst, 1));
-		if (src != IR_NONE && dst != IR_NONE)
+		if (src != IR_NONE && dst != IR_NONE) {
+			size_t first = L->stmts.len;
 			emit_slots(L, ST_STORE, dst, src, LLVMTypeOf(val));
+			const ir_loc *loc = store_loc(L, inst);
+			for (size_t i = first; i < L->stmts.len; i++)
+				L->stmts.items[i].loc = loc;
+		}
 		break;
 	}
 	case LLVMGetElementPtr:

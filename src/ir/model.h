@@ -153,6 +153,12 @@ typedef struct ir_stmt {
 	int64_t offset;            /* bytes */
 	uint64_t size;             /* ST_ALLOCA: object bytes */
 	unsigned site;             /* ST_CALL */
+	/* ST_GEP whose source element type is a named struct or union (unoptimised
+	 * IR keeps them: getelementptr %struct.S, ptr %p, ...): the tag as the
+	 * source spells it ("S"; clang's "struct."/"union." prefix and the linker's
+	 * ".N" suffix removed), interned; NULL for byte GEPs. */
+	const char *gep_record;
+	const ir_loc *loc;         /* ST_STORE: the store's source position (innermost), NULL if none */
 } ir_stmt;
 
 const char *ir_stmt_op_name(ir_stmt_op op);

@@ -1,0 +1,239 @@
+/* sig.c — canonical type spelling and signature compatibility (sig.h). */
+#include "facet/sig.h"
+
+#include <string.h>
+
+typedef struct outbuf {
+	char *buf;
+	size_t size, len;
+} outbuf;
+
+static void put(outbuf *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (o->len + n + 4 >= o->size) {   /* keep room for "..." */
+		if (o->len + 4 < o->size) {
+			memcpy(o->buf + o->len, "...", 3);
+			o->len += 3;
+		}
+		o->len = o->size;   /* full: ignore the rest */
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void finish(outbuf *o)
+{
+	size_t end = o->len < o->size ? o->len : o->size - 1;
+	o->buf[end] = 0;
+}
+
+static bool is_qualifier(di_kind k)
+{
+	return k == DI_CONST || k == DI_VOLATILE || k == DI_RESTRICT || k == DI_ATOMIC;
+}
+
+static const char *record_word(di_kind k)
+{
+	return k == DI_STRUCT ? "struct " : k == DI_UNION ? "union " : "enum ";
+}
+
+/* ---- canonical spelling: what equality compares --------------------------------- */
+
+static void canon(outbuf *o, di_type *t, int depth);
+
+static void canon_params(outbuf *o, di_type *fn, int depth)
+{
+	put(o, "(");
+	for (unsigned i = 1; i < fn->n_params; i++) {
+		if (i > 1)
+			put(o, ",");
+		if (!fn->params[i] && i == fn->n_params - 1)
+			put(o, "...");
+		else
+			canon(o, fn->params[i], depth + 1);
+	}
+	put(o, ")");
+}
+
+static void canon(outbuf *o, di_type *t, int depth)
+{
+	const char *typedef_name = NULL;
+	while (t && (t->kind == DI_TYPEDEF || is_qualifier(t->kind))) {
+		if (t->kind == DI_TYPEDEF)
+			typedef_name = t->name;
+		t = t->base;
+	}
+	if (depth > 16) {   /* a function pointer nested that deep: compare no further */
+		put(o, "?");
+		return;
+	}
+	if (!t) {
+		put(o, "void");
+		return;
+	}
+	switch (t->kind) {
+	case DI_BASIC:
+		put(o, t->name ? t->name : "?");
+		break;
+	case DI_POINTER:
+	case DI_ARRAY:
+		canon(o, t->base, depth + 1);
+		put(o, "*");
+		break;
+	case DI_STRUCT: case DI_UNION: case DI_ENUM:
+		put(o, record_word(t->kind));
+		put(o, t->name ? t->name : typedef_name ? typedef_name : "<anonymous>");
+		break;
+	case DI_SUBROUTINE:
+		put(o, "fn ");
+		if (t->n_params > 0)
+			canon(o, t->params[0], depth + 1);
+		else
+			put(o, "void");
+		canon_params(o, t, depth);
+		break;
+	default:
+		put(o, "?");
+		break;
+	}
+}
+
+static const char *canonical(di_type *t, char *buf, size_t size)
+{
+	outbuf o = {buf, size, 0};
+	canon(&o, t, 0);
+	finish(&o);
+	return buf;
+}
+
+bool sig_type_equal(di_type *a, di_type *b)
+{
+	char x[512], y[512];
+	return strcmp(canonical(a, x, sizeof x), canonical(b, y, sizeof y)) == 0;
+}
+
+/* ---- compatibility (§2.3) -------------------------------------------------------- */
+
+static bool is_void_pointer(di_type *t)
+{
+	t = di_strip(t);
+	return t && t->kind == DI_POINTER && di_strip(t->base) == NULL;
+}
+
+di_type *sig_of_pointer(di_type *t)
+{
+	t = di_strip(t);
+	if (!t || t->kind != DI_POINTER)
+		return NULL;
+	t = di_strip(t->base);
+	return t && t->kind == DI_SUBROUTINE ? t : NULL;
+}
+
+bool sig_compatible(di_type *fn, di_type *field)
+{
+	if (!fn || !field || fn->n_params == 0 || field->n_params == 0)
+		return true;   /* unknown: no evidence either way */
+	if (fn->n_params != field->n_params)
+		return false;
+	if (!sig_type_equal(fn->params[0], field->params[0]))
+		return false;
+	for (unsigned i = 1; i < fn->n_params; i++) {
+		di_type *a = fn->params[i], *b = field->params[i];
+		bool a_va = !a && i == fn->n_params - 1, b_va = !b && i == field->n_params - 1;
+		if (a_va || b_va) {
+			if (a_va != b_va)
+				return false;
+			continue;
+		}
+		if (is_void_pointer(a) || is_void_pointer(b))
+			continue;
+		if (!sig_type_equal(a, b))
+			return false;
+	}
+	return true;
+}
+
+/* ---- source spelling: what people read ----------------------------------------------- */
+
+static void text(outbuf *o, di_type *t, int depth);
+
+static void text_params(outbuf *o, di_type *fn, int depth)
+{
+	put(o, "(");
+	if (fn->n_params <= 1)
+		put(o, "void");
+	for (unsigned i = 1; i < fn->n_params; i++) {
+		if (i > 1)
+			put(o, ", ");
+		if (!fn->params[i] && i == fn->n_params - 1)
+			put(o, "...");
+		else
+			text(o, fn->params[i], depth + 1);
+	}
+	put(o, ")");
+}
+
+static void text(outbuf *o, di_type *t, int depth)
+{
+	if (depth > 8) {
+		put(o, "...");
+		return;
+	}
+	if (!t) {
+		put(o, "void");
+		return;
+	}
+	switch (t->kind) {
+	case DI_BASIC: case DI_TYPEDEF:
+		put(o, t->name ? t->name : "?");
+		break;
+	case DI_CONST:
+		put(o, "const ");
+		text(o, t->base, depth + 1);
+		break;
+	case DI_VOLATILE:
+		put(o, "volatile ");
+		text(o, t->base, depth + 1);
+		break;
+	case DI_RESTRICT: case DI_ATOMIC:
+		text(o, t->base, depth + 1);
+		break;
+	case DI_POINTER: {
+		di_type *fn = sig_of_pointer(t);
+		if (fn) {   /* ret (*)(params) */
+			text(o, fn->n_params ? fn->params[0] : NULL, depth + 1);
+			put(o, " (*)");
+			text_params(o, fn, depth);
+			break;
+		}
+		text(o, t->base, depth + 1);
+		put(o, " *");
+		break;
+	}
+	case DI_ARRAY:
+		text(o, t->base, depth + 1);
+		put(o, "[]");
+		break;
+	case DI_STRUCT: case DI_UNION: case DI_ENUM:
+		put(o, record_word(t->kind));
+		put(o, t->name ? t->name : "<anonymous>");
+		break;
+	case DI_SUBROUTINE:
+		text(o, t->n_params ? t->params[0] : NULL, depth + 1);
+		text_params(o, t, depth);
+		break;
+	default:
+		put(o, "?");
+		break;
+	}
+}
+
+const char *sig_text(di_type *t, char *buf, size_t size)
+{
+	outbuf o = {buf, size, 0};
+	text(&o, t, 0);
+	finish(&o);
+	return buf;
+}
