@@ -1,0 +1,251 @@
+/* tools.c — the tool table and the schemas built from it.
+ *
+ * Descriptions are written for the model that reads tools/list: what the
+ * tool answers, when to use it, and the discipline the overlay asks for
+ * (seed 001: provenance always, patterns via fields, agent edges never
+ * proven). Argument names and meanings are query.h's, so an answer over MCP
+ * and one from `facet query` are the same object. */
+#include "mcp/tools.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Argument rows shared by several tools. */
+
+static const mcp_arg a_name = {
+	"name", "{\"type\":\"string\",\"minLength\":1}", true,
+	"Function: an exact linked symbol or a bare identifier. For a static function defined in "
+	"several modules the error lists the candidates with their module ids."};
+static const mcp_arg a_file = {
+	"file", "{\"type\":\"string\",\"minLength\":1}", true,
+	"Source file as the debug info names it (a suffix such as 'src/ops.c' or 'ops.c' also matches)."};
+static const mcp_arg a_line = {"line", "{\"type\":\"integer\",\"minimum\":1}", true, "Line number (1-based)."};
+static const mcp_arg a_from = {"from", "{\"type\":\"string\",\"minLength\":1}", true, "Start function (symbol or bare identifier)."};
+static const mcp_arg a_to = {"to", "{\"type\":\"string\",\"minLength\":1}", true, "End function (symbol or bare identifier)."};
+static const mcp_arg a_graph = {
+	"graph", "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rplus\",\"rpm\"]}", false,
+	"Call graph to use: direct (named calls only), andersen (points-to), r0 (points-to filtered by type), "
+	"rplus (refined, never loses an r0 edge), rpm (refined, for bug finding). Omit for the default; "
+	"every answer names the graph it used."};
+static const mcp_arg a_include_overlay = {
+	"include_overlay", "{\"type\":\"boolean\"}", false,
+	"Also walk the agent-recorded edges of the overlay (refuted edges are always skipped). Answers "
+	"then count agent steps in uncertainty; a path with agent steps is not proven."};
+static const mcp_arg a_min_confidence = {
+	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
+	"With include_overlay: ignore agent edges below this confidence."};
+static const mcp_arg a_limit = {"limit", "{\"type\":\"integer\",\"minimum\":1}", false, "Return at most this many items."};
+static const mcp_arg a_discard = {
+	"discard_pending", "{\"type\":\"boolean\"}", false,
+	"Drop overlay records not yet saved instead of refusing. Unsaved records are lost."};
+
+/* Per-tool rows. */
+
+static const mcp_arg a_catalog_path = {
+	"path", "{\"type\":\"string\",\"minLength\":1}", true,
+	"Catalog file written by `facet build PROG.bc -o PROG.facet`."};
+static const mcp_arg a_catalog_overlay = {
+	"overlay", "{\"type\":\"string\",\"minLength\":1}", false,
+	"Overlay file to load instead of the default (the catalog path + '.overlay'); it must have been "
+	"recorded against this catalog's fingerprint."};
+static const mcp_arg a_direction = {
+	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
+	"out: every function NAME may call, transitively (default); in: every function that may reach NAME."};
+static const mcp_arg a_emit_module = {
+	"emit_module", "{\"type\":\"string\",\"minLength\":1}", false,
+	"Write the slice's function definitions as one small bitcode file at this path (to re-read or to "
+	"analyse with a points-to tool)."};
+static const mcp_arg a_site = {
+	"site", "{\"type\":\"integer\",\"minimum\":0}", true,
+	"Call-site id, as answers list it (sites of callees, at, resolution_candidates)."};
+static const mcp_arg a_save_path = {
+	"path", "{\"type\":\"string\",\"minLength\":1}", false,
+	"Where to write; default: the file the overlay was loaded from (the catalog path + '.overlay')."};
+static const mcp_arg a_load_path = {
+	"path", "{\"type\":\"string\",\"minLength\":1}", false,
+	"Overlay file to load; default: the catalog path + '.overlay'."};
+
+/* The records of record_edges, as seed 001 defines them. The schema checks
+ * shapes and vocabularies; the overlay checks the rest (an edge only on an
+ * unresolved indirect site, `to` naming one definition, the fields each op
+ * needs) and names the index of the first bad record. */
+#define SCHEMA_TO \
+	"{\"type\":[\"string\",\"object\"],\"properties\":{\"module_id\":{\"type\":[\"string\",\"integer\"]}," \
+	"\"symbol\":{\"type\":\"string\",\"minLength\":1}},\"additionalProperties\":false}"
+#define SCHEMA_VIA_FIELD \
+	"{\"type\":\"object\",\"required\":[\"record\",\"offset\"],\"properties\":{\"record\":{\"type\":\"string\"," \
+	"\"minLength\":1},\"offset\":{\"type\":\"integer\",\"minimum\":0}},\"additionalProperties\":false}"
+static const mcp_arg a_records = {
+	"records",
+	"{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"object\",\"required\":[\"op\"],"
+	"\"properties\":{"
+	"\"op\":{\"type\":\"string\",\"enum\":[\"add\",\"verify\",\"retract\"]},"
+	"\"via_field\":" SCHEMA_VIA_FIELD ","
+	"\"site\":{\"type\":\"integer\",\"minimum\":0},"
+	"\"to\":" SCHEMA_TO ","
+	"\"confidence\":{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]},"
+	"\"provenance\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"string\",\"minLength\":1}},"
+	"\"edge\":{\"type\":\"object\",\"properties\":{\"via_field\":" SCHEMA_VIA_FIELD ","
+	"\"site\":{\"type\":\"integer\",\"minimum\":0},\"to\":" SCHEMA_TO "},\"additionalProperties\":false},"
+	"\"tool\":{\"type\":\"string\",\"enum\":[\"reread\",\"svf\",\"phasar\"]},"
+	"\"verdict\":{\"type\":\"string\",\"enum\":[\"confirmed\",\"refuted\",\"inconclusive\"]},"
+	"\"reason\":{\"type\":\"string\",\"minLength\":1}"
+	"},\"additionalProperties\":false}}",
+	true,
+	"Overlay records, applied in memory as one batch: all or none (the error names the first bad "
+	"record's index). add: {op, via_field {record, offset} or site, to, confidence high|medium|low, "
+	"provenance [\"file:line: text\", ...]}. verify: {op, edge (a key from list_overlay, verbatim), "
+	"tool reread|svf|phasar, verdict confirmed|refuted|inconclusive}. retract: {op, edge, reason}."};
+
+#define ARGS(...) ((const mcp_arg *const[]){__VA_ARGS__, NULL})
+#define NO_ARGS ((const mcp_arg *const[]){NULL})
+
+const mcp_tool mcp_tools[] = {
+	{"load_catalog", "Load a catalog",
+	 "Open a program's catalog (made by `facet build`) for every other tool; its overlay "
+	 "(catalog path + '.overlay', or `overlay`) is loaded when it exists and matches. Replaces a "
+	 "loaded catalog, refusing while that one has unsaved overlay records unless discard_pending is "
+	 "true. Answers with the inventory: program, graphs, counts, fingerprint.",
+	 MCP_TOOL_LOAD_CATALOG, 0, ARGS(&a_catalog_path, &a_catalog_overlay, &a_discard)},
+	{"unload_catalog", "Unload the catalog",
+	 "Close the loaded catalog. Refuses while the overlay holds unsaved records (save_overlay first) "
+	 "unless discard_pending is true.",
+	 MCP_TOOL_UNLOAD_CATALOG, MCP_NEEDS_CATALOG, ARGS(&a_discard)},
+	{"inventory", "What is loaded",
+	 "The loaded program: its modules, the graphs the catalog holds, counts of functions and call "
+	 "sites (indirect, unresolved), the fingerprint, and the overlay's state.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
+	{"defs", "Find definitions",
+	 "Where a function is defined (file, line, module), with every definition when a static name is "
+	 "defined in several modules.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_limit)},
+	{"at", "What runs at a line",
+	 "The functions with code at FILE:LINE and the call sites on that line with their targets. Use it "
+	 "on an assignment's file and line to see what the line does.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_file, &a_line, &a_graph)},
+	{"callers", "Who calls a function",
+	 "The call sites that may call NAME in the chosen graph, each with its caller and location.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	{"callees", "What a function calls",
+	 "NAME's call sites, each classified (direct, indirect resolved, indirect unresolved, asm) with "
+	 "its targets in the chosen graph.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	{"uses", "Where a function's address is taken",
+	 "Every place NAME's address is taken or stored, with the record field it is stored into.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_limit)},
+	{"reach", "Can FROM reach TO",
+	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. "
+	 "uncertainty counts the unresolved indirect sites that could hide a path, and with "
+	 "include_overlay the agent steps (agent_path_steps > 0: not proven; a proven path is preferred "
+	 "when one exists).",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence)},
+	{"closure", "Everything reachable",
+	 "Every function NAME may reach (direction out) or that may reach NAME (direction in). With "
+	 "include_overlay, uncertainty.agent_reached lists those reached only through agent edges.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
+	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	{"slice", "Functions between two",
+	 "The functions on some call path from FROM to TO. emit_module writes their definitions as one "
+	 "small bitcode file, for verifying an edge by re-reading or a scoped points-to analysis.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG,
+	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module)},
+	{"externals", "The program's boundary",
+	 "Symbols called or referenced but not defined in the program (library functions, missing "
+	 "modules).",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_limit)},
+	{"indirect_targets", "Targets of an indirect call",
+	 "The indirect call sites at FILE:LINE with their targets in the chosen graph, each target with "
+	 "the warrant (rule, evidence, premise) that added or kept it.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_file, &a_line, &a_graph)},
+	{"resolution_candidates", "Unresolved sites and their candidates",
+	 "Unresolved indirect sites grouped by the record field they dispatch through: field "
+	 "(record@offset), field_name, signature, sites, and candidates (functions stored into that "
+	 "field, each with its assignments and signature_matches; single_candidate marked). Start of "
+	 "the loop that completes the call graph: read each assignment (at, and the source) before "
+	 "recording an edge.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_graph, &a_limit)},
+	{"explain", "Why a site has its targets",
+	 "Every target of call site SITE in each graph, with the decision and warrant (rule, evidence "
+	 "file:line, premise) behind it.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_site)},
+	{"record_edges", "Record agent edges",
+	 "Add, verify or retract edges in the overlay, in memory; nothing is written until "
+	 "save_overlay. Edges attach only to unresolved indirect sites; prefer via_field (covers every "
+	 "site through the field) over site. provenance is required: quote each assignment as "
+	 "'file:line: text'. Confidence high: the assignment stores this function into this field of "
+	 "this record type and the signature matches; medium: one indirection away or a cast; low: by "
+	 "name or signature only.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_records)},
+	{"list_overlay", "The overlay's edges",
+	 "Every overlay edge with its key (copy it verbatim into verify and retract records), "
+	 "confidence, provenance, verdict and the sites it covers; covered_sites of unresolved_sites; "
+	 "whether records are unsaved.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
+	{"save_overlay", "Save the overlay",
+	 "Write the overlay file atomically (the only tool that writes). Save before unload_catalog, "
+	 "before reloading, and before the session ends: unsaved records are not written on exit.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_save_path)},
+	{"load_overlay", "Load an overlay",
+	 "Replace the in-memory overlay with a file's. Refuses while records are unsaved unless "
+	 "discard_pending is true, and refuses an overlay recorded against another build (naming both "
+	 "fingerprints).",
+	 MCP_TOOL_LOAD_OVERLAY, MCP_NEEDS_CATALOG, ARGS(&a_load_path, &a_discard)},
+};
+
+const size_t mcp_n_tools = sizeof mcp_tools / sizeof *mcp_tools;
+
+const mcp_tool *mcp_tool_find(const char *name)
+{
+	for (size_t i = 0; name && i < mcp_n_tools; i++)
+		if (strcmp(mcp_tools[i].name, name) == 0)
+			return &mcp_tools[i];
+	return NULL;
+}
+
+json_t *mcp_tool_schema(const mcp_tool *t)
+{
+	json_t *props = json_object();
+	json_t *req = json_array();
+	for (const mcp_arg *const *a = t->args; *a; a++) {
+		json_error_t jerr;
+		json_t *s = json_loads((*a)->schema, 0, &jerr);
+		if (!s) {
+			/* A typo in the table above; tests/mcp/test_mcp_tools catches it. */
+			fprintf(stderr, "facet mcp: bad schema for %s.%s: %s\n", t->name, (*a)->name, jerr.text);
+			abort();
+		}
+		json_object_set_new(s, "description", json_string((*a)->description));
+		json_object_set_new(props, (*a)->name, s);
+		if ((*a)->required)
+			json_array_append_new(req, json_string((*a)->name));
+	}
+	json_t *schema = json_object();
+	json_object_set_new(schema, "type", json_string("object"));
+	json_object_set_new(schema, "properties", props);
+	if (json_array_size(req) > 0)
+		json_object_set_new(schema, "required", req);
+	else
+		json_decref(req);
+	json_object_set_new(schema, "additionalProperties", json_false());
+	return schema;
+}
+
+json_t *mcp_tool_describe(const mcp_tool *t)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "name", json_string(t->name));
+	json_object_set_new(d, "title", json_string(t->title));
+	json_object_set_new(d, "description", json_string(t->description));
+	json_object_set_new(d, "inputSchema", mcp_tool_schema(t));
+	json_t *ann = json_object();
+	json_object_set_new(ann, "title", json_string(t->title));
+	json_object_set_new(ann, "readOnlyHint", json_boolean(t->flags & MCP_READ_ONLY));
+	/* Nothing facet does destroys data: save_overlay replaces the overlay
+	 * file only with the records the session holds. */
+	json_object_set_new(ann, "destructiveHint", json_false());
+	json_object_set_new(ann, "idempotentHint", json_boolean(t->flags & MCP_READ_ONLY));
+	json_object_set_new(ann, "openWorldHint", json_false());
+	json_object_set_new(d, "annotations", ann);
+	return d;
+}

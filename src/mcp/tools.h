@@ -1,0 +1,62 @@
+/* tools.h — the MCP tools facet serves: names, descriptions, input schemas.
+ *
+ * One row per tool. Most tools are a query verb passed straight to
+ * query_call (query.h) under the same name and with the same argument names;
+ * three manage the session itself (load_catalog, unload_catalog, and
+ * load_overlay, which also guards unsaved records). The input schema of each
+ * tool is built from its argument rows, and the server checks every call
+ * against it (schema.h), so what tools/list publishes is what is enforced. */
+#ifndef FACET_MCP_TOOLS_H
+#define FACET_MCP_TOOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+typedef enum mcp_tool_kind {
+	MCP_TOOL_VERB,            /* query_call(verb = tool name, arguments) */
+	MCP_TOOL_LOAD_CATALOG,    /* open a catalog (and an overlay), replacing the loaded one */
+	MCP_TOOL_UNLOAD_CATALOG,  /* close the loaded catalog */
+	MCP_TOOL_LOAD_OVERLAY,    /* the verb, refused while records are unsaved */
+} mcp_tool_kind;
+
+enum {
+	MCP_NEEDS_CATALOG = 1,    /* refused (a tool error) while no catalog is loaded */
+	MCP_READ_ONLY = 2,        /* writes nothing: annotations.readOnlyHint */
+};
+
+/* One argument: its name, its JSON Schema (a JSON text), whether it is
+ * required, and a description written for the model that will fill it. */
+typedef struct mcp_arg {
+	const char *name;
+	const char *schema;
+	bool required;
+	const char *description;
+} mcp_arg;
+
+typedef struct mcp_tool {
+	const char *name;
+	const char *title;
+	const char *description;
+	mcp_tool_kind kind;
+	unsigned flags;           /* MCP_NEEDS_CATALOG, MCP_READ_ONLY */
+	const mcp_arg *const *args;   /* NULL-terminated */
+} mcp_tool;
+
+/* The tools, in the order tools/list gives them. */
+extern const mcp_tool mcp_tools[];
+extern const size_t mcp_n_tools;
+
+/* The tool named name, or NULL. */
+const mcp_tool *mcp_tool_find(const char *name);
+
+/* The tool's inputSchema: {"type":"object","properties":{...},"required":[...],
+ * "additionalProperties":false}. New reference. */
+json_t *mcp_tool_schema(const mcp_tool *t);
+
+/* The tool as tools/list describes it: name, title, description,
+ * inputSchema, annotations. New reference. */
+json_t *mcp_tool_describe(const mcp_tool *t);
+
+#endif
