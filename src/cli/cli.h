@@ -16,6 +16,9 @@ int cmd_stats(int argc, char **argv);
 int cmd_oo(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_pts(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_overlay(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);

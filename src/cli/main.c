@@ -15,6 +15,9 @@ static const command commands[] = {
 	{"stats",     cmd_stats,     "count functions, call sites and debug info of a program"},
 	{"pts",       cmd_pts,       "points-to sets of Andersen's analysis (a site's callee, a global)"},
 	{"dump",      cmd_dump,      "print the program model (pointer statements), for debugging"},
+	{"build",     cmd_build,     "run the whole analysis once and write the catalog (SQLite)"},
+	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
+	{"overlay",   cmd_overlay,   "record, list and check agent edges beside a catalog"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
 };
 

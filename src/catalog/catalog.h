@@ -1,0 +1,82 @@
+/* catalog.h — the SQLite file one analysis run leaves behind.
+ *
+ * `facet build` runs the pipeline once and hands everything it computed to
+ * catalog_write: the program model (functions, call sites with their source
+ * positions and inlining chains, globals and their initializer slots, every
+ * place a function's address is taken or stored), each call graph with
+ * per-edge membership, and — when the refinement ran — its recovered fields,
+ * assignment sets, decisions with warrants and residual questions. Every
+ * later question (src/query/, the MCP server) opens the catalog and never
+ * loads LLVM. docs/catalog.md documents the schema for people who query it
+ * with sqlite3 directly.
+ *
+ * A catalog is written whole into a temporary file beside the target and
+ * renamed over it, so a reader sees the old file or the new one, never half
+ * of either; readers therefore open it immutable (no locks). */
+#ifndef FACET_CATALOG_CATALOG_H
+#define FACET_CATALOG_CATALOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "cg/graph.h"
+#include "ir/model.h"
+#include "util/error.h"
+
+typedef struct facet_result facet_result;   /* facet/facet.h */
+
+#define CATALOG_SCHEMA_VERSION 1
+
+/* The graphs a catalog may hold; graph i is bit (1 << i) of edges.graphs. */
+enum { CATALOG_DIRECT, CATALOG_ANDERSEN, CATALOG_R0, CATALOG_RULESONLY, CATALOG_RPLUS, CATALOG_RPM,
+       CATALOG_N_GRAPHS };
+extern const char *const catalog_graph_names[CATALOG_N_GRAPHS];
+/* Index of a graph name, -1 when it is not one facet knows. */
+int catalog_graph_index(const char *name);
+
+/* What one run computed. Absent graphs are NULL; refine is NULL when the
+ * refinement did not run (then refine_note says why). */
+typedef struct catalog_build {
+	const ir_program *prog;
+	const cg_graph *graphs[CATALOG_N_GRAPHS];
+	const facet_result *refine;
+	const char *refine_note;
+	unsigned tau;
+	const char *oracle;        /* oracle backend name, NULL = "none" */
+	const char *fingerprint;   /* catalog_fingerprint's result */
+	double seconds_ingest, seconds_pta, seconds_refine;
+} catalog_build;
+
+/* Fingerprint of a build: a hash of the input files' contents, their order,
+ * the options and the schema version, as 16 hex digits in out. Two builds
+ * with the same fingerprint give the same catalog. */
+bool catalog_fingerprint(const char *const *inputs, unsigned n, unsigned tau, const char *oracle,
+                         char out[17], facet_error *err);
+
+/* Writes the catalog to path (temporary file + rename). */
+bool catalog_write(const char *path, const catalog_build *b, facet_error *err);
+
+/* ---- reading ---------------------------------------------------------------------- */
+
+typedef struct catalog catalog;
+
+/* Opens a catalog read-only and checks it: an SQLite file, a facet catalog,
+ * this schema version. NULL + err naming the file otherwise. */
+catalog *catalog_open(const char *path, facet_error *err);
+void catalog_close(catalog *c);
+
+sqlite3 *catalog_db(const catalog *c);
+const char *catalog_path(const catalog *c);
+const char *catalog_fingerprint_of(const catalog *c);
+/* A row of the meta table, NULL when absent (owned by the catalog). */
+const char *catalog_meta(const catalog *c, const char *key);
+/* True when the catalog holds graph i (catalog_graph_index). */
+bool catalog_has_graph(const catalog *c, int i);
+/* The graph queries use when none is named: rpm when built, else r0. */
+const char *catalog_default_graph(const catalog *c);
+/* True when the refinement's tables hold data. */
+bool catalog_has_refinement(const catalog *c);
+
+#endif

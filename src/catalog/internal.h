@@ -1,0 +1,27 @@
+/* internal.h — what the catalog writer's files share. Not a public header. */
+#ifndef FACET_CATALOG_INTERNAL_H
+#define FACET_CATALOG_INTERNAL_H
+
+#include "catalog/catalog.h"
+
+/* Set to 1 once src/facet/ implements facet.h (facet_refine and the *_name
+ * functions): until then the refinement's tables stay empty and `facet build`
+ * does not call it, so the binary links without it. */
+#define CATALOG_WITH_REFINEMENT 0
+
+typedef struct writer {
+	sqlite3 *db;
+	const char *path;
+	facet_error *err;
+} writer;
+
+bool catalog_w_fail(writer *w, const char *what);
+sqlite3_stmt *catalog_w_prep(writer *w, const char *sql);
+void catalog_w_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NULL */
+void catalog_w_id(sqlite3_stmt *st, int i, unsigned id);       /* IR_NONE binds NULL */
+bool catalog_w_step(writer *w, sqlite3_stmt *st);              /* step, reset, clear */
+
+/* refine.c: fields, assignments, dispatch, decisions, questions. */
+bool catalog_write_refinement(writer *w, const facet_result *r);
+
+#endif

@@ -1,0 +1,129 @@
+/* refine.c — the refinement's results into the catalog: recovered fields and
+ * their assignment sets (with evidence), the dispatched field of every
+ * indirect site, every decision with its warrant, the residual questions. */
+#include "catalog/internal.h"
+
+#if CATALOG_WITH_REFINEMENT
+
+#include "facet/facet.h"
+
+/* ---- the refinement ------------------------------------------------------------------- */
+
+bool catalog_write_refinement(writer *w, const facet_result *r)
+{
+	sqlite3_stmt *fs = catalog_w_prep(w, "INSERT INTO fields VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
+	sqlite3_stmt *as = catalog_w_prep(w, "INSERT INTO field_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)");
+	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+	sqlite3_stmt *qs = catalog_w_prep(w, "INSERT INTO questions VALUES(?1,?2,?3,?4,?5)");
+	sqlite3_stmt *qc = catalog_w_prep(w, "INSERT INTO question_candidates VALUES(?1,?2)");
+	bool ok = fs && as && ds && de && qs && qc;
+	for (unsigned i = 0; ok && i < r->n_fields; i++) {
+		const facet_field *f = &r->fields[i];
+		sqlite3_bind_int64(fs, 1, f->id);
+		catalog_w_text(fs, 2, f->kind == FIELD_STRUCT ? "struct" : f->kind == FIELD_GLOBAL ? "global" : "array");
+		catalog_w_text(fs, 3, f->record);
+		sqlite3_bind_int64(fs, 4, (sqlite3_int64)f->offset);
+		catalog_w_text(fs, 5, f->name);
+		catalog_w_text(fs, 6, f->key ? f->key : "");
+		catalog_w_text(fs, 7, f->sig_text);
+		sqlite3_bind_int64(fs, 8, f->n_sites);
+		ok = catalog_w_step(w, fs);
+		for (unsigned k = 0; ok && k < f->n_assigns; k++) {
+			const facet_assign *a = &f->assigns[k];
+			sqlite3_bind_int64(as, 1, f->id);
+			sqlite3_bind_int64(as, 2, a->function);
+			catalog_w_text(as, 3, assign_form_name(a->form));
+			catalog_w_text(as, 4, a->form == FORM_INIT ? a->global : NULL);
+			if (a->form == FORM_INIT)
+				sqlite3_bind_int64(as, 5, (sqlite3_int64)a->slot);
+			catalog_w_text(as, 6, a->loc.file);
+			sqlite3_bind_int64(as, 7, a->loc.line);
+			sqlite3_bind_int64(as, 8, a->loc.col);
+			catalog_w_text(as, 9, a->in_function);
+			ok = catalog_w_step(w, as);
+		}
+	}
+	for (unsigned i = 0; ok && i < r->n_sites; i++) {
+		const facet_site *s = &r->sites[i];
+		sqlite3_bind_int64(ds, 1, s->site);
+		catalog_w_text(ds, 2, disp_status_name(s->status));
+		catalog_w_text(ds, 3, disp_step_name(s->step));
+		sqlite3_bind_int64(ds, 4, s->depth);
+		catalog_w_id(ds, 5, s->field);
+		sqlite3_bind_int64(ds, 6, s->offset);
+		catalog_w_text(ds, 7, s->reason);
+		catalog_w_text(ds, 8, s->base_type);
+		sqlite3_bind_int64(ds, 9, s->n_r0);
+		sqlite3_bind_int64(ds, 10, s->n_sym);
+		sqlite3_bind_int(ds, 11, s->abstains);
+		ok = catalog_w_step(w, ds);
+	}
+	for (unsigned i = 0; ok && i < r->n_decisions; i++) {
+		const facet_decision *d = &r->decisions[i];
+		sqlite3_bind_int64(de, 1, i);
+		sqlite3_bind_int64(de, 2, d->site);
+		sqlite3_bind_int64(de, 3, d->function);
+		catalog_w_text(de, 4, fact_kind_name(d->fact));
+		catalog_w_text(de, 5, fact_outcome_name(d->outcome));
+		catalog_w_text(de, 6, facet_rule_name(d->rule));
+		catalog_w_text(de, 7, facet_premise_name(d->premise));
+		catalog_w_text(de, 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
+		catalog_w_text(de, 9, d->evidence);
+		ok = catalog_w_step(w, de);
+	}
+	for (unsigned i = 0; ok && i < r->n_questions; i++) {
+		const facet_question *q = &r->questions[i];
+		sqlite3_bind_int64(qs, 1, i);
+		catalog_w_text(qs, 2, q->kind == QUESTION_COMPLETION ? "completion" : "disambiguation");
+		sqlite3_bind_int64(qs, 3, q->site);
+		catalog_w_id(qs, 4, q->field);
+		sqlite3_bind_int(qs, 5, q->answered);
+		ok = catalog_w_step(w, qs);
+		for (unsigned k = 0; ok && k < q->n_candidates; k++) {
+			sqlite3_bind_int64(qc, 1, i);
+			sqlite3_bind_int64(qc, 2, q->candidates[k]);
+			ok = catalog_w_step(w, qc);
+		}
+	}
+	/* Stores the refinement located: their own line, and the field they fill. */
+	sqlite3_stmt *us = ok ? catalog_w_prep(w, "INSERT INTO address_uses(function, kind, in_function, file, line, col, field) "
+	                                "VALUES(?1,?2,?3,?4,?5,?6,?7)") : NULL;
+	ok = ok && us;
+	for (unsigned i = 0; ok && i < r->n_fields; i++) {
+		const facet_field *f = &r->fields[i];
+		for (unsigned k = 0; ok && k < f->n_assigns; k++) {
+			const facet_assign *a = &f->assigns[k];
+			if (a->form == FORM_INIT)
+				continue;
+			const ir_function *in = a->in_function ? ir_find_function(r->prog, a->in_function) : NULL;
+			sqlite3_bind_int64(us, 1, a->function);
+			catalog_w_text(us, 2, a->form == FORM_STORE ? "field_store" : "field_copy");
+			catalog_w_id(us, 3, in ? in->id : IR_NONE);
+			catalog_w_text(us, 4, a->loc.file);
+			sqlite3_bind_int64(us, 5, a->loc.line);
+			sqlite3_bind_int64(us, 6, a->loc.col);
+			sqlite3_bind_int64(us, 7, f->id);
+			ok = catalog_w_step(w, us);
+		}
+	}
+	sqlite3_finalize(us);
+	sqlite3_finalize(fs);
+	sqlite3_finalize(as);
+	sqlite3_finalize(ds);
+	sqlite3_finalize(de);
+	sqlite3_finalize(qs);
+	sqlite3_finalize(qc);
+	return ok;
+}
+
+#else
+
+bool catalog_write_refinement(writer *w, const facet_result *r)
+{
+	(void)r;
+	error_set(w->err, "%s: this facet was built without the refinement", w->path);
+	return false;
+}
+
+#endif

@@ -1,0 +1,69 @@
+/* schema.h — the catalog's tables, shared by the writer and docs/catalog.md
+ * (which explains each column). Internal to src/catalog/. */
+#ifndef FACET_CATALOG_SCHEMA_H
+#define FACET_CATALOG_SCHEMA_H
+
+/* Indexes are created after the rows are in (faster bulk load). */
+static const char catalog_schema_sql[] =
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
+	"CREATE TABLE inputs(id INTEGER PRIMARY KEY, path TEXT NOT NULL);\n"
+	"CREATE TABLE functions(id INTEGER PRIMARY KEY, name TEXT NOT NULL, source_name TEXT NOT NULL,\n"
+	"  module_id TEXT, file TEXT, dir TEXT, line INTEGER NOT NULL, linkage TEXT NOT NULL,\n"
+	"  defined INTEGER NOT NULL, address_taken INTEGER NOT NULL, intrinsic INTEGER NOT NULL,\n"
+	"  vararg INTEGER NOT NULL, ir_type TEXT, n_sites INTEGER NOT NULL);\n"
+	"CREATE TABLE sites(id INTEGER PRIMARY KEY, caller INTEGER NOT NULL, kind TEXT NOT NULL,\n"
+	"  callee INTEGER, call_type TEXT, file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL,\n"
+	"  resolved INTEGER NOT NULL, field INTEGER);\n"
+	"CREATE TABLE site_inlined(site INTEGER NOT NULL, depth INTEGER NOT NULL, function TEXT,\n"
+	"  file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL, PRIMARY KEY(site, depth)) WITHOUT ROWID;\n"
+	"CREATE TABLE site_callbacks(site INTEGER NOT NULL, function INTEGER NOT NULL);\n"
+	"CREATE TABLE globals(id INTEGER PRIMARY KEY, name TEXT NOT NULL, linkage TEXT NOT NULL,\n"
+	"  defined INTEGER NOT NULL, constant INTEGER NOT NULL, size INTEGER NOT NULL, ir_type TEXT,\n"
+	"  var_name TEXT, file TEXT, line INTEGER NOT NULL);\n"
+	"CREATE TABLE global_slots(global INTEGER NOT NULL, offset INTEGER NOT NULL, kind TEXT NOT NULL,\n"
+	"  function INTEGER, target_global INTEGER, addend INTEGER NOT NULL);\n"
+	"CREATE TABLE address_uses(id INTEGER PRIMARY KEY, function INTEGER NOT NULL, kind TEXT NOT NULL,\n"
+	"  in_function INTEGER, site INTEGER, global INTEGER, offset INTEGER, file TEXT,\n"
+	"  line INTEGER NOT NULL, col INTEGER NOT NULL, field INTEGER);\n"
+	"CREATE TABLE graphs(name TEXT PRIMARY KEY, bit INTEGER NOT NULL, present INTEGER NOT NULL,\n"
+	"  edges INTEGER NOT NULL, indirect_edges INTEGER NOT NULL, unresolved_sites INTEGER NOT NULL,\n"
+	"  note TEXT) WITHOUT ROWID;\n"
+	"CREATE TABLE edges(site INTEGER NOT NULL, target INTEGER NOT NULL, caller INTEGER NOT NULL,\n"
+	"  graphs INTEGER NOT NULL, PRIMARY KEY(site, target)) WITHOUT ROWID;\n"
+	"CREATE TABLE fields(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, record TEXT, offset INTEGER NOT NULL,\n"
+	"  name TEXT, key TEXT NOT NULL, signature TEXT, n_sites INTEGER NOT NULL);\n"
+	"CREATE TABLE field_assignments(field INTEGER NOT NULL, function INTEGER NOT NULL, form TEXT NOT NULL,\n"
+	"  global TEXT, slot INTEGER, file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL, in_function TEXT);\n"
+	"CREATE TABLE dispatch(site INTEGER PRIMARY KEY, status TEXT NOT NULL, step TEXT, depth INTEGER NOT NULL,\n"
+	"  field INTEGER, offset INTEGER NOT NULL, reason TEXT, base_type TEXT, n_r0 INTEGER NOT NULL,\n"
+	"  n_sym INTEGER NOT NULL, abstains INTEGER NOT NULL);\n"
+	"CREATE TABLE decisions(id INTEGER PRIMARY KEY, site INTEGER NOT NULL, function INTEGER NOT NULL,\n"
+	"  fact TEXT NOT NULL, outcome TEXT NOT NULL, rule TEXT NOT NULL, premise TEXT, source TEXT NOT NULL,\n"
+	"  evidence TEXT);\n"
+	"CREATE TABLE questions(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, site INTEGER NOT NULL,\n"
+	"  field INTEGER, answered INTEGER NOT NULL);\n"
+	"CREATE TABLE question_candidates(question INTEGER NOT NULL, function INTEGER NOT NULL);\n";
+
+static const char catalog_index_sql[] =
+	"CREATE INDEX functions_name ON functions(name);\n"
+	"CREATE INDEX functions_source_name ON functions(source_name);\n"
+	"CREATE INDEX sites_caller ON sites(caller);\n"
+	"CREATE INDEX sites_line ON sites(line);\n"
+	"CREATE INDEX site_inlined_line ON site_inlined(line);\n"
+	"CREATE INDEX address_uses_function ON address_uses(function);\n"
+	"CREATE INDEX address_uses_line ON address_uses(line);\n"
+	"CREATE INDEX edges_caller ON edges(caller);\n"
+	"CREATE INDEX edges_target ON edges(target);\n"
+	"CREATE INDEX field_assignments_field ON field_assignments(field);\n"
+	"CREATE INDEX field_assignments_line ON field_assignments(line);\n"
+	"CREATE INDEX fields_key ON fields(key);\n"
+	"CREATE INDEX dispatch_field ON dispatch(field);\n"
+	"CREATE INDEX decisions_site ON decisions(site);\n"
+	"CREATE VIEW edges_direct AS SELECT site, caller, target FROM edges WHERE graphs & 1;\n"
+	"CREATE VIEW edges_andersen AS SELECT site, caller, target FROM edges WHERE graphs & 2;\n"
+	"CREATE VIEW edges_r0 AS SELECT site, caller, target FROM edges WHERE graphs & 4;\n"
+	"CREATE VIEW edges_rulesonly AS SELECT site, caller, target FROM edges WHERE graphs & 8;\n"
+	"CREATE VIEW edges_rplus AS SELECT site, caller, target FROM edges WHERE graphs & 16;\n"
+	"CREATE VIEW edges_rpm AS SELECT site, caller, target FROM edges WHERE graphs & 32;\n";
+
+#endif

@@ -1,0 +1,643 @@
+/* overlay.c — the overlay's records, their checks, and the file.
+ *
+ * The state is never edited in place: applying a batch replays the whole log
+ * plus the batch into a fresh edge list and swaps it in only when every
+ * record passed, which is what makes a batch all-or-nothing. Overlays are
+ * small (records an agent or a person wrote by hand), so the replay costs
+ * nothing that matters. */
+#include "overlay/overlay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+typedef VEC(overlay_edge) edge_vec;
+
+struct overlay {
+	const catalog *cat;
+	int graph;                 /* the catalog's default graph: edges attach to its unresolved sites */
+	json_t *log;               /* applied records, normalized */
+	edge_vec edges;
+	bool dirty;
+};
+
+overlay_confidence overlay_confidence_parse(const char *s)
+{
+	if (!s)
+		return 0;
+	if (strcmp(s, "high") == 0)
+		return CONF_HIGH;
+	if (strcmp(s, "medium") == 0)
+		return CONF_MEDIUM;
+	if (strcmp(s, "low") == 0)
+		return CONF_LOW;
+	return 0;
+}
+
+const char *overlay_confidence_name(overlay_confidence c)
+{
+	return c == CONF_HIGH ? "high" : c == CONF_MEDIUM ? "medium" : c == CONF_LOW ? "low" : "?";
+}
+
+const char *overlay_verdict_name(overlay_verdict v)
+{
+	switch (v) {
+	case VERDICT_NONE: return NULL;
+	case VERDICT_CONFIRMED: return "confirmed";
+	case VERDICT_REFUTED: return "refuted";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
+	}
+	return NULL;
+}
+
+static void edge_free(overlay_edge *e)
+{
+	free(e->record);
+	free(e->to_symbol);
+	free(e->to_module);
+	free(e->verdict_tool);
+	free(e->sites);
+	json_decref(e->provenance);
+}
+
+static void edges_free(edge_vec *v)
+{
+	for (size_t i = 0; i < v->len; i++)
+		edge_free(&v->items[i]);
+	VEC_FREE(v);
+}
+
+overlay *overlay_new(const catalog *c)
+{
+	overlay *o = xcalloc(1, sizeof *o);
+	o->cat = c;
+	o->graph = catalog_graph_index(catalog_default_graph(c));
+	if (o->graph < 0)
+		o->graph = CATALOG_R0;
+	o->log = json_array();
+	return o;
+}
+
+void overlay_free(overlay *o)
+{
+	if (!o)
+		return;
+	edges_free(&o->edges);
+	json_decref(o->log);
+	free(o);
+}
+
+size_t overlay_n_edges(const overlay *o) { return o->edges.len; }
+const overlay_edge *overlay_edge_at(const overlay *o, size_t i) { return &o->edges.items[i]; }
+bool overlay_pending(const overlay *o) { return o->dirty; }
+size_t overlay_n_records(const overlay *o) { return json_array_size(o->log); }
+
+/* ---- checks against the catalog -------------------------------------------------------- */
+
+static sqlite3_stmt *prep(const overlay *o, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_prepare_v2(catalog_db(o->cat), sql, -1, &st, NULL);
+	return st;
+}
+
+/* Resolves `to` — an exact linked name, a bare identifier naming one
+ * definition, or {module_id, symbol} — to a defined function. On ambiguity
+ * the message lists the candidates with their module ids. */
+static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, char **module, facet_error *err)
+{
+	const char *symbol = NULL, *module_id = NULL;
+	if (json_is_string(to)) {
+		symbol = json_string_value(to);
+	} else if (json_is_object(to)) {
+		symbol = json_string_value(json_object_get(to, "symbol"));
+		module_id = json_string_value(json_object_get(to, "module_id"));
+		if (!symbol || !module_id) {
+			error_set(err, "'to' as an object needs string \"module_id\" and \"symbol\"");
+			return false;
+		}
+	} else {
+		error_set(err, "'to' must be a symbol or {\"module_id\", \"symbol\"}");
+		return false;
+	}
+	if (!*symbol) {
+		error_set(err, "'to' is an empty symbol");
+		return false;
+	}
+	/* An exact linked name wins over a bare identifier. */
+	sqlite3_stmt *st = prep(o, "SELECT id, name, module_id, 0 FROM functions WHERE defined AND name = ?1 "
+	                           "UNION ALL SELECT id, name, module_id, 1 FROM functions WHERE defined AND "
+	                           "source_name = ?1 AND name <> ?1 ORDER BY 4, 1");
+	if (!st) {
+		error_set(err, "%s: damaged catalog", catalog_path(o->cat));
+		return false;
+	}
+	sqlite3_bind_text(st, 1, symbol, -1, SQLITE_STATIC);
+	VEC(unsigned) ids = {0};
+	char cands[700] = "";
+	size_t used = 0;
+	bool exact = false;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		unsigned fid = (unsigned)sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *mod = (const char *)sqlite3_column_text(st, 2);
+		bool is_exact = sqlite3_column_int(st, 3) == 0;
+		if (exact && !is_exact)
+			break;   /* the exact name already decided it */
+		if (module_id && strcmp(mod ? mod : "", module_id) != 0)
+			continue;
+		exact = exact || is_exact;
+		VEC_PUSH(&ids, fid);
+		if (used < sizeof cands - 100)
+			used += (size_t)snprintf(cands + used, sizeof cands - used, "%s{\"module_id\": \"%s\", \"symbol\": \"%s\"}",
+			                         used ? ", " : "", mod ? mod : "", name);
+	}
+	sqlite3_finalize(st);
+	bool ok = false;
+	if (ids.len == 0) {
+		if (module_id)
+			error_set(err, "no definition of '%s' in module '%s'", symbol, module_id);
+		else
+			error_set(err, "no defined function '%s' in the catalog", symbol);
+	} else if (ids.len > 1) {
+		error_set(err, "'%s' names %zu definitions; give one as 'to': %s", symbol, ids.len, cands);
+	} else {
+		*id = ids.items[0];
+		st = prep(o, "SELECT name, module_id FROM functions WHERE id = ?1");
+		sqlite3_bind_int64(st, 1, *id);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			*sym = xstrdup((const char *)sqlite3_column_text(st, 0));
+			const char *m = (const char *)sqlite3_column_text(st, 1);
+			*module = xstrdup(m ? m : "");
+			ok = true;
+		}
+		sqlite3_finalize(st);
+	}
+	VEC_FREE(&ids);
+	return ok;
+}
+
+/* The unresolved indirect sites of field fid in the overlay's graph. */
+static void field_sites(const overlay *o, unsigned fid, unsigned **sites, unsigned *n)
+{
+	sqlite3_stmt *st = prep(o, "SELECT id FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
+	                           "(resolved & ?2) = 0 ORDER BY id");
+	sqlite3_bind_int64(st, 1, fid);
+	sqlite3_bind_int64(st, 2, 1 << o->graph);
+	VEC(unsigned) v = {0};
+	while (sqlite3_step(st) == SQLITE_ROW)
+		VEC_PUSH(&v, (unsigned)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	*sites = v.items;
+	*n = (unsigned)v.len;
+}
+
+/* Fills the attachment of e from a record's via_field or site. */
+static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *err)
+{
+	json_t *vf = json_object_get(rec, "via_field"), *site = json_object_get(rec, "site");
+	const char *g = catalog_graph_names[o->graph];
+	if ((vf != NULL) == (site != NULL)) {
+		error_set(err, "give exactly one of 'via_field' and 'site'");
+		return false;
+	}
+	if (vf) {
+		const char *record = json_string_value(json_object_get(vf, "record"));
+		json_t *off = json_object_get(vf, "offset");
+		if (!json_is_object(vf) || !record || !json_is_integer(off) || json_integer_value(off) < 0) {
+			error_set(err, "'via_field' must be {\"record\": NAME, \"offset\": BYTES}");
+			return false;
+		}
+		if (!catalog_has_refinement(o->cat)) {
+			error_set(err, "this catalog has no recovered fields (the refinement did not run); "
+			               "record with 'site' instead");
+			return false;
+		}
+		sqlite3_stmt *st = prep(o, "SELECT id FROM fields WHERE record = ?1 AND offset = ?2");
+		sqlite3_bind_text(st, 1, record, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, json_integer_value(off));
+		bool found = sqlite3_step(st) == SQLITE_ROW;
+		e->field = found ? (unsigned)sqlite3_column_int64(st, 0) : 0;
+		sqlite3_finalize(st);
+		if (!found) {
+			error_set(err, "no field %s@%lld in the catalog (resolution_candidates lists the fields)", record,
+			          (long long)json_integer_value(off));
+			return false;
+		}
+		e->via_field = true;
+		e->record = xstrdup(record);
+		e->offset = (uint64_t)json_integer_value(off);
+		field_sites(o, e->field, &e->sites, &e->n_sites);
+		if (e->n_sites == 0) {
+			error_set(err, "field %s@%llu has no unresolved indirect site in graph %s: its sites are bounded",
+			          record, (unsigned long long)e->offset, g);
+			return false;
+		}
+		return true;
+	}
+	if (!json_is_integer(site) || json_integer_value(site) < 0) {
+		error_set(err, "'site' must be a site id (a non-negative integer)");
+		return false;
+	}
+	sqlite3_stmt *st = prep(o, "SELECT kind, resolved, (SELECT count(*) FROM edges WHERE site = ?1 AND "
+	                           "(graphs & ?2)) FROM sites WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, json_integer_value(site));
+	sqlite3_bind_int64(st, 2, 1 << o->graph);
+	bool ok = false;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		error_set(err, "no site %lld in the catalog", (long long)json_integer_value(site));
+	} else if (strcmp((const char *)sqlite3_column_text(st, 0), "indirect") != 0) {
+		error_set(err, "site %lld is a %s call, not an indirect one: edges attach only to unresolved indirect sites",
+		          (long long)json_integer_value(site), (const char *)sqlite3_column_text(st, 0));
+	} else if (sqlite3_column_int64(st, 1) & (1 << o->graph)) {
+		error_set(err, "site %lld is bounded in graph %s (%lld targets): edges attach only to unresolved "
+		               "indirect sites", (long long)json_integer_value(site), g, sqlite3_column_int64(st, 2));
+	} else {
+		ok = true;
+		e->site = (unsigned)json_integer_value(site);
+		e->sites = xmalloc(sizeof *e->sites);
+		e->sites[0] = e->site;
+		e->n_sites = 1;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+static bool check_keys(json_t *rec, const char *const *allowed, facet_error *err)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(rec, k, v) {
+		bool ok = false;
+		for (size_t i = 0; allowed[i]; i++)
+			ok = ok || strcmp(k, allowed[i]) == 0;
+		if (!ok) {
+			error_set(err, "unknown key '%s' in a '%s' record", k, json_string_value(json_object_get(rec, "op")));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Index of the live edge matching a verify/retract record's `edge` key. */
+static bool find_edge(const overlay *o, edge_vec *v, json_t *key, size_t *index, facet_error *err)
+{
+	if (!json_is_object(key)) {
+		error_set(err, "'edge' must be the key of an edge as list_overlay prints it");
+		return false;
+	}
+	overlay_edge probe = {0};
+	json_t *vf = json_object_get(key, "via_field"), *site = json_object_get(key, "site");
+	if ((vf != NULL) == (site != NULL)) {
+		error_set(err, "'edge' needs exactly one of 'via_field' and 'site'");
+		return false;
+	}
+	if (!resolve_to(o, json_object_get(key, "to"), &probe.to, &probe.to_symbol, &probe.to_module, err))
+		return false;
+	const char *record = vf ? json_string_value(json_object_get(vf, "record")) : NULL;
+	json_t *off = vf ? json_object_get(vf, "offset") : NULL;
+	if (vf && (!record || !json_is_integer(off))) {
+		error_set(err, "'edge.via_field' must be {\"record\": NAME, \"offset\": BYTES}");
+		edge_free(&probe);
+		return false;
+	}
+	if (site && !json_is_integer(site)) {
+		error_set(err, "'edge.site' must be a site id");
+		edge_free(&probe);
+		return false;
+	}
+	for (size_t i = 0; i < v->len; i++) {
+		const overlay_edge *e = &v->items[i];
+		if (e->to != probe.to || e->via_field != (vf != NULL))
+			continue;
+		if (vf ? (strcmp(e->record, record) == 0 && e->offset == (uint64_t)json_integer_value(off))
+		       : e->site == (unsigned)json_integer_value(site)) {
+			*index = i;
+			edge_free(&probe);
+			return true;
+		}
+	}
+	error_set(err, "no such edge in the overlay (to %s); list_overlay shows the keys", probe.to_symbol);
+	edge_free(&probe);
+	return false;
+}
+
+/* Applies one record to v; on success *norm is the record as the log keeps
+ * it (`to` resolved to {module_id, symbol}). */
+static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm, facet_error *err)
+{
+	if (!json_is_object(rec)) {
+		error_set(err, "a record must be a JSON object");
+		return false;
+	}
+	const char *op = json_string_value(json_object_get(rec, "op"));
+	if (!op) {
+		error_set(err, "missing 'op' (add, verify or retract)");
+		return false;
+	}
+	if (strcmp(op, "add") == 0) {
+		static const char *const keys[] = {"op", "via_field", "site", "to", "confidence", "provenance", NULL};
+		if (!check_keys(rec, keys, err))
+			return false;
+		overlay_confidence conf = overlay_confidence_parse(json_string_value(json_object_get(rec, "confidence")));
+		if (!conf) {
+			error_set(err, "'confidence' must be high, medium or low");
+			return false;
+		}
+		json_t *prov = json_object_get(rec, "provenance");
+		if (json_is_string(prov))
+			prov = json_pack("[O]", prov);
+		else
+			json_incref(prov);
+		bool prov_ok = json_is_array(prov) && json_array_size(prov) > 0;
+		for (size_t i = 0; prov_ok && i < json_array_size(prov); i++) {
+			const char *p = json_string_value(json_array_get(prov, i));
+			prov_ok = p && *p;
+		}
+		if (!prov_ok) {
+			json_decref(prov);
+			error_set(err, "'provenance' is required: the source lines behind the edge, as a non-empty "
+			               "array of strings (\"file:line: text\")");
+			return false;
+		}
+		overlay_edge e = {.confidence = conf, .provenance = prov};
+		if (!json_object_get(rec, "to")) {
+			edge_free(&e);
+			error_set(err, "missing 'to'");
+			return false;
+		}
+		if (!attach(o, rec, &e, err) ||
+		    !resolve_to(o, json_object_get(rec, "to"), &e.to, &e.to_symbol, &e.to_module, err)) {
+			edge_free(&e);
+			return false;
+		}
+		/* An add on an existing edge updates confidence and provenance; its
+		 * verdict stays (only retract resets it). */
+		size_t at = v->len;
+		for (size_t i = 0; i < v->len && at == v->len; i++) {
+			overlay_edge *x = &v->items[i];
+			if (x->to == e.to && x->via_field == e.via_field &&
+			    (e.via_field ? x->field == e.field : x->site == e.site))
+				at = i;
+		}
+		if (at < v->len) {
+			overlay_edge *x = &v->items[at];
+			x->confidence = e.confidence;
+			json_decref(x->provenance);
+			x->provenance = json_incref(e.provenance);
+			edge_free(&e);
+		} else {
+			VEC_PUSH(v, e);
+		}
+		const overlay_edge *x = &v->items[at];
+		json_t *n = json_deep_copy(rec);
+		json_object_set_new(n, "to", json_pack("{s:s, s:s}", "module_id", x->to_module, "symbol", x->to_symbol));
+		json_object_set(n, "provenance", x->provenance);
+		*norm = n;
+		return true;
+	}
+	if (strcmp(op, "verify") == 0) {
+		static const char *const keys[] = {"op", "edge", "tool", "verdict", "note", NULL};
+		if (!check_keys(rec, keys, err))
+			return false;
+		const char *tool = json_string_value(json_object_get(rec, "tool"));
+		const char *verdict = json_string_value(json_object_get(rec, "verdict"));
+		if (!tool || (strcmp(tool, "reread") && strcmp(tool, "svf") && strcmp(tool, "phasar"))) {
+			error_set(err, "'tool' must be reread, svf or phasar");
+			return false;
+		}
+		overlay_verdict vd = !verdict ? VERDICT_NONE
+		                     : !strcmp(verdict, "confirmed") ? VERDICT_CONFIRMED
+		                     : !strcmp(verdict, "refuted") ? VERDICT_REFUTED
+		                     : !strcmp(verdict, "inconclusive") ? VERDICT_INCONCLUSIVE : VERDICT_NONE;
+		if (vd == VERDICT_NONE) {
+			error_set(err, "'verdict' must be confirmed, refuted or inconclusive");
+			return false;
+		}
+		size_t i;
+		if (!find_edge(o, v, json_object_get(rec, "edge"), &i, err))
+			return false;
+		overlay_edge *x = &v->items[i];
+		x->verdict = vd;
+		free(x->verdict_tool);
+		x->verdict_tool = xstrdup(tool);
+		json_t *n = json_deep_copy(rec);
+		json_object_set_new(n, "edge", overlay_edge_key(x));
+		*norm = n;
+		return true;
+	}
+	if (strcmp(op, "retract") == 0) {
+		static const char *const keys[] = {"op", "edge", "reason", NULL};
+		if (!check_keys(rec, keys, err))
+			return false;
+		const char *reason = json_string_value(json_object_get(rec, "reason"));
+		if (!reason || !*reason) {
+			error_set(err, "'reason' is required on a retract");
+			return false;
+		}
+		size_t i;
+		if (!find_edge(o, v, json_object_get(rec, "edge"), &i, err))
+			return false;
+		json_t *n = json_deep_copy(rec);
+		json_object_set_new(n, "edge", overlay_edge_key(&v->items[i]));
+		edge_free(&v->items[i]);
+		memmove(&v->items[i], &v->items[i + 1], (v->len - i - 1) * sizeof *v->items);
+		v->len--;
+		*norm = n;
+		return true;
+	}
+	error_set(err, "unknown op '%s' (add, verify or retract)", op);
+	return false;
+}
+
+json_t *overlay_edge_key(const overlay_edge *e)
+{
+	json_t *to = json_pack("{s:s, s:s}", "module_id", e->to_module ? e->to_module : "", "symbol",
+	                       e->to_symbol ? e->to_symbol : "");
+	if (e->via_field)
+		return json_pack("{s:{s:s, s:I}, s:o}", "via_field", "record", e->record, "offset",
+		                 (json_int_t)e->offset, "to", to);
+	return json_pack("{s:I, s:o}", "site", (json_int_t)e->site, "to", to);
+}
+
+/* Replays log then batch into a fresh state; swaps it in when all pass. */
+static bool replay(overlay *o, json_t *log, json_t *batch, bool batch_is_file, facet_error *err)
+{
+	edge_vec v = {0};
+	json_t *newlog = json_array();
+	size_t i;
+	json_t *rec;
+	json_array_foreach(log, i, rec) {
+		json_t *n = NULL;
+		facet_error e = {0};
+		if (!apply_one(o, &v, rec, &n, &e)) {
+			error_set(err, "record %zu of the overlay no longer applies: %s", i, e.msg);
+			goto bad;
+		}
+		json_array_append_new(newlog, n);
+	}
+	json_array_foreach(batch, i, rec) {
+		json_t *n = NULL;
+		facet_error e = {0};
+		if (!apply_one(o, &v, rec, &n, &e)) {
+			error_set(err, "record %zu%s: %s (no record of the batch was applied)", i,
+			          batch_is_file ? " of the file" : "", e.msg);
+			goto bad;
+		}
+		json_array_append_new(newlog, n);
+	}
+	edges_free(&o->edges);
+	o->edges = v;
+	json_decref(o->log);
+	o->log = newlog;
+	return true;
+bad:
+	edges_free(&v);
+	json_decref(newlog);
+	return false;
+}
+
+bool overlay_apply(overlay *o, json_t *records, facet_error *err)
+{
+	if (!json_is_array(records)) {
+		error_set(err, "'records' must be an array of records");
+		return false;
+	}
+	if (!replay(o, o->log, records, false, err))
+		return false;
+	if (json_array_size(records) > 0)
+		o->dirty = true;
+	return true;
+}
+
+/* ---- the file ------------------------------------------------------------------------- */
+
+json_t *overlay_parse_lines(const char *text, size_t len, facet_error *err)
+{
+	json_t *arr = json_array();
+	size_t line = 0;
+	for (size_t pos = 0; pos < len;) {
+		size_t end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		size_t a = pos, b = end;
+		while (a < b && (text[a] == ' ' || text[a] == '\t' || text[a] == '\r'))
+			a++;
+		while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\r'))
+			b--;
+		if (b > a && text[a] != '#') {
+			json_error_t je;
+			json_t *rec = json_loadb(text + a, b - a, JSON_REJECT_DUPLICATES, &je);
+			if (!rec) {
+				error_set(err, "line %zu: not JSON: %s (column %d)", line, je.text, je.column);
+				json_decref(arr);
+				return NULL;
+			}
+			if (!json_is_object(rec)) {
+				error_set(err, "line %zu: a record must be a JSON object", line);
+				json_decref(rec);
+				json_decref(arr);
+				return NULL;
+			}
+			json_array_append_new(arr, rec);
+		}
+		pos = end + 1;
+	}
+	return arr;
+}
+
+bool overlay_save(overlay *o, const char *path, facet_error *err)
+{
+	size_t n = strlen(path) + 32;
+	char *tmp = xmalloc(n);
+	snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		error_set(err, "%s: cannot write the overlay: %m", tmp);
+		free(tmp);
+		return false;
+	}
+	json_t *head = json_pack("{s:i, s:s, s:s}", "facet_overlay", 1, "catalog_fingerprint",
+	                         catalog_fingerprint_of(o->cat), "catalog", catalog_path(o->cat));
+	bool ok = json_dumpf(head, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
+	json_decref(head);
+	size_t i;
+	json_t *rec;
+	json_array_foreach(o->log, i, rec)
+		ok = ok && json_dumpf(rec, f, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF;
+	ok = fflush(f) == 0 && ok;
+	ok = fsync(fileno(f)) == 0 && ok;
+	ok = fclose(f) == 0 && ok;
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	if (!ok) {
+		error_set(err, "%s: cannot write the overlay: %m", path);
+		unlink(tmp);
+	} else {
+		o->dirty = false;
+	}
+	free(tmp);
+	return ok;
+}
+
+bool overlay_load(overlay *o, const char *path, facet_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		error_set(err, "%s: cannot read the overlay: %m", path);
+		return false;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	char buf[8192];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+		fwrite(buf, 1, got, mem);
+	bool read_err = ferror(f);
+	fclose(f);
+	fclose(mem);
+	if (read_err) {
+		error_set(err, "%s: cannot read the overlay", path);
+		free(text);
+		return false;
+	}
+	facet_error e = {0};
+	json_t *lines = overlay_parse_lines(text, len, &e);
+	free(text);
+	if (!lines) {
+		error_set(err, "%s: not a facet overlay: %s", path, e.msg);
+		return false;
+	}
+	json_t *head = json_array_get(lines, 0);
+	const char *fp = json_string_value(json_object_get(head, "catalog_fingerprint"));
+	if (!head || !json_object_get(head, "facet_overlay") || !fp) {
+		error_set(err, "%s: not a facet overlay (its first line must be the header with "
+		               "\"facet_overlay\" and \"catalog_fingerprint\")", path);
+		json_decref(lines);
+		return false;
+	}
+	if (strcmp(fp, catalog_fingerprint_of(o->cat)) != 0) {
+		error_set(err, "%s: recorded against catalog fingerprint %s, but %s has fingerprint %s (rebuilt from "
+		               "other inputs or options); move or delete the overlay, or name another with --overlay, "
+		               "and record again", path, fp, catalog_path(o->cat), catalog_fingerprint_of(o->cat));
+		json_decref(lines);
+		return false;
+	}
+	json_array_remove(lines, 0);
+	json_t *empty = json_array();
+	bool ok = replay(o, empty, lines, true, &e);
+	json_decref(empty);
+	json_decref(lines);
+	if (!ok) {
+		error_set(err, "%s: %s", path, e.msg);
+		return false;
+	}
+	o->dirty = false;
+	return true;
+}
