@@ -3,6 +3,7 @@
 #include "cli/load.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cg/graph.h"
@@ -19,7 +20,16 @@ static void usage(FILE *out)
 	      "                andersen: indirect calls resolved by Andersen's points-to\n"
 	      "                   analysis (field-sensitive, on-the-fly call graph)\n"
 	      "                r0: andersen filtered by IR function type (the Facet\n"
-	      "                   paper's R0); rplus and rpm are not built yet\n"
+	      "                   paper's R0)\n"
+	      "                rulesonly: R0 minus the targets Prune-Store and Prune-Sig\n"
+	      "                   refute\n"
+	      "                rplus: R+, R0 plus the premise-free (Add-Witness) targets\n"
+	      "                   of each site's dispatched field: never loses an R0 edge\n"
+	      "                rpm: R±, the refined graph: refutations and every\n"
+	      "                   warranted addition adopted (see facet explain)\n"
+	      "  --tau N       abstention threshold for rplus/rpm (default 2): a site\n"
+	      "                whose R0 minus refutations holds 1..N targets gets no\n"
+	      "                addition and no residual removal\n"
 	      "  --format F    text: per function, its call sites and targets (default)\n"
 	      "                json: {\"graph\", \"functions\", \"sites\"}, see docs/formats.md\n"
 	      "                llvm: the text of `opt -passes=print-callgraph` (node\n"
@@ -39,14 +49,15 @@ int cmd_callgraph(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *graph = "direct", *format = "text";
+	const char *graph = "direct", *format = "text", *tau = NULL;
 	bool verify = true;
 	char **files = argv + 1;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
 		int r;
 		if ((r = cli_option("callgraph", argc, argv, &i, "--graph", &graph)) ||
-		    (r = cli_option("callgraph", argc, argv, &i, "--format", &format))) {
+		    (r = cli_option("callgraph", argc, argv, &i, "--format", &format)) ||
+		    (r = cli_option("callgraph", argc, argv, &i, "--tau", &tau))) {
 			if (r < 0)
 				return EXIT_USAGE;
 		} else if (strcmp(argv[i], "--no-verify") == 0) {
@@ -70,6 +81,17 @@ int cmd_callgraph(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	bool want_pta = cli_graph_needs_pta(graph);
+	cli_graph_options gopt = {0};
+	if (tau) {
+		char *end;
+		unsigned long v = strtoul(tau, &end, 10);
+		if (!*tau || *end || v > 1000000) {
+			fprintf(stderr, "facet callgraph: --tau wants a non-negative integer, not '%s'\n", tau);
+			return EXIT_USAGE;
+		}
+		gopt.tau = (unsigned)v;
+		gopt.tau_set = true;
+	}
 	bool llvm = !strcmp(format, "llvm"), json = !strcmp(format, "json"), dot = !strcmp(format, "dot");
 	bool text = !strcmp(format, "text");
 	if (!llvm && !json && !dot && !text) {
@@ -88,7 +110,7 @@ int cmd_callgraph(int argc, char **argv)
 	if (llvm) {
 		cg_print_llvm(stdout, p);
 	} else {
-		cg_graph *g = cli_graph("callgraph", p, graph, NULL);
+		cg_graph *g = cli_graph("callgraph", p, graph, &gopt);
 		if (!g) {
 			ir_program_free(p);
 			return EXIT_USAGE;

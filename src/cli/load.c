@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ir/ingest.h"
+#include "facet/facet.h"
 #include "pta/andersen.h"
 #include "util/error.h"
 
@@ -68,19 +69,29 @@ bool cli_graph_needs_pta(const char *name)
 
 cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt)
 {
-	(void)opt;
 	if (!cli_graph_known(name)) {
 		fprintf(stderr, "facet %s: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", cmd, name);
 		return NULL;
 	}
 	if (strcmp(name, "direct") == 0)
 		return cg_direct(p);
-	if (strcmp(name, "andersen") != 0 && strcmp(name, "r0") != 0) {
-		fprintf(stderr, "facet %s: graph '%s' is not built yet (direct, andersen and r0 are)\n", cmd, name);
-		return NULL;
-	}
 	pta_result *pta = pta_analyze(p, NULL);
-	cg_graph *g = pta_callgraph(pta, strcmp(name, "r0") == 0);
+	cg_graph *g;
+	if (strcmp(name, "andersen") == 0 || strcmp(name, "r0") == 0) {
+		g = pta_callgraph(pta, strcmp(name, "r0") == 0);
+	} else {
+		facet_options fo;
+		facet_options_default(&fo);
+		if (opt && (opt->tau || opt->tau_set))
+			fo.tau = opt->tau;
+		facet_result *fr = facet_refine(pta, &fo);
+		if (fr->note)
+			fprintf(stderr, "facet %s: note: %s\n", cmd, fr->note);
+		facet_graph_kind kind = !strcmp(name, "rulesonly") ? GRAPH_RULES_ONLY
+		                        : !strcmp(name, "rplus") ? GRAPH_RPLUS : GRAPH_RPM;
+		g = facet_graph(fr, kind);
+		facet_result_free(fr);
+	}
 	pta_result_free(pta);
 	return g;
 }

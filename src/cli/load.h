@@ -27,6 +27,7 @@ bool cli_graph_needs_pta(const char *name);
 
 typedef struct cli_graph_options {
 	unsigned tau;              /* abstention threshold for rplus/rpm; 0 = the default (2) */
+	bool tau_set;              /* tau was given (so 0 means 0: never abstain) */
 } cli_graph_options;
 
 /* Builds the named graph of p, running whatever analyses it needs. Prints a

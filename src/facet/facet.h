@@ -28,11 +28,10 @@ typedef struct facet_oracle facet_oracle;   /* oracle.h */
 /* ---- the load side: the dispatched field of a site (§3.2.1) ---------------- */
 
 typedef enum disp_status {
-	DISP_NOT_LOADED,     /* the callee is not loaded from memory (a parameter, a phi...) */
 	DISP_FIELD,          /* a field S.m of a struct */
 	DISP_GLOBAL,         /* a plain global function pointer */
 	DISP_ARRAY,          /* a constant-indexed global array of function pointers */
-	DISP_UNRECOVERED,    /* loaded, but no step found the base's type; see reason */
+	DISP_UNRECOVERED,    /* not loaded from memory, or no step found the base's type; see reason */
 } disp_status;
 
 /* How the base pointer's type was found (the paper's steps ❶ ❷ ❸). */
@@ -50,6 +49,7 @@ typedef struct facet_assign {
 	uint64_t slot;             /* FORM_INIT: byte offset of the slot in the global */
 	ir_loc loc;                /* FORM_INIT: the global's declaration; else the store or copy */
 	const char *in_function;   /* FORM_STORE/FORM_COPY: the function holding the store or copy */
+	bool constant;             /* a syntactic scan sees it: an initializer, or a store of a function constant */
 } facet_assign;
 
 /* A field key: S.m, a global function pointer, or a global array. Fields of
@@ -63,6 +63,7 @@ typedef struct facet_field {
 	uint64_t offset;           /* bytes; 0 for globals */
 	const char *name;          /* member name ("u" for a union member, "@16" when unnamed), or the global */
 	const char *key;           /* "record@offset" or the global's name: unique */
+	bool function_pointer;     /* declared as a function pointer (or a union holding one) */
 	di_type *sig;              /* declared subroutine type, NULL when unknown */
 	const char *sig_text;      /* "void *(ngx_conf_t *)", "?" when unknown */
 	facet_assign *assigns;     /* F with its evidence: one entry per (function, form, place) */
@@ -81,7 +82,7 @@ typedef struct facet_site {
 	unsigned depth;            /* STEP_CHAINED: pointers from the resolved receiver */
 	unsigned field;            /* field id, or IR_NONE */
 	int64_t offset;            /* byte offset of the callee load from its base */
-	const char *reason;        /* DISP_UNRECOVERED / DISP_NOT_LOADED: why, for people */
+	const char *reason;        /* DISP_UNRECOVERED: why, for people */
 	const char *base_type;     /* the struct or variable type found for the base, or NULL */
 	/* classification summary */
 	unsigned n_r0;             /* |R0(c)| */
@@ -174,7 +175,7 @@ cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_deci
 /* The same over a result, with its own tau. */
 cg_graph *facet_graph(const facet_result *r, facet_graph_kind kind);
 
-const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "not-loaded" */
+const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered" */
 const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "" */
 const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
 const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "" */

@@ -1,0 +1,335 @@
+/* assign.c — field-assignment recovery by points-to projection (§3.2.2,
+ * Algorithm 1): init(S.m) and F(S.m) for every function-pointer field.
+ *
+ *   form 0  every function constant in every global initializer, placed by
+ *           the global's debug type and the slot's byte offset (init and F);
+ *   form 1  every store whose address resolves to S.m adds the functions in
+ *           the points-to set of the stored value — not only stores of a
+ *           function constant, which would miss most assignments (§5.2);
+ *   form 2  every memcpy/memmove whose destination resolves to struct S adds,
+ *           for each function-pointer field m' of S, the functions held by
+ *           field m' of every object the source may point to.
+ * Every addition keeps only f with sig(f) ~ sig(S.m) (line 5 of the
+ * algorithm) and records its evidence; a (field, function) pair keeps at most
+ * EVIDENCE_CAP places, the first ones in program order. */
+#include "facet/internal.h"
+
+#include <string.h>
+
+#include "facet/sig.h"
+
+enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64 };
+
+typedef VEC(unsigned) fn_list;
+typedef VEC(uint64_t) slot_list;
+
+typedef struct adder {
+	facet_ctx *x;
+	VEC(facet_assign) assigns;
+	VEC(unsigned) field_of;    /* per assign */
+	ptrmap count;              /* (field, function) -> places recorded */
+	bool *is_function_value;   /* value id -> a function's own address */
+} adder;
+
+static void add(adder *a, unsigned field, const facet_assign *as)
+{
+	facet_field *fl = &a->x->fields.items[field];
+	if (!fl->function_pointer)
+		return;   /* the projection widens F: only fields typed as function pointers */
+	const ir_function *f = a->x->prog->functions[as->function];
+	if (!sig_compatible(f->di_sig, fl->sig))
+		return;
+	void *key = (void *)(uintptr_t)(((uint64_t)field << 32 | as->function) + 1);
+	uintptr_t n = (uintptr_t)ptrmap_get(&a->count, key);
+	if (n >= EVIDENCE_CAP)
+		return;
+	ptrmap_put(&a->count, key, (void *)(n + 1));
+	VEC_PUSH(&a->assigns, *as);
+	VEC_PUSH(&a->field_of, field);
+}
+
+static unsigned field_of_key(facet_ctx *x, const key_result *k)
+{
+	return k->ok ? facet_field_for(x, k) : IR_NONE;
+}
+
+/* The functions a points-to set holds (abstract function objects). */
+static void functions_in(const pta_result *pta, const sbitmap *pts, fn_list *out)
+{
+	VEC_CLEAR(out);
+	if (!pts)
+		return;
+	unsigned loc;
+	SBM_FOREACH(pts, loc) {
+		unsigned obj = pta_loc_object(pta->solver, loc);
+		if (obj < pta->n_objects && pta->objects[obj].kind == OBJ_FUNCTION)
+			VEC_PUSH(out, pta->objects[obj].index);
+	}
+}
+
+/* ---- form 0 ---------------------------------------------------------------------- */
+
+static void form0(adder *a)
+{
+	const ir_program *p = a->x->prog;
+	for (unsigned g = 0; g < p->n_globals; g++) {
+		ir_global *gl = p->globals[g];
+		if (!gl->var || !gl->var->type)
+			continue;
+		for (unsigned i = 0; i < gl->n_slots; i++) {
+			const ir_init_slot *sl = &gl->slots[i];
+			if (sl->kind != SLOT_FUNCTION || sl->addend != 0)
+				continue;
+			key_result k = dispatch_key_in(a->x, gl->var->type, (int64_t)sl->offset, gl);
+			unsigned field = field_of_key(a->x, &k);
+			if (field == IR_NONE)
+				continue;
+			facet_assign as = {.function = sl->function->id, .form = FORM_INIT, .global = gl->name,
+			                   .slot = sl->offset, .loc = gl->var->loc, .constant = true};
+			add(a, field, &as);
+		}
+	}
+}
+
+/* ---- form 1 ---------------------------------------------------------------------- */
+
+static void form1(adder *a)
+{
+	facet_ctx *x = a->x;
+	const ir_program *p = x->prog;
+	fn_list fns = {0};
+	for (unsigned i = p->n_const_stmts; i < p->n_stmts; i++) {
+		const ir_stmt *st = &p->stmts[i];
+		if (st->op != ST_STORE)
+			continue;
+		functions_in(x->pta, pta_value_pts(x->pta, st->src), &fns);
+		if (fns.len == 0)
+			continue;
+		key_result k = dispatch_key(x, st->dst, st->offset);
+		unsigned field = field_of_key(x, &k);
+		if (field == IR_NONE)
+			continue;
+		unsigned fn = x->stmt_function[i];
+		for (size_t j = 0; j < fns.len; j++) {
+			facet_assign as = {.function = fns.items[j], .form = FORM_STORE,
+			                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL,
+			                   .constant = st->src < p->n_values && a->is_function_value[st->src]};
+			if (st->loc)
+				as.loc = *st->loc;
+			add(a, field, &as);
+		}
+	}
+	VEC_FREE(&fns);
+}
+
+/* ---- form 2 ---------------------------------------------------------------------- */
+
+static bool is_copy_function(const ir_function *f)
+{
+	static const char *const names[] = {"memcpy", "memmove", "__memcpy_chk", "__memmove_chk", "mempcpy"};
+	if (strncmp(f->name, "llvm.memcpy.", 12) == 0 || strncmp(f->name, "llvm.memmove.", 13) == 0 ||
+	    strncmp(f->name, "llvm.memcpy.inline.", 19) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(f->name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The outermost struct that starts at byte k of an object of type t. */
+static di_type *struct_at(facet_ctx *x, di_type *t, int64_t k)
+{
+	for (int guard = 0; guard < 32; guard++) {
+		t = di_strip(t);
+		if (!t)
+			return NULL;
+		if (t->kind == DI_ARRAY) {
+			di_type *e = di_strip(t->base);
+			while (e && e->kind == DI_ARRAY)
+				e = di_strip(e->base);
+			if (!e || e->size_bits < 8)
+				return NULL;
+			k %= (int64_t)(e->size_bits / 8);
+			t = e;
+			continue;
+		}
+		if (t->kind != DI_STRUCT)
+			return NULL;
+		if (t->n_members == 0 && t->name)
+			t = strmap_get(&x->record_by_name, t->name) ? strmap_get(&x->record_by_name, t->name) : t;
+		if (k == 0)
+			return t;
+		const di_member *hit = NULL;
+		for (unsigned i = 0; i < t->n_members; i++) {
+			const di_member *m = &t->members[i];
+			if (!m->bitfield && (int64_t)(m->offset_bits / 8) <= k &&
+			    k < (int64_t)((m->offset_bits + m->size_bits) / 8))
+				hit = m;
+		}
+		if (!hit)
+			return NULL;
+		k -= (int64_t)(hit->offset_bits / 8);
+		t = hit->type;
+	}
+	return NULL;
+}
+
+/* Byte offsets of every function-pointer slot of type t, from base. */
+static void fp_slots(facet_ctx *x, di_type *t, uint64_t base, slot_list *out, int depth)
+{
+	t = di_strip(t);
+	if (!t || depth > 8 || out->len > 4096)
+		return;
+	if (t->n_members == 0 && (t->kind == DI_STRUCT || t->kind == DI_UNION) && t->name) {
+		di_type *def = strmap_get(&x->record_by_name, t->name);
+		if (def)
+			t = def;
+	}
+	if (sig_of_pointer(t)) {
+		VEC_PUSH(out, base);
+		return;
+	}
+	if (t->kind == DI_ARRAY) {
+		di_type *e = di_strip(t->base);
+		uint64_t es = e ? e->size_bits / 8 : 0, n = t->n_dims ? t->dims[0] : 0;
+		for (uint64_t i = 0; es && i < n && i < ELEMENT_CAP; i++)
+			fp_slots(x, t->base, base + i * es, out, depth + 1);
+		return;
+	}
+	if (t->kind == DI_STRUCT || t->kind == DI_UNION)
+		for (unsigned i = 0; i < t->n_members; i++)
+			if (!t->members[i].bitfield)
+				fp_slots(x, t->members[i].type, base + t->members[i].offset_bits / 8, out, depth + 1);
+}
+
+/* What field (obj, off) holds, without making the solver collapse anything. */
+static const sbitmap *content(const pta_result *pta, unsigned obj, int64_t off)
+{
+	pta_solver *s = pta->solver;
+	if (pta_object_collapsed(s, obj))
+		off = 0;
+	else if (off < 0 || (uint64_t)off >= pta_object_size(s, obj))
+		return NULL;
+	return pta_pts(s, pta_field(s, obj, off));
+}
+
+static void form2_copy(adder *a, const ir_site *s, unsigned fn)
+{
+	facet_ctx *x = a->x;
+	if (s->n_args < 3 || s->args[0] == IR_NONE || s->args[1] == IR_NONE)
+		return;
+	object_ref dst = dispatch_object(x, s->args[0], 0, 0);
+	if (!dst.ok || dst.var_index)
+		return;
+	di_type *S = struct_at(x, dst.type, dst.offset);
+	if (!S)
+		return;
+	int64_t n = s->arg_consts[2];
+	slot_list slots = {0};
+	fp_slots(x, S, 0, &slots, 0);
+	const sbitmap *src = pta_value_pts(x->pta, s->args[1]);
+	fn_list fns = {0};
+	for (size_t i = 0; i < slots.len && src; i++) {
+		if (n != IR_NOT_CONST && (int64_t)slots.items[i] >= n)
+			continue;   /* a partial copy does not reach this field */
+		key_result k = dispatch_key_in(x, S, (int64_t)slots.items[i], NULL);
+		unsigned field = field_of_key(x, &k);
+		if (field == IR_NONE)
+			continue;
+		unsigned loc;
+		SBM_FOREACH(src, loc) {
+			unsigned obj = pta_loc_object(x->pta->solver, loc);
+			int64_t off = pta_loc_offset(x->pta->solver, loc) + (int64_t)slots.items[i];
+			functions_in(x->pta, content(x->pta, obj, off), &fns);
+			for (size_t j = 0; j < fns.len; j++) {
+				facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc,
+				                   .in_function = x->prog->functions[fn]->name};
+				add(a, field, &as);
+			}
+		}
+	}
+	VEC_FREE(&fns);
+	VEC_FREE(&slots);
+}
+
+static void form2(adder *a)
+{
+	const ir_program *p = a->x->prog;
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		if (s->kind == SITE_DIRECT && s->callee && is_copy_function(s->callee))
+			form2_copy(a, s, s->caller->id);
+	}
+}
+
+/* ---- results ---------------------------------------------------------------------- */
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? -1 : x > y;
+}
+
+static unsigned unique(unsigned *v, unsigned n)
+{
+	qsort(v, n, sizeof *v, cmp_unsigned);
+	unsigned m = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
+
+/* Groups the assignments by field and derives init and F from them. */
+static void finish(adder *a)
+{
+	facet_ctx *x = a->x;
+	unsigned nf = (unsigned)x->fields.len;
+	unsigned *count = xcalloc(nf + 1, sizeof *count);
+	for (size_t i = 0; i < a->assigns.len; i++)
+		count[a->field_of.items[i]]++;
+	for (unsigned f = 0; f < nf; f++) {
+		facet_field *fl = &x->fields.items[f];
+		fl->assigns = ARENA_ARRAY(x->arena, facet_assign, count[f] ? count[f] : 1);
+		fl->n_assigns = 0;
+	}
+	for (size_t i = 0; i < a->assigns.len; i++) {
+		facet_field *fl = &x->fields.items[a->field_of.items[i]];
+		fl->assigns[fl->n_assigns++] = a->assigns.items[i];
+	}
+	for (unsigned f = 0; f < nf; f++) {
+		facet_field *fl = &x->fields.items[f];
+		fl->F = ARENA_ARRAY(x->arena, unsigned, fl->n_assigns ? fl->n_assigns : 1);
+		fl->init = ARENA_ARRAY(x->arena, unsigned, fl->n_assigns ? fl->n_assigns : 1);
+		fl->n_F = fl->n_init = 0;
+		for (unsigned i = 0; i < fl->n_assigns; i++) {
+			fl->F[fl->n_F++] = fl->assigns[i].function;
+			if (fl->assigns[i].form == FORM_INIT)
+				fl->init[fl->n_init++] = fl->assigns[i].function;
+		}
+		fl->n_F = unique(fl->F, fl->n_F);
+		fl->n_init = unique(fl->init, fl->n_init);
+	}
+	free(count);
+}
+
+void assign_fields(facet_ctx *x)
+{
+	adder a = {.x = x};
+	ptrmap_init(&a.count);
+	const ir_program *p = x->prog;
+	a.is_function_value = xcalloc(p->n_values + 1, sizeof *a.is_function_value);
+	for (unsigned f = 0; f < p->n_functions; f++)
+		if (p->functions[f]->value < p->n_values)
+			a.is_function_value[p->functions[f]->value] = true;
+	if (p->has_debug_info) {
+		form0(&a);
+		form1(&a);
+		form2(&a);
+	}
+	finish(&a);
+	free(a.is_function_value);
+	ptrmap_free(&a.count);
+	VEC_FREE(&a.assigns);
+	VEC_FREE(&a.field_of);
+}

@@ -1,0 +1,290 @@
+/* classify.c — warrant-based fact classification (§3.3), abstention
+ * (§3.4.2) and the residual questions (§3.4.1).
+ *
+ * At each indirect site c with dispatched field S.m = disp(c), facts are
+ * proposed — an add for every f in F(S.m), a prune for every f in R0(c) that
+ * a refutation excludes — and classified by the rules of Figure 4, the
+ * refutations first, the first rule that applies deciding:
+ *   Prune-Store / Add-Unstored   F(S.m) ≠ ∅ ∧ f ∉ F(S.m)       premise π_proj
+ *   Prune-Sig   / Add-Sig        sig(f) ≁ sig(S.m)              premise π_sig
+ *   Add-Witness                  f ∈ init(S.m)                  premise-free
+ *   Add-Store                    f ∈ F(S.m) \ init(S.m)         premise π_bind
+ * A fact no rule classifies is residual. An oracle's answers (oracle.h) are
+ * facts like any other and go through the same rules. */
+#include "facet/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "facet/oracle.h"
+#include "facet/sig.h"
+
+static bool contains(const unsigned *v, unsigned n, unsigned x)
+{
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (v[mid] == x)
+			return true;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static const char *place_text(facet_ctx *x, const facet_assign *a)
+{
+	const char *file = a->loc.file ? a->loc.file : "?";
+	switch (a->form) {
+	case FORM_INIT:
+		return arena_printf(x->arena, "initializer %s+%llu (%s:%u)", a->global, (unsigned long long)a->slot,
+		                    file, a->loc.line);
+	case FORM_STORE:
+		return arena_printf(x->arena, "store at %s:%u in %s", file, a->loc.line,
+		                    a->in_function ? a->in_function : "?");
+	case FORM_COPY:
+		return arena_printf(x->arena, "copy at %s:%u in %s", file, a->loc.line,
+		                    a->in_function ? a->in_function : "?");
+	}
+	return "?";
+}
+
+/* The first recorded place that brings f into the field in the given form. */
+static const facet_assign *evidence_of(const facet_field *fl, unsigned f, bool init_only)
+{
+	for (unsigned i = 0; i < fl->n_assigns; i++)
+		if (fl->assigns[i].function == f && (!init_only || fl->assigns[i].form == FORM_INIT))
+			return &fl->assigns[i];
+	return NULL;
+}
+
+/* Classifies ⟨c, f, kind⟩ by Figure 4; fills d's rule, premise, outcome, evidence. */
+static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind kind, facet_decision *d)
+{
+	d->site = fs->site;
+	d->function = f;
+	d->fact = kind;
+	d->rule = RULE_NONE;
+	d->premise = PREMISE_NONE;
+	d->outcome = OUTCOME_RESIDUAL;
+	d->evidence = NULL;
+	if (fs->field == IR_NONE)
+		return;
+	const facet_field *fl = &x->fields.items[fs->field];
+	if (!fl->function_pointer)
+		return;
+	const ir_function *fn = x->prog->functions[f];
+	char a[256], b[256];
+	/* Refutations first (§3.3.2). */
+	if (fl->n_F > 0 && !contains(fl->F, fl->n_F, f)) {
+		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_STORE : RULE_ADD_UNSTORED;
+		d->premise = PREMISE_PROJ;
+		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
+		d->evidence = arena_printf(x->arena, "F(%s) holds %u function%s and not %s", fl->key, fl->n_F,
+		                           fl->n_F == 1 ? "" : "s", fn->name);
+		return;
+	}
+	if (!sig_compatible(fn->di_sig, fl->sig)) {
+		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
+		d->premise = PREMISE_SIG;
+		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
+		d->evidence = arena_printf(x->arena, "sig(%s) = %s is not compatible with sig(%s) = %s", fn->name,
+		                           sig_text(fn->di_sig, a, sizeof a), fl->key, sig_text(fl->sig, b, sizeof b));
+		return;
+	}
+	if (kind != FACT_ADD)
+		return;
+	/* Witnesses (§3.3.1). */
+	const facet_assign *w = evidence_of(fl, f, true);
+	if (w) {
+		d->rule = RULE_ADD_WITNESS;
+		d->premise = PREMISE_TRUE;
+		d->outcome = OUTCOME_SUPPORTED;
+		d->evidence = place_text(x, w);
+		return;
+	}
+	w = evidence_of(fl, f, false);
+	if (w) {
+		d->rule = RULE_ADD_STORE;
+		d->premise = PREMISE_BIND;
+		d->outcome = OUTCOME_SUPPORTED;
+		d->evidence = place_text(x, w);
+	}
+}
+
+typedef VEC(facet_decision) decision_list;
+
+static void push(decision_list *out, const facet_decision *d)
+{
+	VEC_PUSH(out, *d);
+}
+
+/* The site's symbolic result: R0 minus the refuted targets, plus the
+ * warranted additions unless the site abstains. Written into `out`. */
+typedef VEC(unsigned) fn_list;
+
+static void symbolic_result(facet_ctx *x, const facet_site *fs, const decision_list *dl, size_t first,
+                            fn_list *out)
+{
+	const cg_graph *r0 = x->res->r0;
+	VEC_CLEAR(out);
+	for (unsigned i = 0; i < r0->n_targets[fs->site]; i++) {
+		unsigned f = r0->targets[fs->site][i];
+		bool refuted = false;
+		for (size_t j = first; j < dl->len; j++)
+			if (dl->items[j].function == f && dl->items[j].fact == FACT_PRUNE &&
+			    dl->items[j].outcome == OUTCOME_SUPPORTED)
+				refuted = true;
+		if (!refuted)
+			VEC_PUSH(out, f);
+	}
+	if (fs->abstains)
+		return;
+	for (size_t j = first; j < dl->len; j++) {
+		const facet_decision *d = &dl->items[j];
+		if (d->fact == FACT_ADD && d->outcome == OUTCOME_SUPPORTED) {
+			bool have = false;
+			for (size_t k = 0; k < out->len; k++)
+				have |= out->items[k] == d->function;
+			if (!have)
+				VEC_PUSH(out, d->function);
+		}
+	}
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Completion candidates: the address-taken functions of the site's
+ * signature category — the call's IR type (as R0's filter) and, when the
+ * field is recovered and typed, a signature compatible with it. */
+static void completion_candidates(facet_ctx *x, const facet_site *fs, fn_list *out)
+{
+	const ir_program *p = x->prog;
+	const ir_site *s = &p->sites[fs->site];
+	const facet_field *fl = fs->field != IR_NONE ? &x->fields.items[fs->field] : NULL;
+	VEC_CLEAR(out);
+	for (unsigned f = 0; f < p->n_functions; f++) {
+		const ir_function *fn = p->functions[f];
+		if (!fn->address_taken || fn->intrinsic || fn->ir_type != s->call_type)
+			continue;
+		if (fl && fl->function_pointer && !sig_compatible(fn->di_sig, fl->sig))
+			continue;
+		VEC_PUSH(out, f);
+	}
+}
+
+typedef VEC(facet_question) question_list;
+
+static void add_question(facet_ctx *x, question_list *qs, question_kind kind, const facet_site *fs,
+                         fn_list *cands)
+{
+	if (cands->len == 0)
+		return;
+	qsort(cands->items, cands->len, sizeof *cands->items, cmp_unsigned);
+	facet_question q = {.kind = kind, .site = fs->site, .field = fs->field};
+	q.candidates = arena_memdup(x->arena, cands->items, cands->len * sizeof *cands->items);
+	q.n_candidates = (unsigned)cands->len;
+	VEC_PUSH(qs, q);
+}
+
+/* Asks the oracle q and classifies its answers as facts (§3.4.2). */
+static void ask(facet_ctx *x, facet_question *q, const facet_site *fs, decision_list *dl)
+{
+	facet_oracle *o = x->res->options.oracle;
+	if (!o || !o->ask)
+		return;
+	oracle_verdict *v = xcalloc(q->n_candidates + 1, sizeof *v);
+	if (o->ask(o, x->res, q, v)) {
+		q->answered = true;
+		for (unsigned i = 0; i < q->n_candidates; i++) {
+			fact_kind kind;
+			if (q->kind == QUESTION_COMPLETION && v[i] == VERDICT_YES)
+				kind = FACT_ADD;
+			else if (q->kind == QUESTION_DISAMBIGUATION && v[i] == VERDICT_NO)
+				kind = FACT_PRUNE;
+			else
+				continue;
+			facet_decision d;
+			classify(x, fs, q->candidates[i], kind, &d);
+			d.source = SOURCE_ORACLE;
+			if (d.outcome == OUTCOME_RESIDUAL)
+				d.evidence = arena_printf(x->arena, "oracle %s: %s", o->name,
+				                          kind == FACT_ADD ? "yes (completion)" : "no (disambiguation)");
+			push(dl, &d);
+		}
+	}
+	free(v);
+}
+
+void classify_sites(facet_ctx *x)
+{
+	facet_result *res = x->res;
+	const cg_graph *r0 = res->r0;
+	decision_list dl = {0};
+	question_list qs = {0};
+	fn_list sym = {0}, cands = {0};
+	for (unsigned i = 0; i < res->n_sites; i++) {
+		facet_site *fs = &res->sites[i];
+		size_t first = dl.len;
+		const facet_field *fl = fs->field != IR_NONE ? &x->fields.items[fs->field] : NULL;
+		if (fl && fl->function_pointer) {
+			/* ❸ propose: an add per f ∈ F(disp(c)), a prune per refuted f ∈ R0(c) */
+			for (unsigned k = 0; k < fl->n_F; k++) {
+				facet_decision d;
+				classify(x, fs, fl->F[k], FACT_ADD, &d);
+				push(&dl, &d);
+			}
+			for (unsigned k = 0; k < r0->n_targets[fs->site]; k++) {
+				facet_decision d;
+				classify(x, fs, r0->targets[fs->site][k], FACT_PRUNE, &d);
+				if (d.outcome == OUTCOME_SUPPORTED)
+					push(&dl, &d);
+			}
+		}
+		/* ❹ the symbolic result and abstention: 0 < |R0(c) \ Psym(c)| ≤ τ */
+		unsigned n_psym = 0;
+		for (size_t j = first; j < dl.len; j++)
+			n_psym += dl.items[j].fact == FACT_PRUNE && dl.items[j].outcome == OUTCOME_SUPPORTED;
+		fs->n_r0 = r0->n_targets[fs->site];
+		fs->n_sym = fs->n_r0 - n_psym;
+		fs->abstains = fs->n_sym > 0 && fs->n_sym <= res->options.tau;
+		/* ❺ the residual questions */
+		symbolic_result(x, fs, &dl, first, &sym);
+		if (sym.len == 0) {
+			completion_candidates(x, fs, &cands);
+			add_question(x, &qs, QUESTION_COMPLETION, fs, &cands);
+		} else if (!fs->abstains && sym.len >= 2) {
+			/* Same-signature residual case: some target no warrant decides. */
+			bool unwarranted = false;
+			for (size_t k = 0; k < sym.len && !unwarranted; k++) {
+				bool warranted = false;
+				for (size_t j = first; j < dl.len; j++)
+					warranted |= dl.items[j].function == sym.items[k] && dl.items[j].fact == FACT_ADD &&
+					             dl.items[j].outcome == OUTCOME_SUPPORTED;
+				unwarranted = !warranted;
+			}
+			if (unwarranted) {
+				VEC_CLEAR(&cands);
+				for (size_t k = 0; k < sym.len; k++)
+					VEC_PUSH(&cands, sym.items[k]);
+				add_question(x, &qs, QUESTION_DISAMBIGUATION, fs, &cands);
+			}
+		}
+		if (qs.len > 0 && qs.items[qs.len - 1].site == fs->site)
+			ask(x, &qs.items[qs.len - 1], fs, &dl);   /* ❻ adopted at derivation, under precedence */
+	}
+	res->decisions = dl.len ? arena_memdup(x->arena, dl.items, dl.len * sizeof *dl.items) : NULL;
+	res->n_decisions = (unsigned)dl.len;
+	res->questions = qs.len ? arena_memdup(x->arena, qs.items, qs.len * sizeof *qs.items) : NULL;
+	res->n_questions = (unsigned)qs.len;
+	VEC_FREE(&dl);
+	VEC_FREE(&qs);
+	VEC_FREE(&sym);
+	VEC_FREE(&cands);
+}

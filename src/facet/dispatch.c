@@ -1,0 +1,587 @@
+/* dispatch.c — dispatched-field recovery from debug layouts (§3.2.1).
+ *
+ * An address is walked back through its chain of address computations
+ * (GEPs, summing constant byte offsets) to a base pointer; the type of what
+ * the base points to is found by the paper's three steps, in order:
+ *   ❶ direct: a debug record binds the base itself (a #dbg_value with an
+ *     empty expression — a record with a non-empty expression describes a
+ *     location derived from the base, not the base), or the base is a stack
+ *     slot with a #dbg_declare, or a global with its debug variable;
+ *   ❷ chained: the base was loaded from a field of a receiver resolved by
+ *     the same steps; the field's recorded type names the pointee (depth
+ *     cap 4, counting loads from the resolved receiver);
+ *   ❸ typed access: a GEP of unoptimised IR names a struct; the name is
+ *     looked up in the debug info.
+ * The field at the offset is then found in the layout (locate), descending
+ * into embedded structs, stopping at a union (one location), keying a plain
+ * global function pointer or a global array of them on the variable.
+ *
+ * The same resolution keys the store side (assign.c), so a site and the
+ * writes into the field it loads from meet on one key. */
+#include "facet/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "facet/sig.h"
+
+enum { CHAIN_CAP = 4, WALK_CAP = 64 };
+
+/* ---- context -------------------------------------------------------------------- */
+
+static bool is_record(const di_type *t)
+{
+	return t && (t->kind == DI_STRUCT || t->kind == DI_UNION);
+}
+
+/* A pointer's type is the most useful when it names a struct. */
+static int binding_rank(const ir_dbg_binding *b)
+{
+	di_type *t = di_strip(b->var->type);
+	if (!t || t->kind != DI_POINTER)
+		return 0;
+	di_type *p = di_strip(t->base);
+	return is_record(p) ? 3 : p ? 2 : 1;
+}
+
+static void index_records(facet_ctx *x)
+{
+	const ir_program *p = x->prog;
+	strmap_init(&x->record_by_name);
+	ptrmap_init(&x->typedef_of_record);
+	for (unsigned i = 0; i < p->n_types; i++) {
+		di_type *t = p->types[i];
+		if (is_record(t) && t->name && !t->forward_decl && t->n_members > 0 &&
+		    !strmap_has(&x->record_by_name, t->name))
+			strmap_put(&x->record_by_name, t->name, t);
+	}
+	for (unsigned i = 0; i < p->n_types; i++) {
+		di_type *t = p->types[i];
+		if (t->kind != DI_TYPEDEF || !t->name)
+			continue;
+		di_type *r = di_strip(t->base);
+		if (!is_record(r) || r->n_members == 0)
+			continue;
+		if (!r->name && !ptrmap_get(&x->typedef_of_record, r))
+			ptrmap_put(&x->typedef_of_record, r, (void *)t->name);
+		if (!strmap_has(&x->record_by_name, t->name))
+			strmap_put(&x->record_by_name, t->name, r);
+	}
+}
+
+void dispatch_init(facet_ctx *x)
+{
+	const ir_program *p = x->prog;
+	unsigned nv = p->n_values;
+	x->def_start = xcalloc(nv + 1, sizeof *x->def_start);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op != ST_STORE && p->stmts[i].op != ST_RET && p->stmts[i].dst < nv)
+			x->def_start[p->stmts[i].dst + 1]++;
+	for (unsigned v = 0; v < nv; v++)
+		x->def_start[v + 1] += x->def_start[v];
+	x->defs = xmalloc((x->def_start[nv] + 1) * sizeof *x->defs);
+	unsigned *fill = xmalloc((nv + 1) * sizeof *fill);
+	memcpy(fill, x->def_start, (nv + 1) * sizeof *fill);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op != ST_STORE && p->stmts[i].op != ST_RET && p->stmts[i].dst < nv)
+			x->defs[fill[p->stmts[i].dst]++] = i;
+	free(fill);
+
+	x->stmt_function = xmalloc((p->n_stmts + 1) * sizeof *x->stmt_function);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		x->stmt_function[i] = IR_NONE;
+	for (unsigned f = 0; f < p->n_functions; f++)
+		for (unsigned i = 0; i < p->functions[f]->n_stmts; i++)
+			x->stmt_function[p->functions[f]->first_stmt + i] = f;
+
+	x->global_of_value = xcalloc(nv + 1, sizeof *x->global_of_value);
+	for (unsigned g = 0; g < p->n_globals; g++)
+		if (p->globals[g]->value < nv)
+			x->global_of_value[p->globals[g]->value] = p->globals[g];
+
+	x->value_binding = xcalloc(nv + 1, sizeof *x->value_binding);
+	x->slot_binding = xcalloc(nv + 1, sizeof *x->slot_binding);
+	for (unsigned i = 0; i < p->n_bindings; i++) {
+		const ir_dbg_binding *b = &p->bindings[i];
+		if (!b->empty_expr || !b->var || !b->var->type || b->value >= nv)
+			continue;
+		if (b->declare) {
+			if (!x->slot_binding[b->value])
+				x->slot_binding[b->value] = b;
+		} else if (!x->value_binding[b->value] || binding_rank(b) > binding_rank(x->value_binding[b->value])) {
+			x->value_binding[b->value] = b;
+		}
+	}
+	index_records(x);
+}
+
+void dispatch_free(facet_ctx *x)
+{
+	free(x->def_start);
+	free(x->defs);
+	free(x->stmt_function);
+	free(x->global_of_value);
+	free(x->value_binding);
+	free(x->slot_binding);
+	strmap_free(&x->record_by_name);
+	ptrmap_free(&x->typedef_of_record);
+}
+
+const char *dispatch_record_name(facet_ctx *x, di_type *record)
+{
+	if (record->name)
+		return record->name;
+	const char *td = ptrmap_get(&x->typedef_of_record, record);
+	if (td)
+		return td;
+	return arena_printf(x->arena, "<anonymous %s:%u>", record->loc.file ? record->loc.file : "?", record->loc.line);
+}
+
+/* A struct known here only by a declaration: its definition from another unit. */
+static di_type *complete(facet_ctx *x, di_type *t)
+{
+	t = di_strip(t);
+	if (is_record(t) && (t->forward_decl || t->n_members == 0) && t->name) {
+		di_type *def = strmap_get(&x->record_by_name, t->name);
+		if (def)
+			return def;
+	}
+	return t;
+}
+
+/* ---- the layout: which member holds byte k --------------------------------------- */
+
+typedef struct place {
+	di_type *record;           /* the named struct/union keyed on; NULL: the object is no record */
+	uint64_t offset;           /* of the member in record */
+	const char *member;        /* path from record: "create_loc_conf", "u", "pub._upsample" */
+	di_type *type;             /* the member's declared type */
+	bool array;                /* the member is an array (of function pointers): one location */
+} place;
+
+static const di_member *member_at(const di_type *t, uint64_t k)
+{
+	const di_member *hit = NULL;
+	for (unsigned i = 0; i < t->n_members; i++) {
+		const di_member *m = &t->members[i];
+		if (m->bitfield)
+			continue;
+		uint64_t mo = m->offset_bits / 8, ms = m->size_bits / 8;
+		if (!ms && m->type)
+			ms = di_strip(m->type) ? di_strip(m->type)->size_bits / 8 : 0;
+		if (mo <= k && (k < mo + ms || (!ms && k == mo)))
+			hit = m;   /* the last one: a zero-sized member shares its offset */
+	}
+	return hit;
+}
+
+static const char *join(facet_ctx *x, const char *path, const char *name)
+{
+	if (!path || !*path)
+		return name;
+	return arena_printf(x->arena, "%s.%s", path, name);
+}
+
+static di_type *element_of(facet_ctx *x, di_type *array)
+{
+	di_type *e = array;
+	while (e && e->kind == DI_ARRAY)
+		e = complete(x, e->base);
+	return e;
+}
+
+/* The member of an object of type t holding byte k. Returns false when the
+ * layout has nothing there. */
+static bool locate(facet_ctx *x, di_type *type, int64_t k, place *out)
+{
+	di_type *t = complete(x, type);
+	memset(out, 0, sizeof *out);
+	out->type = type;
+	if (k < 0)
+		return false;
+	di_type *record = NULL;
+	uint64_t rec_off = 0;     /* where t starts within record */
+	const char *path = "";
+	for (int guard = 0; guard < WALK_CAP; guard++) {
+		if (!t)
+			return false;
+		if (t->kind == DI_ARRAY) {
+			di_type *e = element_of(x, t);
+			uint64_t es = e ? e->size_bits / 8 : 0;
+			if (!es)
+				return false;
+			k %= (int64_t)es;
+			t = e;
+			continue;
+		}
+		if (t->kind == DI_UNION) {   /* one location, whichever member */
+			if (!record) {
+				out->record = t;
+				out->member = "(union)";
+			} else {
+				out->record = record;
+				out->member = *path ? path : arena_printf(x->arena, "@%llu", (unsigned long long)rec_off);
+			}
+			out->offset = rec_off;
+			out->type = t;
+			return true;
+		}
+		if (t->kind != DI_STRUCT) {   /* a scalar: the object itself when k == 0 */
+			if (record || k != 0)
+				return record != NULL;
+			out->type = type;
+			return true;
+		}
+		if (!record || t->name || ptrmap_get(&x->typedef_of_record, t)) {
+			record = t;   /* a named struct: key on it from here */
+			rec_off = 0;
+			path = "";
+		}
+		const di_member *m = member_at(t, (uint64_t)k);
+		if (!m)
+			return false;
+		uint64_t mo = m->offset_bits / 8;
+		di_type *mt = complete(x, m->type);
+		const char *name = m->name ? m->name : NULL;
+		if (mt && (mt->kind == DI_STRUCT)) {
+			/* Descend into an embedded struct (§3.2.1): a named one becomes the
+			 * key, an anonymous one keeps the enclosing record. */
+			rec_off += mo;
+			if (name)
+				path = join(x, path, name);
+			k -= (int64_t)mo;
+			t = mt;
+			continue;
+		}
+		if (mt && mt->kind == DI_UNION) {
+			out->record = record;
+			out->offset = rec_off + mo;
+			out->member = name ? join(x, path, name) : *path ? path
+			              : arena_printf(x->arena, "@%llu", (unsigned long long)(rec_off + mo));
+			out->type = m->type;
+			return true;
+		}
+		if (mt && mt->kind == DI_ARRAY) {
+			di_type *e = element_of(x, mt);
+			if (e && e->kind == DI_STRUCT) {
+				uint64_t es = e->size_bits / 8;
+				if (!es)
+					return false;
+				rec_off += mo;
+				if (name)
+					path = join(x, path, arena_printf(x->arena, "%s[]", name));
+				k = (k - (int64_t)mo) % (int64_t)es;
+				t = e;
+				continue;
+			}
+			out->array = true;
+			out->record = record;
+			out->offset = rec_off + mo;
+			out->member = join(x, path, name ? name : "?");
+			out->type = mt->base;   /* the element type, as declared */
+			return true;
+		}
+		out->record = record;
+		out->offset = rec_off + mo;
+		out->member = join(x, path, name ? name : arena_printf(x->arena, "@%llu", (unsigned long long)(rec_off + mo)));
+		out->type = m->type;
+		return true;
+	}
+	return false;
+}
+
+/* ---- field keys ------------------------------------------------------------------ */
+
+key_result dispatch_key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global *g)
+{
+	key_result r = {0};
+	di_type *t = complete(x, type);
+	if (g && t) {
+		di_type *leaf = t->kind == DI_ARRAY ? element_of(x, t) : NULL;
+		if (sig_of_pointer(t) && offset == 0) {
+			r.ok = true;
+			r.kind = FIELD_GLOBAL;
+			r.record_name = r.member = g->name;
+			r.member_type = type;
+			return r;
+		}
+		if (leaf && sig_of_pointer(leaf)) {
+			r.ok = true;
+			r.kind = FIELD_ARRAY;
+			r.record_name = r.member = g->name;
+			r.member_type = leaf;
+			return r;
+		}
+	}
+	place pl;
+	if (!locate(x, type, offset, &pl)) {
+		r.why = arena_printf(x->arena, "no member at byte %lld of the base's type", (long long)offset);
+		return r;
+	}
+	if (!pl.record) {
+		r.member_type = pl.type;
+		r.why = g ? "a global that is neither a struct nor a function pointer"
+		          : "the base is a plain pointer variable, not a struct";
+		return r;
+	}
+	r.ok = true;
+	r.kind = FIELD_STRUCT;
+	r.record = pl.record;
+	r.record_name = dispatch_record_name(x, pl.record);
+	r.offset = pl.offset;
+	r.member = pl.member;
+	r.member_type = pl.type;
+	return r;
+}
+
+/* ---- walking addresses back to their base ----------------------------------------------- */
+
+static unsigned n_defs(const facet_ctx *x, unsigned v)
+{
+	return v < x->prog->n_values ? x->def_start[v + 1] - x->def_start[v] : 0;
+}
+
+static const ir_stmt *def(const facet_ctx *x, unsigned v, unsigned i)
+{
+	return &x->prog->stmts[x->defs[x->def_start[v] + i]];
+}
+
+/* The pointee of a declared pointer type, or NULL (void, not a pointer). */
+static di_type *pointee(facet_ctx *x, di_type *ptr)
+{
+	di_type *t = di_strip(ptr);
+	if (!t || t->kind != DI_POINTER)
+		return NULL;
+	return complete(x, t->base) ? t->base : NULL;
+}
+
+static object_ref fail(object_ref r, const char *why)
+{
+	r.ok = false;
+	r.why = why;
+	return r;
+}
+
+object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth)
+{
+	object_ref r = {0};
+	r.offset = off;
+	const char *typed = NULL;
+	int64_t typed_off = 0;
+	unsigned v = a;
+	for (int guard = 0; guard < WALK_CAP && v != IR_NONE; guard++) {
+		/* ❶ direct */
+		ir_global *g = v < x->prog->n_values ? x->global_of_value[v] : NULL;
+		if (g) {
+			if (!g->var || !g->var->type)
+				return fail(r, "a global without debug info");
+			r.ok = true;
+			r.type = g->var->type;
+			r.global = g;
+			r.step = STEP_DIRECT;
+			return r;
+		}
+		const ir_dbg_binding *slot = v < x->prog->n_values ? x->slot_binding[v] : NULL;
+		if (slot) {
+			r.ok = true;
+			r.type = slot->var->type;
+			r.step = STEP_DIRECT;
+			return r;
+		}
+		const ir_dbg_binding *b = v < x->prog->n_values ? x->value_binding[v] : NULL;
+		if (b && pointee(x, b->var->type)) {
+			r.ok = true;
+			r.type = pointee(x, b->var->type);
+			r.step = STEP_DIRECT;
+			return r;
+		}
+		if (n_defs(x, v) != 1)
+			break;
+		const ir_stmt *d = def(x, v, 0);
+		if (d->op == ST_GEP) {
+			if (d->gep_record) {
+				typed = d->gep_record;
+				typed_off = r.offset + (d->var_offset ? 0 : d->offset);
+			}
+			if (d->var_offset)
+				r.var_index = true;
+			else
+				r.offset += d->offset;
+			v = d->src;
+			continue;
+		}
+		if (d->op == ST_COPY) {
+			v = d->src;
+			continue;
+		}
+		break;
+	}
+	/* ❷ chained: the base is loaded from a field of a receiver */
+	const char *why = "no debug record names the base pointer";
+	if (v != IR_NONE && n_defs(x, v) == 1 && def(x, v, 0)->op == ST_LOAD) {
+		const ir_stmt *d = def(x, v, 0);
+		if (depth >= CHAIN_CAP) {
+			why = "the chain of receivers is deeper than 4";
+		} else {
+			object_ref sub = dispatch_object(x, d->src, d->offset, depth + 1);
+			place pl;
+			if (sub.ok && !sub.var_index && locate(x, sub.type, sub.offset, &pl)) {
+				di_type *p = pointee(x, pl.type);
+				if (p) {
+					/* At -O0 the base is loaded from the declared stack slot of a
+					 * pointer variable: that is the direct step, not a chain. */
+					bool slot_hop = !pl.record && sub.step == STEP_DIRECT && !sub.global && sub.depth == 0;
+					r.ok = true;
+					r.type = p;
+					r.step = slot_hop ? STEP_DIRECT : STEP_CHAINED;
+					r.depth = slot_hop ? 0 : sub.depth + 1;
+					return r;
+				}
+				why = "the receiver's field is not a typed pointer";
+			} else if (!sub.ok) {
+				why = sub.why;
+			}
+		}
+	} else if (v != IR_NONE && n_defs(x, v) > 1) {
+		/* A phi or select of pointers: accept when every resolved operand agrees. */
+		object_ref agreed = {0};
+		bool conflict = false;
+		for (unsigned i = 0; i < n_defs(x, v) && !conflict; i++) {
+			const ir_stmt *d = def(x, v, i);
+			if (d->op != ST_COPY)
+				continue;
+			object_ref sub = dispatch_object(x, d->src, r.offset, depth + 1);
+			if (!sub.ok)
+				continue;
+			if (agreed.ok && (di_strip(agreed.type) != di_strip(sub.type) || agreed.offset != sub.offset))
+				conflict = true;
+			else if (!agreed.ok)
+				agreed = sub;
+		}
+		if (agreed.ok && !conflict) {
+			agreed.var_index |= r.var_index;
+			return agreed;
+		}
+		why = conflict ? "the base merges pointers of different types" : why;
+	}
+	/* ❸ typed access: unoptimised IR names the struct in the GEP */
+	if (typed) {
+		di_type *rec = strmap_get(&x->record_by_name, typed);
+		if (rec) {
+			r.ok = true;
+			r.type = rec;
+			r.offset = typed_off;
+			r.var_index = false;
+			r.step = STEP_TYPED;
+			return r;
+		}
+		why = "the typed access names a struct the debug info does not define";
+	}
+	return fail(r, why);
+}
+
+key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off)
+{
+	object_ref o = dispatch_object(x, a, off, 0);
+	key_result r = {0};
+	if (!o.ok) {
+		r.why = o.why;
+		return r;
+	}
+	di_type *t = complete(x, o.type);
+	int64_t k = o.offset;
+	if (o.var_index && t && t->kind == DI_STRUCT && t->size_bits >= 8)
+		k %= (int64_t)(t->size_bits / 8);   /* p[i].m: the index picks an element */
+	r = dispatch_key_in(x, o.type, k, o.global);
+	r.step = o.step;
+	r.depth = o.depth;
+	char buf[256];
+	r.base_type = arena_strdup(x->arena, sig_text(o.type, buf, sizeof buf));
+	if (r.ok && r.kind == FIELD_GLOBAL && o.var_index)
+		r.kind = FIELD_ARRAY;
+	return r;
+}
+
+/* ---- the load side: disp(c) for every indirect site ------------------------------------ */
+
+/* The loads the callee value comes from (through copies): one, or all the
+ * operands of a phi that are loads of the same key. */
+static key_result site_key(facet_ctx *x, const ir_site *s)
+{
+	key_result r = {0};
+	unsigned v = s->callee_value;
+	for (int guard = 0; guard < WALK_CAP; guard++) {
+		if (v == IR_NONE) {
+			r.why = "the callee is not tracked";
+			return r;
+		}
+		unsigned n = n_defs(x, v);
+		if (n == 0) {
+			r.why = x->global_of_value[v] ? "the callee is a global's address"
+			                               : "the callee is a parameter, not loaded from memory";
+			return r;
+		}
+		const ir_stmt *d = def(x, v, 0);
+		if (n == 1 && d->op == ST_COPY) {
+			v = d->src;
+			continue;
+		}
+		if (n == 1 && d->op == ST_LOAD)
+			return dispatch_key(x, d->src, d->offset);
+		if (n == 1 && d->op == ST_CALL) {
+			r.why = "the callee is returned by a call";
+			return r;
+		}
+		/* Several definitions (a phi): all must be loads of one key. */
+		key_result agreed = {0};
+		for (unsigned i = 0; i < n; i++) {
+			const ir_stmt *di = def(x, v, i);
+			key_result k = {0};
+			if (di->op == ST_LOAD)
+				k = dispatch_key(x, di->src, di->offset);
+			else if (di->op == ST_COPY && n_defs(x, di->src) == 1 && def(x, di->src, 0)->op == ST_LOAD)
+				k = dispatch_key(x, def(x, di->src, 0)->src, def(x, di->src, 0)->offset);
+			if (!k.ok) {
+				r.why = "the callee merges values not all loaded from one field";
+				return r;
+			}
+			if (agreed.ok && (agreed.kind != k.kind || agreed.offset != k.offset ||
+			                  strcmp(agreed.record_name, k.record_name) != 0)) {
+				r.why = "the callee merges loads from different fields";
+				return r;
+			}
+			agreed = k;
+		}
+		return agreed;
+	}
+	r.why = "the callee's definition chain is too long";
+	return r;
+}
+
+void dispatch_sites(facet_ctx *x)
+{
+	facet_result *res = x->res;
+	for (unsigned i = 0; i < res->n_sites; i++) {
+		facet_site *fs = &res->sites[i];
+		const ir_site *s = &x->prog->sites[fs->site];
+		fs->field = IR_NONE;
+		if (!x->prog->has_debug_info) {
+			fs->status = DISP_UNRECOVERED;
+			fs->reason = "the program has no debug info";
+			continue;
+		}
+		key_result k = site_key(x, s);
+		if (!k.ok) {
+			fs->status = DISP_UNRECOVERED;
+			fs->reason = k.why ? k.why : "unknown";
+			fs->base_type = k.base_type;
+			continue;
+		}
+		fs->status = k.kind == FIELD_STRUCT ? DISP_FIELD : k.kind == FIELD_GLOBAL ? DISP_GLOBAL : DISP_ARRAY;
+		fs->step = k.step;
+		fs->depth = k.depth;
+		fs->offset = (int64_t)k.offset;
+		fs->base_type = k.base_type;
+		fs->field = facet_field_for(x, &k);
+	}
+}

@@ -1,0 +1,171 @@
+/* facet.c — the refinement's driver (§3.5's fixed order), the field table
+ * and the names every output uses. */
+#include "facet/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "facet/sig.h"
+
+void facet_options_default(facet_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->tau = 2;
+}
+
+/* sig of a union: the members' common signature, when they have one. */
+static di_type *union_sig(di_type *u, bool *has_fp)
+{
+	di_type *sig = NULL;
+	bool agree = true;
+	*has_fp = false;
+	for (unsigned i = 0; i < u->n_members; i++) {
+		di_type *s = sig_of_pointer(u->members[i].type);
+		if (!s)
+			continue;
+		if (*has_fp && !sig_type_equal(s, sig))
+			agree = false;
+		if (!*has_fp)
+			sig = s;
+		*has_fp = true;
+	}
+	return agree ? sig : NULL;
+}
+
+unsigned facet_field_for(facet_ctx *x, const key_result *k)
+{
+	if (!k->ok)
+		return IR_NONE;
+	const char *key = k->kind == FIELD_STRUCT
+	                      ? arena_printf(x->arena, "%s@%llu", k->record_name, (unsigned long long)k->offset)
+	                      : k->record_name;
+	uintptr_t hit = (uintptr_t)strmap_get(&x->field_by_key, key);
+	if (hit)
+		return (unsigned)hit - 1;
+	facet_field fl = {0};
+	fl.id = (unsigned)x->fields.len;
+	fl.kind = k->kind;
+	fl.record = k->record_name;
+	fl.offset = k->kind == FIELD_STRUCT ? k->offset : 0;
+	fl.name = k->member;
+	fl.key = key;
+	di_type *t = di_strip(k->member_type);
+	if (t && t->kind == DI_UNION) {
+		fl.sig = union_sig(t, &fl.function_pointer);
+	} else {
+		fl.sig = sig_of_pointer(k->member_type);
+		fl.function_pointer = fl.sig != NULL;
+	}
+	char buf[512];
+	fl.sig_text = fl.sig ? arena_strdup(x->arena, sig_text(fl.sig, buf, sizeof buf)) : "?";
+	VEC_PUSH(&x->fields, fl);
+	strmap_put(&x->field_by_key, key, (void *)(uintptr_t)(fl.id + 1));
+	return fl.id;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
+{
+	double t0 = now();
+	const ir_program *p = pta->prog;
+	facet_result *res = xcalloc(1, sizeof *res);
+	arena_init(&res->arena);
+	res->prog = p;
+	if (opt)
+		res->options = *opt;
+	else
+		facet_options_default(&res->options);
+	res->has_debug_info = p->has_debug_info;
+	if (!p->has_debug_info)
+		res->note = "the program has no debug info (build with -g): no field is recovered, R+ and R± equal R0";
+	res->r0 = pta_callgraph(pta, true);
+
+	res->site_index = xmalloc((p->n_sites + 1) * sizeof *res->site_index);
+	for (unsigned i = 0; i < p->n_sites; i++)
+		if (p->sites[i].kind == SITE_INDIRECT)
+			res->site_index[i] = res->n_sites++;
+		else
+			res->site_index[i] = IR_NONE;
+	res->sites = ARENA_ARRAY(&res->arena, facet_site, res->n_sites ? res->n_sites : 1);
+	for (unsigned i = 0; i < p->n_sites; i++)
+		if (res->site_index[i] != IR_NONE)
+			res->sites[res->site_index[i]].site = i;
+
+	facet_ctx x = {.prog = p, .pta = pta, .res = res, .arena = &res->arena};
+	strmap_init(&x.field_by_key);
+	dispatch_init(&x);
+	dispatch_sites(&x);    /* ❷ the load side: disp(c) */
+	assign_fields(&x);     /* ❷ the store side: init and F (Algorithm 1) */
+	for (unsigned i = 0; i < res->n_sites; i++)
+		if (res->sites[i].field != IR_NONE)
+			x.fields.items[res->sites[i].field].n_sites++;
+	/* The table is complete now; the oracle sees it through res. */
+	res->fields = x.fields.len ? arena_memdup(&res->arena, x.fields.items, x.fields.len * sizeof *x.fields.items)
+	                           : NULL;
+	res->n_fields = (unsigned)x.fields.len;
+	classify_sites(&x);    /* ❸–❻ facts, warrants, abstention, questions */
+	VEC_FREE(&x.fields);
+	strmap_free(&x.field_by_key);
+	dispatch_free(&x);
+	res->seconds = now() - t0;
+	return res;
+}
+
+void facet_result_free(facet_result *r)
+{
+	if (!r)
+		return;
+	cg_free(r->r0);
+	free(r->site_index);
+	arena_free(&r->arena);
+	free(r);
+}
+
+const char *disp_status_name(disp_status s)
+{
+	static const char *const names[] = {"field", "global", "array", "unrecovered"};
+	return s <= DISP_UNRECOVERED ? names[s] : "?";
+}
+
+const char *disp_step_name(disp_step s)
+{
+	static const char *const names[] = {"", "direct", "chained", "typed"};
+	return s <= STEP_TYPED ? names[s] : "?";
+}
+
+const char *facet_rule_name(facet_rule r)
+{
+	static const char *const names[] = {"residual", "Add-Witness", "Add-Store", "Prune-Store",
+	                                    "Add-Unstored", "Prune-Sig", "Add-Sig"};
+	return r <= RULE_ADD_SIG ? names[r] : "?";
+}
+
+const char *facet_premise_name(facet_premise p)
+{
+	static const char *const names[] = {"true", "pi_bind", "pi_proj", "pi_sig", ""};
+	return p <= PREMISE_NONE ? names[p] : "?";
+}
+
+const char *fact_kind_name(fact_kind k)
+{
+	return k == FACT_ADD ? "add" : "prune";
+}
+
+const char *fact_outcome_name(fact_outcome o)
+{
+	static const char *const names[] = {"supported", "rejected", "residual"};
+	return o <= OUTCOME_RESIDUAL ? names[o] : "?";
+}
+
+const char *assign_form_name(assign_form f)
+{
+	static const char *const names[] = {"init", "store", "copy"};
+	return f <= FORM_COPY ? names[f] : "?";
+}

@@ -1,0 +1,85 @@
+/* internal.h — what the refinement's files share: the run's context, the
+ * address resolution of §3.2.1 (dispatch.c) that both the load side (sites)
+ * and the store side (Algorithm 1, assign.c) key on, and the field table. */
+#ifndef FACET_FACET_INTERNAL_H
+#define FACET_FACET_INTERNAL_H
+
+#include "facet/facet.h"
+#include "util/ptrmap.h"
+#include "util/strmap.h"
+#include "util/vec.h"
+
+/* Where a memory address resolves: a field key, or why not. */
+typedef struct key_result {
+	bool ok;
+	field_kind kind;
+	di_type *record;           /* FIELD_STRUCT: the struct or union keyed on */
+	const char *record_name;   /* its name, or the global's name */
+	uint64_t offset;           /* FIELD_STRUCT: the member's byte offset in record */
+	const char *member;        /* member name, "@N" when unnamed, the global's name */
+	di_type *member_type;      /* declared type of what is stored there */
+	disp_step step;
+	unsigned depth;
+	const char *base_type;     /* what the base pointer was found to point to, for people */
+	const char *why;           /* !ok: the reason */
+} key_result;
+
+/* The type of the memory an address points into: an object type and a byte
+ * offset in it (internal to dispatch.c, exposed for form 2). */
+typedef struct object_ref {
+	bool ok;
+	di_type *type;             /* the object's type (a struct, an array, a pointer...) */
+	int64_t offset;            /* bytes from the object's start */
+	bool var_index;            /* a variable index was crossed (offset is then unknown) */
+	ir_global *global;         /* the object is this global */
+	disp_step step;
+	unsigned depth;
+	const char *why;
+} object_ref;
+
+typedef struct facet_ctx {
+	const ir_program *prog;
+	const pta_result *pta;
+	facet_result *res;
+	arena *arena;              /* res->arena */
+	/* definitions: value id -> the statements that define it (CSR) */
+	unsigned *def_start;       /* n_values + 1 */
+	unsigned *defs;            /* statement indices */
+	ir_global **global_of_value;   /* value id -> global, NULL */
+	const ir_dbg_binding **value_binding;   /* value id -> #dbg_value with empty expression */
+	const ir_dbg_binding **slot_binding;    /* value id -> #dbg_declare of an alloca */
+	strmap record_by_name;     /* struct/union tag or typedef name -> di_type* (a definition) */
+	ptrmap typedef_of_record;  /* anonymous struct/union -> the typedef name naming it */
+	/* fields */
+	strmap field_by_key;       /* key -> field index + 1 */
+	VEC(facet_field) fields;
+	VEC(facet_assign) *assigns;    /* per field, growing */
+	unsigned *stmt_function;   /* statement index -> function id (IR_NONE: constants) */
+} facet_ctx;
+
+/* dispatch.c */
+void dispatch_init(facet_ctx *x);
+void dispatch_free(facet_ctx *x);
+/* The object type and offset that address value a (+off) points into. */
+object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth);
+/* The field key of the memory at address value a (+off). */
+key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off);
+/* The field key of byte `offset` of an object of type `type` (the global g
+ * when the object is one). */
+key_result dispatch_key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global *g);
+/* The name a struct or union is keyed by (a typedef name for an anonymous one). */
+const char *dispatch_record_name(facet_ctx *x, di_type *record);
+/* Recovers disp(c) for every indirect site into x->res->sites. */
+void dispatch_sites(facet_ctx *x);
+
+/* fields (facet.c) */
+/* The field for a key, created on first use; IR_NONE when the key is not ok. */
+unsigned facet_field_for(facet_ctx *x, const key_result *k);
+
+/* assign.c: Algorithm 1; fills init, F and the evidence of every field. */
+void assign_fields(facet_ctx *x);
+
+/* classify.c: facts, rules, abstention, questions, the oracle. */
+void classify_sites(facet_ctx *x);
+
+#endif
