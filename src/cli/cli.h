@@ -19,6 +19,10 @@ int cmd_pts(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_overlay(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_score(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_fields(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);
