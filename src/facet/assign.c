@@ -19,6 +19,7 @@
 #include "facet/sig.h"
 
 enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64 };
+#define INCOMPATIBLE ((uintptr_t)-1)
 
 typedef VEC(unsigned) fn_list;
 typedef VEC(uint64_t) slot_list;
@@ -27,7 +28,8 @@ typedef struct adder {
 	facet_ctx *x;
 	VEC(facet_assign) assigns;
 	VEC(unsigned) field_of;    /* per assign */
-	ptrmap count;              /* (field, function) -> places recorded */
+	ptrmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
+	sbitmap fn_locs;           /* the locations of function objects */
 	bool *is_function_value;   /* value id -> a function's own address */
 } adder;
 
@@ -36,12 +38,15 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 	facet_field *fl = &a->x->fields.items[field];
 	if (!fl->function_pointer)
 		return;   /* the projection widens F: only fields typed as function pointers */
-	const ir_function *f = a->x->prog->functions[as->function];
-	if (!sig_compatible(f->di_sig, fl->sig))
-		return;
+	/* Each pair's compatibility is decided once: stores repeat pairs a lot. */
 	void *key = (void *)(uintptr_t)(((uint64_t)field << 32 | as->function) + 1);
 	uintptr_t n = (uintptr_t)ptrmap_get(&a->count, key);
-	if (n >= EVIDENCE_CAP)
+	if (n == 0) {
+		const ir_function *f = a->x->prog->functions[as->function];
+		n = sig_compatible_cached(&a->x->sigs, f->di_sig, fl->sig) ? 1 : INCOMPATIBLE;
+		ptrmap_put(&a->count, key, (void *)n);
+	}
+	if (n == INCOMPATIBLE || n > EVIDENCE_CAP)
 		return;
 	ptrmap_put(&a->count, key, (void *)(n + 1));
 	VEC_PUSH(&a->assigns, *as);
@@ -53,18 +58,25 @@ static unsigned field_of_key(facet_ctx *x, const key_result *k)
 	return k->ok ? facet_field_for(x, k) : IR_NONE;
 }
 
-/* The functions a points-to set holds (abstract function objects). */
-static void functions_in(const pta_result *pta, const sbitmap *pts, fn_list *out)
+/* The functions a points-to set holds (abstract function objects). Most
+ * sets hold none, and those that do hold many other things: intersect with
+ * the function locations first. */
+static void functions_in(adder *a, const sbitmap *pts, fn_list *out)
 {
+	const pta_result *pta = a->x->pta;
 	VEC_CLEAR(out);
-	if (!pts)
+	if (!pts || !sbm_intersects(pts, &a->fn_locs))
 		return;
+	sbitmap only = {0};
+	sbm_copy(&only, pts);
+	sbm_intersect(&only, &a->fn_locs);
 	unsigned loc;
-	SBM_FOREACH(pts, loc) {
+	SBM_FOREACH(&only, loc) {
 		unsigned obj = pta_loc_object(pta->solver, loc);
 		if (obj < pta->n_objects && pta->objects[obj].kind == OBJ_FUNCTION)
 			VEC_PUSH(out, pta->objects[obj].index);
 	}
+	sbm_free(&only);
 }
 
 /* ---- form 0 ---------------------------------------------------------------------- */
@@ -102,7 +114,7 @@ static void form1(adder *a)
 		const ir_stmt *st = &p->stmts[i];
 		if (st->op != ST_STORE)
 			continue;
-		functions_in(x->pta, pta_value_pts(x->pta, st->src), &fns);
+		functions_in(a, pta_value_pts(x->pta, st->src), &fns);
 		if (fns.len == 0)
 			continue;
 		key_result k = dispatch_key(x, st->dst, st->offset);
@@ -240,7 +252,7 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 		SBM_FOREACH(src, loc) {
 			unsigned obj = pta_loc_object(x->pta->solver, loc);
 			int64_t off = pta_loc_offset(x->pta->solver, loc) + (int64_t)slots.items[i];
-			functions_in(x->pta, content(x->pta, obj, off), &fns);
+			functions_in(a, content(x->pta, obj, off), &fns);
 			for (size_t j = 0; j < fns.len; j++) {
 				facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc,
 				                   .in_function = x->prog->functions[fn]->name};
@@ -322,6 +334,9 @@ void assign_fields(facet_ctx *x)
 	for (unsigned f = 0; f < p->n_functions; f++)
 		if (p->functions[f]->value < p->n_values)
 			a.is_function_value[p->functions[f]->value] = true;
+	for (unsigned o = 0; o < x->pta->n_objects; o++)
+		if (x->pta->objects[o].kind == OBJ_FUNCTION)
+			sbm_set(&a.fn_locs, pta_canon(x->pta->solver, pta_field(x->pta->solver, o, 0)));
 	if (p->has_debug_info) {
 		form0(&a);
 		form1(&a);
@@ -330,6 +345,7 @@ void assign_fields(facet_ctx *x)
 	finish(&a);
 	free(a.is_function_value);
 	ptrmap_free(&a.count);
+	sbm_free(&a.fn_locs);
 	VEC_FREE(&a.assigns);
 	VEC_FREE(&a.field_of);
 }

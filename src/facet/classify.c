@@ -86,7 +86,7 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 		                           fl->n_F == 1 ? "" : "s", fn->name);
 		return;
 	}
-	if (!sig_compatible(fn->di_sig, fl->sig)) {
+	if (!sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig)) {
 		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
 		d->premise = PREMISE_SIG;
 		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
@@ -173,7 +173,7 @@ static void completion_candidates(facet_ctx *x, const facet_site *fs, fn_list *o
 		const ir_function *fn = p->functions[f];
 		if (!fn->address_taken || fn->intrinsic || fn->ir_type != s->call_type)
 			continue;
-		if (fl && fl->function_pointer && !sig_compatible(fn->di_sig, fl->sig))
+		if (fl && fl->function_pointer && !sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig))
 			continue;
 		VEC_PUSH(out, f);
 	}

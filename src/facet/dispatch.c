@@ -320,8 +320,12 @@ key_result dispatch_key_in(facet_ctx *x, di_type *type, int64_t offset, ir_globa
 	}
 	if (!pl.record) {
 		r.member_type = pl.type;
-		r.why = g ? "a global that is neither a struct nor a function pointer"
-		          : "the base is a plain pointer variable, not a struct";
+		if (g)
+			r.why = "a global that is neither a struct nor a function pointer";
+		else if (sig_of_pointer(pl.type))
+			r.why = "the base points to a function pointer (a variable or a dynamic array of them), not into a struct";
+		else
+			r.why = "the base's type is not a struct";
 		return r;
 	}
 	r.ok = true;
@@ -366,6 +370,8 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 {
 	object_ref r = {0};
 	r.offset = off;
+	if (depth > 2 * CHAIN_CAP)   /* phis of loops lead back here: give up, don't loop */
+		return fail(r, "the base's definitions form a cycle");
 	const char *typed = NULL;
 	int64_t typed_off = 0;
 	unsigned v = a;

@@ -100,6 +100,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 
 	facet_ctx x = {.prog = p, .pta = pta, .res = res, .arena = &res->arena};
 	strmap_init(&x.field_by_key);
+	sig_cache_init(&x.sigs);
 	dispatch_init(&x);
 	dispatch_sites(&x);    /* ❷ the load side: disp(c) */
 	assign_fields(&x);     /* ❷ the store side: init and F (Algorithm 1) */
@@ -114,6 +115,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	VEC_FREE(&x.fields);
 	strmap_free(&x.field_by_key);
 	dispatch_free(&x);
+	sig_cache_free(&x.sigs);
 	res->seconds = now() - t0;
 	return res;
 }

@@ -5,6 +5,7 @@
 #define FACET_FACET_INTERNAL_H
 
 #include "facet/facet.h"
+#include "facet/sig.h"
 #include "util/ptrmap.h"
 #include "util/strmap.h"
 #include "util/vec.h"
@@ -55,6 +56,7 @@ typedef struct facet_ctx {
 	VEC(facet_field) fields;
 	VEC(facet_assign) *assigns;    /* per field, growing */
 	unsigned *stmt_function;   /* statement index -> function id (IR_NONE: constants) */
+	sig_cache sigs;            /* canonical type spellings, for sig_compatible_cached */
 } facet_ctx;
 
 /* dispatch.c */

@@ -1,6 +1,7 @@
 /* sig.c — canonical type spelling and signature compatibility (sig.h). */
 #include "facet/sig.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct outbuf {
@@ -131,13 +132,55 @@ di_type *sig_of_pointer(di_type *t)
 	return t && t->kind == DI_SUBROUTINE ? t : NULL;
 }
 
-bool sig_compatible(di_type *fn, di_type *field)
+void sig_cache_init(sig_cache *c)
+{
+	ptrmap_init(&c->spelling);
+	strmap_init(&c->interned);
+}
+
+static void free_interned(sig_cache *c);
+
+void sig_cache_free(sig_cache *c)
+{
+	free_interned(c);
+	ptrmap_free(&c->spelling);
+}
+
+/* The canonical spelling of t, interned: equal types give the same pointer. */
+static const char *spelling(sig_cache *c, di_type *t)
+{
+	static const char void_spelling[] = "void";
+	if (!t)
+		return void_spelling;
+	const char *hit = ptrmap_get(&c->spelling, t);
+	if (hit)
+		return hit;
+	char buf[512];
+	canonical(t, buf, sizeof buf);
+	char *s = strmap_get(&c->interned, buf);
+	if (!s) {
+		s = strdup(buf);
+		strmap_put(&c->interned, s, s);
+	}
+	ptrmap_put(&c->spelling, t, s);
+	return s;
+}
+
+static bool equal(sig_cache *c, di_type *a, di_type *b)
+{
+	if (!c)
+		return sig_type_equal(a, b);
+	const char *x = spelling(c, a), *y = spelling(c, b);
+	return x == y || strcmp(x, y) == 0;
+}
+
+static bool compatible(sig_cache *c, di_type *fn, di_type *field)
 {
 	if (!fn || !field || fn->n_params == 0 || field->n_params == 0)
 		return true;   /* unknown: no evidence either way */
 	if (fn->n_params != field->n_params)
 		return false;
-	if (!sig_type_equal(fn->params[0], field->params[0]))
+	if (!equal(c, fn->params[0], field->params[0]))
 		return false;
 	for (unsigned i = 1; i < fn->n_params; i++) {
 		di_type *a = fn->params[i], *b = field->params[i];
@@ -149,10 +192,30 @@ bool sig_compatible(di_type *fn, di_type *field)
 		}
 		if (is_void_pointer(a) || is_void_pointer(b))
 			continue;
-		if (!sig_type_equal(a, b))
+		if (!equal(c, a, b))
 			return false;
 	}
 	return true;
+}
+
+bool sig_compatible(di_type *fn, di_type *field)
+{
+	return compatible(NULL, fn, field);
+}
+
+bool sig_compatible_cached(sig_cache *c, di_type *fn, di_type *field)
+{
+	return compatible(c, fn, field);
+}
+
+/* strmap owns no keys: the interned strings are freed by walking the ptrmap's
+ * values would free some twice, so collect them from the strmap instead. */
+static void free_interned(sig_cache *c)
+{
+	for (size_t i = 0; i < c->interned.cap; i++)
+		if (c->interned.slots[i].key)
+			free((void *)c->interned.slots[i].key);
+	strmap_free(&c->interned);
 }
 
 /* ---- source spelling: what people read ----------------------------------------------- */

@@ -26,12 +26,24 @@
 #include <stdio.h>
 
 #include "ir/model.h"
+#include "util/ptrmap.h"
+#include "util/strmap.h"
 
 /* The subroutine type a function-pointer type points to (through typedefs,
  * qualifiers and one pointer), or NULL when t is not a function pointer. */
 di_type *sig_of_pointer(di_type *t);
 /* sig(f) ~ sig(S.m); either may be NULL (unknown: compatible). */
 bool sig_compatible(di_type *fn, di_type *field);
+/* The same, remembering each type's canonical spelling: large programs ask
+ * about the same few hundred types millions of times. */
+typedef struct sig_cache {
+	ptrmap spelling;           /* di_type* -> interned canonical spelling */
+	strmap interned;           /* spelling -> itself (owned) */
+} sig_cache;
+void sig_cache_init(sig_cache *c);
+void sig_cache_free(sig_cache *c);
+bool sig_compatible_cached(sig_cache *c, di_type *fn, di_type *field);
+
 /* Canonical equality of two types, as above. */
 bool sig_type_equal(di_type *a, di_type *b);
 /* The type as the source spells it ("void *(ngx_conf_t *)" for a subroutine),
