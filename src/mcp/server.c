@@ -267,10 +267,6 @@ static json_t *call_tool(mcp_server *s, const mcp_tool *t, json_t *args)
 		return tool_load_catalog(s, args);
 	case MCP_TOOL_UNLOAD_CATALOG:
 		return tool_unload_catalog(s, args);
-	case MCP_TOOL_LOAD_OVERLAY:
-		if (pending(s) && !arg_true(args, "discard_pending"))
-			return tool_error("load_overlay: the overlay holds unsaved records: %s", unsaved_hint);
-		return tool_verb(s, t->name, args);
 	case MCP_TOOL_VERB:
 		break;
 	}

@@ -24,10 +24,11 @@ static const mcp_arg a_line = {"line", "{\"type\":\"integer\",\"minimum\":1}", t
 static const mcp_arg a_from = {"from", "{\"type\":\"string\",\"minLength\":1}", true, "Start function (symbol or bare identifier)."};
 static const mcp_arg a_to = {"to", "{\"type\":\"string\",\"minLength\":1}", true, "End function (symbol or bare identifier)."};
 static const mcp_arg a_graph = {
-	"graph", "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rplus\",\"rpm\"]}", false,
+	"graph", "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\"]}", false,
 	"Call graph to use: direct (named calls only), andersen (points-to), r0 (points-to filtered by type), "
-	"rplus (refined, never loses an r0 edge), rpm (refined, for bug finding). Omit for the default; "
-	"every answer names the graph it used."};
+	"rulesonly (the paper's Rules-only ablation), rplus (refined, never loses an r0 edge), rpm "
+	"(refined, for bug finding). Omit for the default (rpm when built, else r0); every answer names the "
+	"graph it used."};
 static const mcp_arg a_include_overlay = {
 	"include_overlay", "{\"type\":\"boolean\"}", false,
 	"Also walk the agent-recorded edges of the overlay (refuted edges are always skipped). Answers "
@@ -35,7 +36,9 @@ static const mcp_arg a_include_overlay = {
 static const mcp_arg a_min_confidence = {
 	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
 	"With include_overlay: ignore agent edges below this confidence."};
-static const mcp_arg a_limit = {"limit", "{\"type\":\"integer\",\"minimum\":1}", false, "Return at most this many items."};
+static const mcp_arg a_limit = {
+	"limit", "{\"type\":\"integer\",\"minimum\":1}", false,
+	"For groups without a recovered field: list at most this many candidates per group (default 50)."};
 static const mcp_arg a_discard = {
 	"discard_pending", "{\"type\":\"boolean\"}", false,
 	"Drop overlay records not yet saved instead of refusing. Unsaved records are lost."};
@@ -119,21 +122,21 @@ const mcp_tool mcp_tools[] = {
 	{"defs", "Find definitions",
 	 "Where a function is defined (file, line, module), with every definition when a static name is "
 	 "defined in several modules.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_limit)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name)},
 	{"at", "What runs at a line",
 	 "The functions with code at FILE:LINE and the call sites on that line with their targets. Use it "
 	 "on an assignment's file and line to see what the line does.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_file, &a_line, &a_graph)},
 	{"callers", "Who calls a function",
 	 "The call sites that may call NAME in the chosen graph, each with its caller and location.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"callees", "What a function calls",
 	 "NAME's call sites, each classified (direct, indirect resolved, indirect unresolved, asm) with "
 	 "its targets in the chosen graph.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"uses", "Where a function's address is taken",
 	 "Every place NAME's address is taken or stored, with the record field it is stored into.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_limit)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name)},
 	{"reach", "Can FROM reach TO",
 	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. "
 	 "uncertainty counts the unresolved indirect sites that could hide a path, and with "
@@ -144,7 +147,7 @@ const mcp_tool mcp_tools[] = {
 	 "Every function NAME may reach (direction out) or that may reach NAME (direction in). With "
 	 "include_overlay, uncertainty.agent_reached lists those reached only through agent edges.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"slice", "Functions between two",
 	 "The functions on some call path from FROM to TO. emit_module writes their definitions as one "
 	 "small bitcode file, for verifying an edge by re-reading or a scoped points-to analysis.",
@@ -153,22 +156,25 @@ const mcp_tool mcp_tools[] = {
 	{"externals", "The program's boundary",
 	 "Symbols called or referenced but not defined in the program (library functions, missing "
 	 "modules).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_limit)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
 	{"indirect_targets", "Targets of an indirect call",
 	 "The indirect call sites at FILE:LINE with their targets in the chosen graph, each target with "
 	 "the warrant (rule, evidence, premise) that added or kept it.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_file, &a_line, &a_graph)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
+	 ARGS(&a_file, &a_line, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"resolution_candidates", "Unresolved sites and their candidates",
 	 "Unresolved indirect sites grouped by the record field they dispatch through: field "
 	 "(record@offset), field_name, signature, sites, and candidates (functions stored into that "
 	 "field, each with its assignments and signature_matches; single_candidate marked). Start of "
 	 "the loop that completes the call graph: read each assignment (at, and the source) before "
 	 "recording an edge.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_graph, &a_limit)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
+	 ARGS(&a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
 	{"explain", "Why a site has its targets",
 	 "Every target of call site SITE in each graph, with the decision and warrant (rule, evidence "
 	 "file:line, premise) behind it.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_site)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
+	 ARGS(&a_site, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"record_edges", "Record agent edges",
 	 "Add, verify or retract edges in the overlay, in memory; nothing is written until "
 	 "save_overlay. Edges attach only to unresolved indirect sites; prefer via_field (covers every "
@@ -190,7 +196,7 @@ const mcp_tool mcp_tools[] = {
 	 "Replace the in-memory overlay with a file's. Refuses while records are unsaved unless "
 	 "discard_pending is true, and refuses an overlay recorded against another build (naming both "
 	 "fingerprints).",
-	 MCP_TOOL_LOAD_OVERLAY, MCP_NEEDS_CATALOG, ARGS(&a_load_path, &a_discard)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_load_path, &a_discard)},
 };
 
 const size_t mcp_n_tools = sizeof mcp_tools / sizeof *mcp_tools;

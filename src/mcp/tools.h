@@ -2,8 +2,9 @@
  *
  * One row per tool. Most tools are a query verb passed straight to
  * query_call (query.h) under the same name and with the same argument names;
- * three manage the session itself (load_catalog, unload_catalog, and
- * load_overlay, which also guards unsaved records). The input schema of each
+ * two manage the session itself (load_catalog, unload_catalog). A verb's own
+ * guards (load_overlay refusing to drop unsaved records) are the query
+ * layer's, so `facet query` and MCP refuse alike. The input schema of each
  * tool is built from its argument rows, and the server checks every call
  * against it (schema.h), so what tools/list publishes is what is enforced. */
 #ifndef FACET_MCP_TOOLS_H
@@ -18,7 +19,6 @@ typedef enum mcp_tool_kind {
 	MCP_TOOL_VERB,            /* query_call(verb = tool name, arguments) */
 	MCP_TOOL_LOAD_CATALOG,    /* open a catalog (and an overlay), replacing the loaded one */
 	MCP_TOOL_UNLOAD_CATALOG,  /* close the loaded catalog */
-	MCP_TOOL_LOAD_OVERLAY,    /* the verb, refused while records are unsaved */
 } mcp_tool_kind;
 
 enum {
