@@ -259,6 +259,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 		s.kind = SITE_INDIRECT;
 	}
 	s.result = s.callee_value = IR_NONE;
+	if (L->keep_site_insts)
+		VEC_PUSH(&L->site_insts, inst);   /* indexed by s.id, for the trace instrumentation */
 	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
 	if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {
 		s.loc = dinfo_location(&L->di, loc);
@@ -553,14 +555,16 @@ static bool module_has_debug_info(LLVMModuleRef mod)
 	return LLVMGetNamedMetadataNumOperands(mod, "llvm.dbg.cu") > 0;
 }
 
-ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options *opt,
-                      ingest_warnings *warnings, facet_error *err)
+/* Parses paths[0..n-1] into ctx and links them as llvm-link does; verifies
+ * the result unless opt says not to. The one place inputs become a module, so
+ * ingest and the trace instrumentation see the same module in the same order. */
+LLVMModuleRef lower_link_inputs(LLVMContextRef ctx, const char *const *paths, unsigned n,
+                                const ingest_options *opt, ingest_warnings *warnings, facet_error *err)
 {
 	if (n == 0) {
 		error_set(err, "no input files");
 		return NULL;
 	}
-	LLVMContextRef ctx = LLVMContextCreate();
 	diag_sink sink = {0};
 	LLVMContextSetDiagnosticHandler(ctx, on_diagnostic, &sink);
 
@@ -605,7 +609,21 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 		}
 		LLVMDisposeMessage(msg);
 	}
+	LLVMContextSetDiagnosticHandler(ctx, NULL, NULL);   /* sink dies with this frame */
+	return mod;
 
+fail:
+	if (mod)
+		LLVMDisposeModule(mod);
+	LLVMContextSetDiagnosticHandler(ctx, NULL, NULL);
+	return NULL;
+}
+
+/* Lowers a linked module (it stays alive). When site_insts is non-NULL it
+ * receives a malloc'd array of the call instructions indexed by site id. */
+ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const char *const *paths, unsigned n,
+                                const ingest_options *opt, LLVMValueRef **site_insts)
+{
 	arena a;
 	arena_init(&a);
 	ir_program *p = ARENA_NEW(&a, ir_program);
@@ -627,6 +645,7 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	L.mod = mod;
 	L.layout = LLVMGetModuleDataLayout(mod);
 	L.sites_only = opt && opt->sites_only;
+	L.keep_site_insts = site_insts != NULL;
 	p->pointer_size = LLVMPointerSize(L.layout);
 	L.callback_kind = LLVMGetMDKindIDInContext(ctx, "callback", 8);
 	L.dbg_kind = LLVMGetMDKindIDInContext(ctx, "dbg", 3);
@@ -650,15 +669,24 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	VEC_FREE(&L.stmts);
 	VEC_FREE(&L.const_stmts);
 	ptrmap_free(&L.tracked);
+	if (site_insts)
+		*site_insts = L.site_insts.items;   /* ownership passes to the caller */
+	return p;
+}
+
+ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options *opt,
+                      ingest_warnings *warnings, facet_error *err)
+{
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef mod = lower_link_inputs(ctx, paths, n, opt, warnings, err);
+	if (!mod) {
+		LLVMContextDispose(ctx);
+		return NULL;
+	}
+	ir_program *p = lower_linked_module(ctx, mod, paths, n, opt, NULL);
 	LLVMDisposeModule(mod);
 	LLVMContextDispose(ctx);
 	return p;
-
-fail:
-	if (mod)
-		LLVMDisposeModule(mod);
-	LLVMContextDispose(ctx);
-	return NULL;
 }
 
 void ingest_warnings_free(ingest_warnings *w)

@@ -8,6 +8,7 @@
 #include <llvm-c/Target.h>
 
 #include "ir/dinfo.h"
+#include "ir/ingest.h"
 #include "ir/model.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
@@ -30,6 +31,8 @@ typedef struct lowering {
 	VEC(ir_stmt) const_stmts;  /* statements defining constant-expression values */
 	ptrmap tracked;            /* LLVMTypeRef -> (void*)1 tracked, (void*)2 not */
 	bool sites_only;           /* ingest_options.sites_only */
+	bool keep_site_insts;      /* record site_insts (the trace instrumentation asks) */
+	VEC(LLVMValueRef) site_insts;   /* call instruction per site id */
 } lowering;
 
 /* Value ids: a fresh one for v, or v's (IR_NONE when it has none). */
@@ -41,6 +44,15 @@ const char *lower_type_string(lowering *L, LLVMTypeRef ty);
 bool lower_is_call(LLVMValueRef inst);
 /* The callee when the call is direct by LLVM's rule, else NULL. */
 LLVMValueRef lower_direct_callee(LLVMValueRef call);
+
+/* ingest.c: parse and link the inputs as ir_ingest does (verified unless
+ * opt->verify is false); NULL and err set on failure. */
+LLVMModuleRef lower_link_inputs(LLVMContextRef ctx, const char *const *paths, unsigned n,
+                                const ingest_options *opt, ingest_warnings *warnings, facet_error *err);
+/* ingest.c: lower a linked module, which stays alive; with site_insts non-NULL,
+ * also a malloc'd array of each site's call instruction, indexed by site id. */
+ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const char *const *paths, unsigned n,
+                                const ingest_options *opt, LLVMValueRef **site_insts);
 
 /* lower.c: the byte offset a GEP (instruction or constant expression) adds
  * to its base, from the data layout; false when an index is not constant. */

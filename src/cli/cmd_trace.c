@@ -1,0 +1,138 @@
+/* cmd_trace.c — `facet trace build`: an instrumented executable whose runs
+ * record the observed targets of every indirect call. */
+#include "cli/cli.h"
+#include "cli/load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/tbuild.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: facet trace build [options] FILE... -o PROG [LINK ARGS] [-- LINK ARGS...]\n"
+	        "\n"
+	        "Links the LLVM bitcode/IR files as every facet command does, inserts a\n"
+	        "call to the trace runtime before each indirect call (keyed by the site id\n"
+	        "that `facet callgraph --format json` prints), and compiles and links the\n"
+	        "result with the runtime into the executable PROG.\n"
+	        "\n"
+	        "Each run of PROG appends the (site, function, count) triples it observed\n"
+	        "to the file named by $FACET_TRACE_OUT when it exits, calls exec or _exit,\n"
+	        "(nothing when the variable is unset); runs accumulate. Forked children\n"
+	        "and threads are counted; a process killed by a signal writes nothing.\n"
+	        "Format: docs/formats.md, \"Observed edges\". Score with `facet score`.\n"
+	        "\n"
+	        "  -o PROG          the executable to write (required)\n"
+	        "  -lLIB -LDIR -Wl,... -pthread FILE.a FILE.o FILE.so\n"
+	        "                   passed to the link; so is everything after --\n"
+	        "  --cc CC          compiler driver (default clang-22)\n"
+	        "  -O0|-O1|-O2|-O3  code generation level of the instrumented program\n"
+	        "                   (default -O1)\n"
+	        "  --runtime FILE   the runtime source (default $FACET_TRACE_RUNTIME, else\n"
+	        "                   src/trace/runtime/facet_rt.c of facet's source tree:\n"
+	        "                   %s)\n"
+	        "  --keep-bc FILE   also keep the instrumented bitcode\n"
+	        "  --no-verify      skip LLVM's module verifier\n"
+	        "  -h, --help       this text\n"
+	        "\n"
+	        "Exit codes: 0 success, 1 bad input or failed compile/link, 2 usage error.\n",
+	        trace_runtime_path());
+}
+
+static bool is_link_arg(const char *a)
+{
+	size_t n = strlen(a);
+	if (strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0 || strncmp(a, "-Wl,", 4) == 0 ||
+	    strcmp(a, "-pthread") == 0 || strcmp(a, "-rdynamic") == 0 || strcmp(a, "-static") == 0 ||
+	    strcmp(a, "-no-pie") == 0)
+		return true;
+	return (n > 2 && (strcmp(a + n - 2, ".a") == 0 || strcmp(a + n - 2, ".o") == 0)) ||
+	       (n > 3 && strcmp(a + n - 3, ".so") == 0) || strstr(a, ".so.") != NULL;
+}
+
+static int trace_build_cmd(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	trace_build_options o = {.verify = true};
+	const char **inputs = calloc((size_t)argc, sizeof *inputs);
+	const char **links = calloc((size_t)argc, sizeof *links);
+	unsigned ni = 0, nl = 0;
+	int rc = EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r;
+		if ((r = cli_option("trace build", argc, argv, &i, "--cc", &o.cc)) ||
+		    (r = cli_option("trace build", argc, argv, &i, "--runtime", &o.runtime)) ||
+		    (r = cli_option("trace build", argc, argv, &i, "--keep-bc", &o.keep_bc))) {
+			if (r < 0) {
+				rc = EXIT_USAGE;
+				goto done;
+			}
+		} else if (strcmp(a, "-o") == 0) {
+			if (i + 1 >= argc) {
+				fputs("facet trace build: option -o needs a value\n", stderr);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			o.output = argv[++i];
+		} else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O1") == 0 || strcmp(a, "-O2") == 0 ||
+		           strcmp(a, "-O3") == 0 || strcmp(a, "-Os") == 0) {
+			o.opt_level = a;
+		} else if (strcmp(a, "--no-verify") == 0) {
+			o.verify = false;
+		} else if (strcmp(a, "--") == 0) {
+			for (i++; i < argc; i++)
+				links[nl++] = argv[i];
+		} else if (is_link_arg(a)) {
+			links[nl++] = a;
+		} else if (a[0] == '-' && a[1] != 0) {
+			fprintf(stderr, "facet trace build: unknown option '%s' (see --help; link flags go after --)\n", a);
+			rc = EXIT_USAGE;
+			goto done;
+		} else {
+			inputs[ni++] = a;
+		}
+	}
+	if (ni == 0 || !o.output) {
+		fprintf(stderr, "facet trace build: %s (see --help)\n", ni == 0 ? "no input files" : "no -o PROG");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	o.inputs = inputs;
+	o.n_inputs = ni;
+	o.link_args = links;
+	o.n_link_args = nl;
+	facet_error err = {0};
+	ir_instrument_stats st = {0};
+	if (!trace_build(&o, &st, &err)) {
+		fprintf(stderr, "facet trace build: error: %s\n", err.msg);
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	fprintf(stderr, "facet trace build: %s: %u indirect sites instrumented (of %u call sites), %u functions, "
+	                "key %016llx\n",
+	        o.output, st.indirect, st.sites, st.functions, (unsigned long long)st.key);
+done:
+	free(inputs);
+	free(links);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "build") == 0)
+		return trace_build_cmd(argc - 1, argv + 1);
+	FILE *out = cli_wants_help(argc, argv) ? stdout : stderr;
+	fputs("usage: facet trace build [options] FILE... -o PROG [LINK ARGS]\n"
+	      "\n"
+	      "  build   an instrumented executable that records, per indirect call site,\n"
+	      "          the functions it calls (see 'facet trace build --help')\n",
+	      out);
+	return out == stdout ? EXIT_OK : EXIT_USAGE;
+}

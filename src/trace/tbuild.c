@@ -1,0 +1,97 @@
+/* tbuild.c — instrument, then compile and link with the runtime; see tbuild.h. */
+#include "trace/tbuild.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+extern char **environ;
+
+const char *trace_runtime_path(void)
+{
+	static char path[4096];
+	const char *env = getenv("FACET_TRACE_RUNTIME");
+	if (env && *env)
+		return env;
+	/* CMake compiles with absolute source paths, so __FILE__ locates the
+	 * source tree; an installed facet needs FACET_TRACE_RUNTIME or --runtime. */
+	const char *self = __FILE__;
+	const char *slash = strrchr(self, '/');
+	int dir = slash ? (int)(slash - self) : 0;
+	snprintf(path, sizeof path, "%.*s%sruntime/facet_rt.c", dir, self, slash ? "/" : "");
+	return path;
+}
+
+/* Runs argv, waiting for it; false and err set unless it exits 0. */
+static bool run(char *const *argv, facet_error *err)
+{
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	if (rc != 0) {
+		error_set(err, "cannot run %s: %s", argv[0], strerror(rc));
+		return false;
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			error_set(err, "%s: %s", argv[0], strerror(errno));
+			return false;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return true;
+	if (WIFEXITED(status))
+		error_set(err, "%s failed (exit status %d) compiling or linking the instrumented program", argv[0],
+		          WEXITSTATUS(status));
+	else
+		error_set(err, "%s killed by signal %d", argv[0], WTERMSIG(status));
+	return false;
+}
+
+bool trace_build(const trace_build_options *opt, ir_instrument_stats *stats, facet_error *err)
+{
+	const char *runtime = opt->runtime ? opt->runtime : trace_runtime_path();
+	struct stat st;
+	if (stat(runtime, &st) != 0 || !S_ISREG(st.st_mode)) {
+		error_set(err, "%s: trace runtime source not found (set FACET_TRACE_RUNTIME or pass --runtime)", runtime);
+		return false;
+	}
+	const char *tmpdir = getenv("TMPDIR");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/facet-trace-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		error_set(err, "%s: cannot make a temporary directory: %s", dir, strerror(errno));
+		return false;
+	}
+	char tmp_bc[4200];
+	snprintf(tmp_bc, sizeof tmp_bc, "%s/instrumented.bc", dir);
+	char *bc = opt->keep_bc ? (char *)opt->keep_bc : tmp_bc;
+	bool ok = ir_instrument(opt->inputs, opt->n_inputs, opt->verify, bc, stats, err);
+	if (ok) {
+		unsigned n = 0, cap = 16 + opt->n_link_args;
+		char **argv = xcalloc(cap, sizeof *argv);
+		argv[n++] = (char *)(opt->cc ? opt->cc : "clang-22");
+		argv[n++] = (char *)(opt->opt_level ? opt->opt_level : "-O1");
+		argv[n++] = "-Wno-override-module";
+		argv[n++] = "-Wno-unused-command-line-argument";
+		argv[n++] = bc;
+		argv[n++] = (char *)runtime;
+		argv[n++] = "-o";
+		argv[n++] = (char *)opt->output;
+		argv[n++] = "-pthread";
+		for (unsigned i = 0; i < opt->n_link_args; i++)
+			argv[n++] = (char *)opt->link_args[i];
+		argv[n] = NULL;
+		ok = run(argv, err);
+		free(argv);
+	}
+	unlink(tmp_bc);
+	rmdir(dir);
+	return ok;
+}
