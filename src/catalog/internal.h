@@ -4,10 +4,9 @@
 
 #include "catalog/catalog.h"
 
-/* Set to 1 once src/facet/ implements facet.h (facet_refine and the *_name
- * functions): until then the refinement's tables stay empty and `facet build`
- * does not call it, so the binary links without it. */
-#define CATALOG_WITH_REFINEMENT 0
+/* 1: src/facet/ implements facet.h and refine.c writes its tables (0 built
+ * the catalog without it while the refinement was being written). */
+#define CATALOG_WITH_REFINEMENT 1
 
 typedef struct writer {
 	sqlite3 *db;

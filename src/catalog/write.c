@@ -429,8 +429,11 @@ static bool write_all(writer *w, const catalog_build *b)
 	ok = ok && in;
 	for (unsigned i = 0; ok && i < p->n_inputs; i++) {
 		sqlite3_bind_int64(in, 1, i);
-		catalog_w_text(in, 2, p->inputs[i]);
+		/* Absolute, so slice --emit-module can re-read them from anywhere. */
+		char *abs = realpath(p->inputs[i], NULL);
+		catalog_w_text(in, 2, abs ? abs : p->inputs[i]);
 		ok = catalog_w_step(w, in);
+		free(abs);
 	}
 	sqlite3_finalize(in);
 	ok = ok && write_functions(w, p) && write_sites(w, b) && write_globals(w, p) && write_address_uses(w, b) &&

@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "cg/graph.h"
+#include "facet/facet.h"
 #include "pta/andersen.h"
 #include "util/xalloc.h"
 
@@ -23,9 +24,9 @@ static void usage(FILE *out)
 	      "analysis once and writes one catalog (an SQLite file) that 'facet query'\n"
 	      "and the MCP server read: the program model (functions, call sites,\n"
 	      "globals, where function addresses are taken or stored), the call graphs\n"
-	      "direct, andersen and r0 with per-edge membership and, when the\n"
-	      "refinement is built in, rulesonly, rplus and rpm with its fields,\n"
-	      "assignments, decisions and warrants. The schema is in docs/catalog.md.\n"
+	      "direct, andersen, r0 and the refinement's rulesonly, rplus and rpm\n"
+	      "with per-edge membership, and the refinement's fields, assignments,\n"
+	      "decisions with warrants and residual questions. The schema is in docs/catalog.md.\n"
 	      "\n"
 	      "  -o CATALOG    output file (default: the first input with .facet in\n"
 	      "                place of .bc/.ll); written to a temporary file and\n"
@@ -126,9 +127,18 @@ int cmd_build(int argc, char **argv)
 	b.graphs[CATALOG_ANDERSEN] = andersen;
 	b.graphs[CATALOG_R0] = r0;
 	double t2 = now();
-	/* The refinement (src/facet/) is not linked into this build yet: its
-	 * graphs are absent and the catalog says so. */
-	b.refine_note = "the refinement (rulesonly, rplus, rpm) is not built yet";
+	facet_options fo;
+	facet_options_default(&fo);
+	fo.tau = tau;
+	facet_result *fr = facet_refine(pta, &fo);
+	cg_graph *rulesonly = facet_graph(fr, GRAPH_RULES_ONLY), *rplus = facet_graph(fr, GRAPH_RPLUS),
+	         *rpm = facet_graph(fr, GRAPH_RPM);
+	if (fr->note)
+		fprintf(stderr, "facet build: note: %s\n", fr->note);
+	b.refine = fr;
+	b.graphs[CATALOG_RULESONLY] = rulesonly;
+	b.graphs[CATALOG_RPLUS] = rplus;
+	b.graphs[CATALOG_RPM] = rpm;
 	double t3 = now();
 	b.seconds_ingest = t1 - t0;
 	b.seconds_pta = t2 - t1;
@@ -138,12 +148,17 @@ int cmd_build(int argc, char **argv)
 	double t4 = now();
 	if (ok)
 		fprintf(stderr, "facet build: wrote %s (%u functions, %u sites; ingest %.2f s, points-to %.2f s, "
-		        "catalog %.2f s)\n", out, p->n_functions, p->n_sites, t1 - t0, t2 - t1, t4 - t3);
+		        "refinement %.2f s, catalog %.2f s)\n", out, p->n_functions, p->n_sites, t1 - t0, t2 - t1, t3 - t2,
+		        t4 - t3);
 	else
 		fprintf(stderr, "facet build: error: %s\n", err.msg);
 	cg_free(direct);
 	cg_free(andersen);
 	cg_free(r0);
+	cg_free(rulesonly);
+	cg_free(rplus);
+	cg_free(rpm);
+	facet_result_free(fr);
 	pta_result_free(pta);
 	ir_program_free(p);
 	free(out);

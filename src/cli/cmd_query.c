@@ -1,5 +1,508 @@
-/* cmd_query.c — placeholder while the query module is written. */
+/* cmd_query.c — `facet query` and `facet overlay`: the query verbs on the
+ * command line. Each command turns its arguments into the JSON object
+ * query_call takes (the same names the MCP tools use), and prints the answer
+ * as JSON or as text for people. */
 #include "cli/cli.h"
+#include "cli/load.h"
+
 #include <stdio.h>
-int cmd_query(int argc, char **argv) { (void)argc; (void)argv; fputs("facet query: not built yet\n", stderr); return EXIT_INPUT; }
-int cmd_overlay(int argc, char **argv) { (void)argc; (void)argv; fputs("facet overlay: not built yet\n", stderr); return EXIT_INPUT; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "overlay/overlay.h"
+#include "query/query.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: facet query VERB ARGS... --catalog CATALOG [options]\n"
+	      "\n"
+	      "Answers questions from a catalog made by 'facet build' (no bitcode is\n"
+	      "read, except by slice --emit-module). Verbs:\n"
+	      "  defs NAME                  definitions of a function or global (a linked\n"
+	      "                             name or a bare identifier; statics in several\n"
+	      "                             modules are all listed)\n"
+	      "  at FILE:LINE               functions with code at that line, the call\n"
+	      "                             sites there, address uses and field assignments\n"
+	      "  callers NAME               call sites that call NAME, by caller\n"
+	      "  callees NAME               NAME's call sites, classified, with targets\n"
+	      "  uses NAME                  where NAME's address is taken or stored\n"
+	      "  reach FROM TO              one shortest path FROM -> TO, or its absence\n"
+	      "  closure NAME --out|--in    everything NAME reaches / that reaches NAME\n"
+	      "  slice FROM TO              the functions on some path FROM -> TO\n"
+	      "                             [--emit-module OUT.bc writes their definitions]\n"
+	      "  externals                  declared but undefined symbols\n"
+	      "  indirect-targets FILE:LINE targets of the indirect calls there, with warrants\n"
+	      "  resolution-candidates      unresolved indirect sites grouped by field\n"
+	      "  explain SITE               one site: dispatch, targets per graph, warrants\n"
+	      "  inventory                  what the catalog holds\n"
+	      "\n"
+	      "options:\n"
+	      "  --catalog FILE        the catalog (required)\n"
+	      "  --graph G             direct, andersen, r0, rulesonly, rplus, rpm\n"
+	      "                        (default: rpm when the catalog has it, else r0)\n"
+	      "  --format text|json    output (default text); json is what the MCP tools\n"
+	      "                        return, documented in docs/queries.md\n"
+	      "  --include-overlay     let walks use agent edges of the overlay\n"
+	      "  --min-confidence C    with the overlay: only edges of confidence >= C\n"
+	      "                        (high, medium, low)\n"
+	      "  --overlay PATH        the overlay file (default CATALOG.overlay)\n"
+	      "  --limit N             resolution-candidates: candidates per group (50)\n"
+	      "  -h, --help            this text\n"
+	      "\n"
+	      "Every answer names its graph and carries 'uncertainty' (unresolved indirect\n"
+	      "sites it depends on, agent steps, overlay coverage). Exit codes: 0 success,\n"
+	      "1 bad input (not a catalog, unknown function, graph not in the catalog),\n"
+	      "2 usage error.\n",
+	      out);
+}
+
+static void overlay_usage(FILE *out)
+{
+	fputs("usage: facet overlay record|list --catalog CATALOG [--overlay PATH] [--format text|json]\n"
+	      "\n"
+	      "  record   reads overlay records as JSON lines on stdin (add, verify,\n"
+	      "           retract; docs/overlay.md), applies them as one batch (all or\n"
+	      "           none; an error names the bad record's 0-based index) and saves\n"
+	      "           the overlay atomically\n"
+	      "  list     prints the overlay's edges, their keys, verdicts and the sites\n"
+	      "           they cover\n"
+	      "\n"
+	      "The overlay is CATALOG.overlay unless --overlay names another; it refuses\n"
+	      "to load against a catalog with another fingerprint (a rebuild), naming\n"
+	      "both. Exit codes: 0 success, 1 bad input, 2 usage error.\n",
+	      out);
+}
+
+/* ---- text output -------------------------------------------------------------------- */
+
+static void print_scalar(json_t *v)
+{
+	if (json_is_string(v))
+		fputs(json_string_value(v), stdout);
+	else if (json_is_null(v))
+		fputs("-", stdout);
+	else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		fputs(s ? s : "?", stdout);
+		free(s);
+	}
+}
+
+static bool is_scalar(json_t *v) { return !json_is_object(v) && !json_is_array(v); }
+
+static void render(json_t *v, int indent);
+static void render_value(json_t *v, int indent);
+
+/* A site in one line, "file:line:col [site N, kind in caller]", then what
+ * else the answer says about it (targets, class, dispatch...). */
+static bool print_site_line(json_t *s, int indent)
+{
+	if (!json_is_object(s) || !json_object_get(s, "call_type") || !json_object_get(s, "kind"))
+		return false;
+	json_t *file = json_object_get(s, "file");
+	printf("%s:%lld:%lld [site %lld, %s%s%s]", json_is_string(file) ? json_string_value(file) : "?",
+	       json_integer_value(json_object_get(s, "line")), json_integer_value(json_object_get(s, "column")),
+	       json_integer_value(json_object_get(s, "id")), json_string_value(json_object_get(s, "kind")),
+	       json_object_get(s, "caller") ? " in " : "",
+	       json_object_get(s, "caller") ? json_string_value(json_object_get(s, "caller")) : "");
+	bool first = true;
+	static const char *const plain[] = {"id", "caller", "kind", "file", "line", "column", "call_type", "inlined_at", NULL};
+	const char *k;
+	json_t *x;
+	json_object_foreach(s, k, x) {
+		bool skip = false;
+		for (size_t i = 0; plain[i]; i++)
+			skip = skip || strcmp(k, plain[i]) == 0;
+		if (skip)
+			continue;
+		if (first) {
+			putchar('\n');
+			first = false;
+		}
+		printf("%*s%s: ", indent + 2, "", k);
+		if (is_scalar(x) || json_is_array(x))
+			render_value(x, indent + 2);
+		else {
+			putchar('\n');
+			render(x, indent + 4);
+		}
+	}
+	if (first)
+		putchar('\n');
+	return true;
+}
+
+/* A function in one line: "name (file:line)". */
+static bool print_fn_line(json_t *f)
+{
+	if (!json_is_object(f) || !json_object_get(f, "name") || !json_object_get(f, "linkage"))
+		return false;
+	json_t *file = json_object_get(f, "file");
+	printf("%s", json_string_value(json_object_get(f, "name")));
+	if (json_is_string(file))
+		printf(" (%s:%lld)", json_string_value(file), json_integer_value(json_object_get(f, "line")));
+	else if (!json_is_true(json_object_get(f, "defined")))
+		printf(" (declared)");
+	putchar('\n');
+	return true;
+}
+
+static bool all_scalar_object(json_t *o)
+{
+	const char *k;
+	json_t *x;
+	json_object_foreach(o, k, x) if (!is_scalar(x)) return false;
+	return true;
+}
+
+static void render_value(json_t *v, int indent)
+{
+	if (is_scalar(v)) {
+		print_scalar(v);
+		putchar('\n');
+	} else if (json_is_array(v)) {
+		size_t n = json_array_size(v);
+		bool all_scalar = true;
+		for (size_t i = 0; i < n; i++)
+			all_scalar = all_scalar && is_scalar(json_array_get(v, i));
+		if (all_scalar) {
+			for (size_t i = 0; i < n; i++) {
+				if (i)
+					fputs(", ", stdout);
+				print_scalar(json_array_get(v, i));
+			}
+			if (n == 0)
+				fputs("(none)", stdout);
+			putchar('\n');
+			return;
+		}
+		putchar('\n');
+		for (size_t i = 0; i < n; i++) {
+			json_t *e = json_array_get(v, i);
+			printf("%*s- ", indent + 2, "");
+			if (print_fn_line(e) || print_site_line(e, indent + 2))
+				continue;
+			if (is_scalar(e)) {
+				print_scalar(e);
+				putchar('\n');
+			} else if (json_is_object(e) && all_scalar_object(e)) {
+				const char *k;
+				json_t *x;
+				int first = 1;
+				json_object_foreach(e, k, x) {
+					printf("%s%s=", first ? "" : " ", k);
+					print_scalar(x);
+					first = 0;
+				}
+				putchar('\n');
+			} else {
+				putchar('\n');
+				render(e, indent + 4);
+			}
+		}
+	} else {
+		if (print_fn_line(v) || print_site_line(v, indent))
+			return;
+		putchar('\n');
+		render(v, indent + 2);
+	}
+}
+
+static void render(json_t *v, int indent)
+{
+	const char *k;
+	json_t *x;
+	json_object_foreach(v, k, x) {
+		printf("%*s%s: ", indent, "", k);
+		render_value(x, indent);
+	}
+}
+
+/* reach, the most read answer, as a path people can follow. */
+static void render_reach(json_t *r)
+{
+	json_t *u = json_object_get(r, "uncertainty");
+	printf("graph %s: ", json_string_value(json_object_get(r, "graph")));
+	if (!json_is_true(json_object_get(r, "reachable"))) {
+		printf("no path from %s to %s\n", json_string_value(json_object_get(json_object_get(r, "from"), "name")),
+		       json_string_value(json_object_get(json_object_get(r, "to"), "name")));
+	} else {
+		long long agent = json_integer_value(json_object_get(u, "agent_path_steps"));
+		printf("path of %lld calls%s\n", json_integer_value(json_object_get(r, "length")),
+		       agent ? " (NOT PROVEN: uses agent edges)" : "");
+		size_t i;
+		json_t *st;
+		json_array_foreach(json_object_get(r, "steps"), i, st) {
+			printf("  %s -> %s", json_string_value(json_object_get(st, "caller")),
+			       json_string_value(json_object_get(st, "callee")));
+			if (json_is_true(json_object_get(st, "agent"))) {
+				json_t *e = json_object_get(st, "overlay_edge");
+				printf(" (agent edge, confidence %s, provenance:",
+				       json_string_value(json_object_get(e, "confidence")));
+				size_t k;
+				json_t *p;
+				json_array_foreach(json_object_get(e, "provenance"), k, p) printf(" \"%s\"", json_string_value(p));
+				putchar(')');
+			}
+			printf(" at ");
+			print_site_line(json_object_get(st, "site"), 2);
+		}
+	}
+	printf("uncertainty: ");
+	render_value(u, 0);
+}
+
+static int print_result(json_t *r, const char *verb, bool json)
+{
+	if (json) {
+		json_dumpf(r, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+	} else if (strcmp(verb, "reach") == 0) {
+		render_reach(r);
+	} else {
+		render(r, 0);
+	}
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+}
+
+/* ---- facet query ------------------------------------------------------------------------ */
+
+typedef struct common {
+	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit;
+	bool include_overlay, in, out;
+	char *pos[4];
+	int n_pos;
+} common;
+
+/* Parses the options every verb shares; returns -1 on a usage error. */
+static int parse_common(const char *cmd, int argc, char **argv, common *c)
+{
+	for (int i = 1; i < argc; i++) {
+		int r;
+		if ((r = cli_option(cmd, argc, argv, &i, "--catalog", &c->catalog)) ||
+		    (r = cli_option(cmd, argc, argv, &i, "--graph", &c->graph)) ||
+		    (r = cli_option(cmd, argc, argv, &i, "--format", &c->format)) ||
+		    (r = cli_option(cmd, argc, argv, &i, "--min-confidence", &c->min_conf)) ||
+		    (r = cli_option(cmd, argc, argv, &i, "--overlay", &c->overlay)) ||
+		    (r = cli_option(cmd, argc, argv, &i, "--emit-module", &c->emit)) ||
+		    (r = cli_option(cmd, argc, argv, &i, "--limit", &c->limit))) {
+			if (r < 0)
+				return -1;
+		} else if (strcmp(argv[i], "--include-overlay") == 0) {
+			c->include_overlay = true;
+		} else if (strcmp(argv[i], "--in") == 0) {
+			c->in = true;
+		} else if (strcmp(argv[i], "--out") == 0) {
+			c->out = true;
+		} else if (argv[i][0] == '-' && argv[i][1] != 0 && strcmp(argv[i], "--") != 0) {
+			fprintf(stderr, "facet %s: unknown option '%s' (see --help)\n", cmd, argv[i]);
+			return -1;
+		} else if (strcmp(argv[i], "--") != 0) {
+			if (c->n_pos == 4) {
+				fprintf(stderr, "facet %s: too many arguments (see --help)\n", cmd);
+				return -1;
+			}
+			c->pos[c->n_pos++] = argv[i];
+		}
+	}
+	if (!c->catalog) {
+		fprintf(stderr, "facet %s: --catalog FILE is required (make one with 'facet build')\n", cmd);
+		return -1;
+	}
+	if (!c->format)
+		c->format = "text";
+	if (strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0) {
+		fprintf(stderr, "facet %s: unknown format '%s' (text, json)\n", cmd, c->format);
+		return -1;
+	}
+	return 0;
+}
+
+typedef struct verb_spec {
+	const char *cli, *verb;
+	int n_pos;                 /* positional arguments */
+	const char *keys[2];       /* their argument names */
+} verb_spec;
+
+static const verb_spec specs[] = {
+	{"defs", "defs", 1, {"name"}},
+	{"at", "at", 1, {"location"}},
+	{"callers", "callers", 1, {"name"}},
+	{"callees", "callees", 1, {"name"}},
+	{"uses", "uses", 1, {"name"}},
+	{"reach", "reach", 2, {"from", "to"}},
+	{"closure", "closure", 1, {"name"}},
+	{"slice", "slice", 2, {"from", "to"}},
+	{"externals", "externals", 0, {0}},
+	{"indirect-targets", "indirect_targets", 1, {"location"}},
+	{"resolution-candidates", "resolution_candidates", 0, {0}},
+	{"explain", "explain", 1, {"site"}},
+	{"inventory", "inventory", 0, {0}},
+};
+
+/* Opens the session and switches to --overlay PATH when given. */
+static query_session *open_session(const char *cmd, const common *c, bool overlay_may_be_new)
+{
+	facet_error err = {0};
+	query_session *s = query_open(c->catalog, &err);
+	if (!s) {
+		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+		return NULL;
+	}
+	if (c->overlay && !(overlay_may_be_new && access(c->overlay, F_OK) != 0)) {
+		json_t *args = json_pack("{s:s, s:b}", "path", c->overlay, "discard_pending", 1);
+		json_t *r = query_call(s, "load_overlay", args, &err);
+		json_decref(args);
+		if (!r) {
+			fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+			query_close(s);
+			return NULL;
+		}
+		json_decref(r);
+	}
+	return s;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv) || argc < 2) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	const verb_spec *spec = NULL;
+	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+		if (strcmp(argv[1], specs[i].cli) == 0 || strcmp(argv[1], specs[i].verb) == 0)
+			spec = &specs[i];
+	if (!spec) {
+		fprintf(stderr, "facet query: unknown verb '%s' (see --help)\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	common c = {0};
+	if (parse_common("query", argc - 1, argv + 1, &c) < 0)
+		return EXIT_USAGE;
+	if (c.n_pos != spec->n_pos) {
+		fprintf(stderr, "facet query: %s takes %d argument%s, got %d (see --help)\n", spec->cli, spec->n_pos,
+		        spec->n_pos == 1 ? "" : "s", c.n_pos);
+		return EXIT_USAGE;
+	}
+	if (c.in && c.out) {
+		fputs("facet query: give one of --in and --out\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (c.overlay && !c.include_overlay)
+		c.include_overlay = true;   /* naming an overlay means using it */
+	json_t *args = json_object();
+	for (int i = 0; i < c.n_pos; i++)
+		json_object_set_new(args, spec->keys[i], json_string(c.pos[i]));
+	if (c.graph)
+		json_object_set_new(args, "graph", json_string(c.graph));
+	if (c.include_overlay)
+		json_object_set_new(args, "include_overlay", json_true());
+	if (c.min_conf)
+		json_object_set_new(args, "min_confidence", json_string(c.min_conf));
+	if (c.in || c.out)
+		json_object_set_new(args, "direction", json_string(c.in ? "in" : "out"));
+	if (c.emit)
+		json_object_set_new(args, "emit_module", json_string(c.emit));
+	if (c.limit)
+		json_object_set_new(args, "limit", json_string(c.limit));
+
+	query_session *s = open_session("query", &c, false);
+	if (!s) {
+		json_decref(args);
+		return EXIT_INPUT;
+	}
+	facet_error err = {0};
+	json_t *r = query_call(s, spec->verb, args, &err);
+	int rc;
+	if (!r) {
+		fprintf(stderr, "facet query %s: error: %s\n", spec->cli, err.msg);
+		rc = EXIT_INPUT;
+	} else {
+		rc = print_result(r, spec->verb, strcmp(c.format, "json") == 0);
+		json_decref(r);
+	}
+	json_decref(args);
+	query_close(s);
+	return rc;
+}
+
+/* ---- facet overlay ---------------------------------------------------------------------- */
+
+static char *read_stdin(size_t *len)
+{
+	char *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	char buf[8192];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, stdin)) > 0)
+		fwrite(buf, 1, got, mem);
+	fclose(mem);
+	return text;
+}
+
+int cmd_overlay(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv) || argc < 2) {
+		overlay_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	const char *sub = argv[1];
+	bool record = strcmp(sub, "record") == 0;
+	if (!record && strcmp(sub, "list") != 0) {
+		fprintf(stderr, "facet overlay: unknown subcommand '%s' (record, list)\n", sub);
+		return EXIT_USAGE;
+	}
+	common c = {0};
+	if (parse_common("overlay", argc - 1, argv + 1, &c) < 0)
+		return EXIT_USAGE;
+	if (c.n_pos) {
+		fprintf(stderr, "facet overlay: unexpected argument '%s' (records come on stdin)\n", c.pos[0]);
+		return EXIT_USAGE;
+	}
+	query_session *s = open_session("overlay", &c, record);
+	if (!s)
+		return EXIT_INPUT;
+	facet_error err = {0};
+	json_t *r = NULL;
+	int rc = EXIT_INPUT;
+	if (record) {
+		size_t len = 0;
+		char *text = read_stdin(&len);
+		json_t *records = overlay_parse_lines(text ? text : "", len, &err);
+		free(text);
+		if (!records) {
+			fprintf(stderr, "facet overlay record: error: stdin %s\n", err.msg);
+			goto out;
+		}
+		json_t *args = json_pack("{s:o}", "records", records);
+		r = query_call(s, "record_edges", args, &err);
+		json_decref(args);
+		if (!r) {
+			fprintf(stderr, "facet overlay record: error: %s\n", err.msg);
+			goto out;
+		}
+		json_decref(r);
+		args = c.overlay ? json_pack("{s:s}", "path", c.overlay) : json_object();
+		r = query_call(s, "save_overlay", args, &err);
+		json_decref(args);
+		if (!r) {
+			fprintf(stderr, "facet overlay record: error: %s\n", err.msg);
+			goto out;
+		}
+	} else {
+		r = query_call(s, "list_overlay", NULL, &err);
+		if (!r) {
+			fprintf(stderr, "facet overlay list: error: %s\n", err.msg);
+			goto out;
+		}
+	}
+	rc = print_result(r, sub, strcmp(c.format, "json") == 0);
+	json_decref(r);
+out:
+	query_close(s);
+	return rc;
+}

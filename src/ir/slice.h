@@ -1,0 +1,19 @@
+/* slice.h — write the definitions of a set of functions as one small module.
+ *
+ * `facet query slice --emit-module` hands a slice (the functions on some path
+ * between two functions) to something that reads bitcode: a person, a scoped
+ * points-to tool. The inputs are read and linked exactly as ingest does (so
+ * linked names match the catalog's), every function outside the set loses
+ * its body, and global DCE drops what nothing left refers to. The result
+ * passes LLVM's verifier before it is written (temporary file + rename). */
+#ifndef FACET_IR_SLICE_H
+#define FACET_IR_SLICE_H
+
+#include <stdbool.h>
+
+#include "util/error.h"
+
+bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *const *functions,
+                    unsigned n_functions, const char *out, facet_error *err);
+
+#endif

@@ -1,0 +1,97 @@
+/* internal.h — what the query module's files share. Not a public header. */
+#ifndef FACET_QUERY_INTERNAL_H
+#define FACET_QUERY_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "catalog/catalog.h"
+#include "overlay/overlay.h"
+#include "query/query.h"
+#include "util/strmap.h"
+#include "util/vec.h"
+
+struct query_session {
+	catalog *cat;
+	sqlite3 *db;
+	overlay *ov;
+	char *overlay_path;        /* where save_overlay writes by default */
+	char *overlay_error;       /* why the default overlay did not load, or NULL */
+	unsigned n_functions;
+	unsigned n_sites;
+	unsigned char *intrinsic;  /* per function id: an LLVM intrinsic (left out of answers) */
+	strmap stmts;              /* SQL text -> prepared statement, reused across calls */
+};
+
+/* An agent edge as walks use it: the overlay edge e covers site at caller. */
+typedef struct agent_step {
+	unsigned site, caller, target;
+	const overlay_edge *edge;
+} agent_step;
+typedef VEC(agent_step) agent_vec;
+
+/* One call's context: the arguments, the graph and the overlay options. */
+typedef struct qctx {
+	query_session *s;
+	json_t *args;
+	facet_error *err;
+	int graph;                 /* catalog graph index */
+	unsigned bit;              /* 1 << graph */
+	const char *graph_name;
+	bool include_overlay;
+	overlay_confidence min_conf;
+	agent_vec agents;          /* live agent edges at sites unresolved in the graph (when included) */
+} qctx;
+
+/* A cached prepared statement, reset and unbound. */
+sqlite3_stmt *q_stmt(query_session *s, const char *sql);
+
+/* Arguments. */
+const char *q_str(qctx *q, const char *key);                 /* NULL when absent */
+bool q_int(qctx *q, const char *key, long long *out, bool required);
+bool q_bool(qctx *q, const char *key);
+/* The function an argument names: exact linked name, or a bare identifier
+ * naming one definition (else err lists the candidates). */
+bool q_function(qctx *q, const char *key, unsigned *id);
+/* FILE and LINE from "file"+"line", or "location" "FILE:LINE". */
+bool q_file_line(qctx *q, const char **file, long long *line);
+
+/* JSON of catalog rows. */
+json_t *q_fn_json(qctx *q, unsigned id);        /* {id, name, source_name, module_id, file, line, defined, linkage} */
+const char *q_fn_name(qctx *q, unsigned id);    /* valid until the next q_fn_name call */
+json_t *q_site_json(qctx *q, unsigned id);      /* {id, caller, kind, file, line, column, inlined_at} */
+
+/* Walk helpers: graph and overlay edges out of / into a function. */
+typedef struct q_edge { unsigned site, other; const overlay_edge *agent; } q_edge;
+typedef VEC(q_edge) q_edge_vec;
+void q_out_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out);
+void q_in_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out);
+/* Unresolved indirect sites of fn in the graph; covered ones (an agent edge
+ * applies) counted apart when the overlay is included. */
+void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned *covered);
+
+/* The "uncertainty" object every answer carries; extra keys are added by the verb. */
+json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids);
+json_t *q_agent_json(const overlay_edge *e);    /* {key, confidence, provenance, verdict} */
+
+/* The verbs (verbs.c, walk.c, overlay_verbs.c). */
+json_t *qv_defs(qctx *q);
+json_t *qv_at(qctx *q);
+json_t *qv_callers(qctx *q);
+json_t *qv_callees(qctx *q);
+json_t *qv_uses(qctx *q);
+json_t *qv_externals(qctx *q);
+json_t *qv_indirect_targets(qctx *q);
+json_t *qv_explain(qctx *q);
+json_t *qv_resolution_candidates(qctx *q);
+json_t *qv_inventory(qctx *q);
+json_t *qv_reach(qctx *q);
+json_t *qv_closure(qctx *q);
+json_t *qv_slice(qctx *q);
+json_t *qv_record_edges(qctx *q);
+json_t *qv_list_overlay(qctx *q);
+json_t *qv_save_overlay(qctx *q);
+json_t *qv_load_overlay(qctx *q);
+
+#endif

@@ -1,0 +1,506 @@
+/* query.c — the session, argument helpers, rows as JSON, and the dispatch
+ * from verb names to the verbs (verbs.c, walk.c, overlay_verbs.c).
+ *
+ * Every query reads SQLite only; statements are prepared once per session
+ * and reused, which keeps one query on a large catalog within a few
+ * milliseconds after the process starts. */
+#include "query/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+const char *const query_verbs[] = {
+	"defs", "at", "callers", "callees", "uses", "reach", "closure", "slice", "externals",
+	"indirect_targets", "resolution_candidates", "explain", "inventory",
+	"record_edges", "list_overlay", "save_overlay", "load_overlay", NULL,
+};
+
+/* ---- session ------------------------------------------------------------------------- */
+
+sqlite3_stmt *q_stmt(query_session *s, const char *sql)
+{
+	sqlite3_stmt *st = strmap_get(&s->stmts, sql);
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return st;
+	}
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	strmap_put(&s->stmts, xstrdup(sql), st);
+	return st;
+}
+
+static bool count_rows(query_session *s, const char *sql, unsigned *out)
+{
+	sqlite3_stmt *st = q_stmt(s, sql);
+	if (!st || sqlite3_step(st) != SQLITE_ROW)
+		return false;
+	*out = (unsigned)sqlite3_column_int64(st, 0);
+	return true;
+}
+
+query_session *query_open(const char *catalog_path, facet_error *err)
+{
+	catalog *c = catalog_open(catalog_path, err);
+	if (!c)
+		return NULL;
+	query_session *s = xcalloc(1, sizeof *s);
+	s->cat = c;
+	s->db = catalog_db(c);
+	strmap_init(&s->stmts);
+	if (!count_rows(s, "SELECT count(*) FROM functions", &s->n_functions) ||
+	    !count_rows(s, "SELECT count(*) FROM sites", &s->n_sites)) {
+		error_set(err, "%s: damaged catalog (%s)", catalog_path, sqlite3_errmsg(s->db));
+		query_close(s);
+		return NULL;
+	}
+	s->intrinsic = xcalloc(s->n_functions + 1, 1);
+	sqlite3_stmt *st = q_stmt(s, "SELECT id FROM functions WHERE intrinsic");
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(st, 0);
+		if (id >= 0 && id < s->n_functions)
+			s->intrinsic[id] = 1;
+	}
+	s->ov = overlay_new(c);
+	size_t n = strlen(catalog_path) + 16;
+	s->overlay_path = xmalloc(n);
+	snprintf(s->overlay_path, n, "%s.overlay", catalog_path);
+	if (access(s->overlay_path, F_OK) == 0) {
+		facet_error oe = {0};
+		if (!overlay_load(s->ov, s->overlay_path, &oe))
+			s->overlay_error = xstrdup(oe.msg);
+	}
+	return s;
+}
+
+void query_close(query_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->stmts.cap; i++)
+		if (s->stmts.slots[i].key) {
+			sqlite3_finalize(s->stmts.slots[i].value);
+			free((char *)s->stmts.slots[i].key);
+		}
+	strmap_free(&s->stmts);
+	overlay_free(s->ov);
+	catalog_close(s->cat);
+	free(s->intrinsic);
+	free(s->overlay_path);
+	free(s->overlay_error);
+	free(s);
+}
+
+bool query_overlay_pending(const query_session *s)
+{
+	return s && s->ov && overlay_pending(s->ov);
+}
+
+/* ---- arguments ----------------------------------------------------------------------- */
+
+const char *q_str(qctx *q, const char *key)
+{
+	return json_string_value(json_object_get(q->args, key));
+}
+
+bool q_int(qctx *q, const char *key, long long *out, bool required)
+{
+	json_t *v = json_object_get(q->args, key);
+	if (!v) {
+		if (required)
+			error_set(q->err, "missing argument '%s'", key);
+		return false;
+	}
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return true;
+	}
+	if (json_is_string(v)) {
+		char *end;
+		long long x = strtoll(json_string_value(v), &end, 10);
+		if (*json_string_value(v) && *end == 0) {
+			*out = x;
+			return true;
+		}
+	}
+	error_set(q->err, "argument '%s' must be an integer", key);
+	return false;
+}
+
+bool q_bool(qctx *q, const char *key)
+{
+	json_t *v = json_object_get(q->args, key);
+	return v && (json_is_true(v) || (json_is_integer(v) && json_integer_value(v)));
+}
+
+bool q_function(qctx *q, const char *key, unsigned *id)
+{
+	const char *name = q_str(q, key);
+	if (!name || !*name) {
+		error_set(q->err, "missing argument '%s' (a function name)", key);
+		return false;
+	}
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM functions WHERE name = ?1");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = (unsigned)sqlite3_column_int64(st, 0);
+		return true;
+	}
+	st = q_stmt(q->s, "SELECT id, name, module_id, defined FROM functions WHERE source_name = ?1 "
+	                  "ORDER BY defined DESC, id");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	unsigned n = 0, first = 0, n_defined = 0;
+	char cands[800] = "";
+	size_t used = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == 0)
+			first = (unsigned)sqlite3_column_int64(st, 0);
+		n++;
+		n_defined += sqlite3_column_int(st, 3) != 0;
+		const char *mod = (const char *)sqlite3_column_text(st, 2);
+		if (used < sizeof cands - 120)
+			used += (size_t)snprintf(cands + used, sizeof cands - used, "%s%s (module %s)", used ? ", " : "",
+			                         (const char *)sqlite3_column_text(st, 1), mod ? mod : "?");
+	}
+	if (n == 1) {
+		*id = first;
+		return true;
+	}
+	if (n == 0)
+		error_set(q->err, "no function '%s' in the catalog", name);
+	else
+		error_set(q->err, "'%s' names %u functions; give the linked name of one: %s", name, n, cands);
+	return false;
+}
+
+bool q_file_line(qctx *q, const char **file, long long *line)
+{
+	const char *loc = q_str(q, "location");
+	static char buf[4096];
+	if (loc && !q_str(q, "file")) {
+		const char *colon = strrchr(loc, ':');
+		char *end;
+		long long l = colon ? strtoll(colon + 1, &end, 10) : 0;
+		if (!colon || colon == loc || !colon[1] || *end || l <= 0 || (size_t)(colon - loc) >= sizeof buf) {
+			error_set(q->err, "location '%s' is not FILE:LINE", loc);
+			return false;
+		}
+		memcpy(buf, loc, (size_t)(colon - loc));
+		buf[colon - loc] = 0;
+		*file = buf;
+		*line = l;
+		return true;
+	}
+	*file = q_str(q, "file");
+	if (!*file || !**file) {
+		error_set(q->err, "missing argument 'file' (or 'location' FILE:LINE)");
+		return false;
+	}
+	if (!q_int(q, "line", line, true))
+		return false;
+	if (*line <= 0) {
+		error_set(q->err, "argument 'line' must be positive");
+		return false;
+	}
+	return true;
+}
+
+/* ---- rows as JSON --------------------------------------------------------------------- */
+
+static json_t *text_or_null(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? json_string((const char *)t) : json_null();
+}
+
+json_t *q_fn_json(qctx *q, unsigned id)
+{
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT name, source_name, module_id, file, line, defined, linkage, "
+	                                "address_taken FROM functions WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return json_pack("{s:I}", "id", (json_int_t)id);
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_integer(id));
+	json_object_set_new(o, "name", text_or_null(st, 0));
+	json_object_set_new(o, "source_name", text_or_null(st, 1));
+	json_object_set_new(o, "module_id", text_or_null(st, 2));
+	json_object_set_new(o, "file", text_or_null(st, 3));
+	json_object_set_new(o, "line", json_integer(sqlite3_column_int64(st, 4)));
+	json_object_set_new(o, "defined", json_boolean(sqlite3_column_int(st, 5)));
+	json_object_set_new(o, "linkage", text_or_null(st, 6));
+	json_object_set_new(o, "address_taken", json_boolean(sqlite3_column_int(st, 7)));
+	return o;
+}
+
+const char *q_fn_name(qctx *q, unsigned id)
+{
+	static char buf[1024];
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT name FROM functions WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return "?";
+	snprintf(buf, sizeof buf, "%s", (const char *)sqlite3_column_text(st, 0));
+	return buf;
+}
+
+json_t *q_site_json(qctx *q, unsigned id)
+{
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.kind, f.name, s.file, s.line, s.col, s.call_type FROM sites s "
+	                                "JOIN functions f ON f.id = s.caller WHERE s.id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return json_pack("{s:I}", "id", (json_int_t)id);
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_integer(id));
+	json_object_set_new(o, "caller", text_or_null(st, 1));
+	json_object_set_new(o, "kind", text_or_null(st, 0));
+	json_object_set_new(o, "file", text_or_null(st, 2));
+	json_object_set_new(o, "line", json_integer(sqlite3_column_int64(st, 3)));
+	json_object_set_new(o, "column", json_integer(sqlite3_column_int64(st, 4)));
+	json_object_set_new(o, "call_type", text_or_null(st, 5));
+	json_t *chain = json_array();
+	st = q_stmt(q->s, "SELECT function, file, line, col FROM site_inlined WHERE site = ?1 ORDER BY depth");
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		json_array_append_new(chain, json_pack("{s:o, s:o, s:I, s:I}", "function", text_or_null(st, 0), "file",
+		                                       text_or_null(st, 1), "line",
+		                                       (json_int_t)sqlite3_column_int64(st, 2), "column",
+		                                       (json_int_t)sqlite3_column_int64(st, 3)));
+	json_object_set_new(o, "inlined_at", chain);
+	return o;
+}
+
+json_t *q_agent_json(const overlay_edge *e)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "key", overlay_edge_key(e));
+	json_object_set_new(o, "confidence", json_string(overlay_confidence_name(e->confidence)));
+	json_object_set(o, "provenance", e->provenance);
+	const char *v = overlay_verdict_name(e->verdict);
+	json_object_set_new(o, "verdict", v ? json_string(v) : json_null());
+	if (e->verdict_tool)
+		json_object_set_new(o, "verdict_tool", json_string(e->verdict_tool));
+	return o;
+}
+
+/* ---- edges for walks ------------------------------------------------------------------ */
+
+/* The agent edges of the overlay at sites the walked graph leaves
+ * unresolved: refuted edges and those under min_confidence are skipped. */
+static void build_agents(qctx *q)
+{
+	overlay *ov = q->s->ov;
+	for (size_t i = 0; i < overlay_n_edges(ov); i++) {
+		const overlay_edge *e = overlay_edge_at(ov, i);
+		if (e->verdict == VERDICT_REFUTED || e->confidence < q->min_conf)
+			continue;
+		sqlite3_stmt *st;
+		if (e->via_field) {
+			st = q_stmt(q->s, "SELECT id, caller FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
+			                  "(resolved & ?2) = 0");
+			sqlite3_bind_int64(st, 1, e->field);
+		} else {
+			st = q_stmt(q->s, "SELECT id, caller FROM sites WHERE id = ?1 AND kind = 'indirect' AND "
+			                  "(resolved & ?2) = 0");
+			sqlite3_bind_int64(st, 1, e->site);
+		}
+		sqlite3_bind_int64(st, 2, q->bit);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			agent_step a = {(unsigned)sqlite3_column_int64(st, 0), (unsigned)sqlite3_column_int64(st, 1), e->to, e};
+			VEC_PUSH(&q->agents, a);
+		}
+	}
+}
+
+void q_out_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out)
+{
+	VEC_CLEAR(out);
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT site, target FROM edges WHERE caller = ?1 AND (graphs & ?2) "
+	                                "ORDER BY site, target");
+	sqlite3_bind_int64(st, 1, fn);
+	sqlite3_bind_int64(st, 2, q->bit);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		unsigned t = (unsigned)sqlite3_column_int64(st, 1);
+		if (t < q->s->n_functions && q->s->intrinsic[t])
+			continue;
+		q_edge e = {(unsigned)sqlite3_column_int64(st, 0), t, NULL};
+		VEC_PUSH(out, e);
+	}
+	if (with_agents)
+		for (size_t i = 0; i < q->agents.len; i++)
+			if (q->agents.items[i].caller == fn) {
+				q_edge e = {q->agents.items[i].site, q->agents.items[i].target, q->agents.items[i].edge};
+				VEC_PUSH(out, e);
+			}
+}
+
+void q_in_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out)
+{
+	VEC_CLEAR(out);
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT site, caller FROM edges WHERE target = ?1 AND (graphs & ?2) "
+	                                "ORDER BY site");
+	sqlite3_bind_int64(st, 1, fn);
+	sqlite3_bind_int64(st, 2, q->bit);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		q_edge e = {(unsigned)sqlite3_column_int64(st, 0), (unsigned)sqlite3_column_int64(st, 1), NULL};
+		VEC_PUSH(out, e);
+	}
+	if (with_agents)
+		for (size_t i = 0; i < q->agents.len; i++)
+			if (q->agents.items[i].target == fn) {
+				q_edge e = {q->agents.items[i].site, q->agents.items[i].caller, q->agents.items[i].edge};
+				VEC_PUSH(out, e);
+			}
+}
+
+static bool site_covered(qctx *q, unsigned site)
+{
+	for (size_t i = 0; i < q->agents.len; i++)
+		if (q->agents.items[i].site == site)
+			return true;
+	return false;
+}
+
+void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned *covered)
+{
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM sites WHERE caller = ?1 AND kind = 'indirect' AND "
+	                                "(resolved & ?2) = 0 ORDER BY id");
+	sqlite3_bind_int64(st, 1, fn);
+	sqlite3_bind_int64(st, 2, q->bit);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		unsigned site = (unsigned)sqlite3_column_int64(st, 0);
+		(*n)++;
+		if (covered && q->include_overlay && site_covered(q, site))
+			(*covered)++;
+		if (ids && json_array_size(ids) < 50)
+			json_array_append_new(ids, json_integer(site));
+	}
+}
+
+json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
+{
+	json_t *u = json_object();
+	json_object_set_new(u, "graph", json_string(q->graph_name));
+	json_object_set_new(u, "indirect_call_sites", json_integer(n_unresolved));
+	json_object_set_new(u, "unresolved_site_ids", unresolved_ids ? unresolved_ids : json_array());
+	/* Whole-program overlay coverage in this graph. */
+	unsigned total = 0, covered = 0;
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0");
+	sqlite3_bind_int64(st, 1, q->bit);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		total++;
+		if (q->include_overlay && site_covered(q, (unsigned)sqlite3_column_int64(st, 0)))
+			covered++;
+	}
+	json_object_set_new(u, "overlay", json_pack("{s:b, s:s, s:I, s:I, s:I}", "included", q->include_overlay,
+	                                            "min_confidence", overlay_confidence_name(q->min_conf),
+	                                            "edges", (json_int_t)overlay_n_edges(q->s->ov),
+	                                            "covered_sites", (json_int_t)covered,
+	                                            "unresolved_sites", (json_int_t)total));
+	return u;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------- */
+
+typedef struct verb {
+	const char *name;
+	json_t *(*run)(qctx *q);
+	bool walks;                /* honours include_overlay / min_confidence */
+} verb;
+
+static const verb verbs[] = {
+	{"defs", qv_defs, false},
+	{"at", qv_at, false},
+	{"callers", qv_callers, true},
+	{"callees", qv_callees, true},
+	{"uses", qv_uses, false},
+	{"reach", qv_reach, true},
+	{"closure", qv_closure, true},
+	{"slice", qv_slice, true},
+	{"externals", qv_externals, false},
+	{"indirect_targets", qv_indirect_targets, true},
+	{"resolution_candidates", qv_resolution_candidates, true},
+	{"explain", qv_explain, true},
+	{"inventory", qv_inventory, false},
+	{"record_edges", qv_record_edges, false},
+	{"list_overlay", qv_list_overlay, false},
+	{"save_overlay", qv_save_overlay, false},
+	{"load_overlay", qv_load_overlay, false},
+};
+
+json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_error *err)
+{
+	const verb *v = NULL;
+	for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+		if (verb_name && strcmp(verbs[i].name, verb_name) == 0)
+			v = &verbs[i];
+	if (!v) {
+		error_set(err, "unknown query verb '%s'", verb_name ? verb_name : "(null)");
+		return NULL;
+	}
+	if (args && !json_is_object(args)) {
+		error_set(err, "%s: the arguments must be a JSON object", verb_name);
+		return NULL;
+	}
+	json_t *empty = args ? NULL : json_object();
+	qctx q = {.s = s, .args = args ? args : empty, .err = err, .min_conf = CONF_LOW};
+	json_t *result = NULL;
+
+	const char *graph = q_str(&q, "graph");
+	if (json_object_get(q.args, "graph") && !graph) {
+		error_set(err, "argument 'graph' must be a graph name");
+		goto out;
+	}
+	if (!graph)
+		graph = catalog_default_graph(s->cat);
+	q.graph = catalog_graph_index(graph);
+	if (q.graph < 0) {
+		error_set(err, "unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)", graph);
+		goto out;
+	}
+	if (!catalog_has_graph(s->cat, q.graph)) {
+		const char *note = catalog_meta(s->cat, "refinement_note");
+		error_set(err, "graph %s is not in this catalog (%s); this catalog has: %s%s%s%s%s%s", graph,
+		          note && *note ? note : "not built",
+		          catalog_has_graph(s->cat, CATALOG_DIRECT) ? "direct " : "",
+		          catalog_has_graph(s->cat, CATALOG_ANDERSEN) ? "andersen " : "",
+		          catalog_has_graph(s->cat, CATALOG_R0) ? "r0 " : "",
+		          catalog_has_graph(s->cat, CATALOG_RULESONLY) ? "rulesonly " : "",
+		          catalog_has_graph(s->cat, CATALOG_RPLUS) ? "rplus " : "",
+		          catalog_has_graph(s->cat, CATALOG_RPM) ? "rpm" : "");
+		goto out;
+	}
+	q.bit = 1u << q.graph;
+	q.graph_name = catalog_graph_names[q.graph];
+	q.include_overlay = q_bool(&q, "include_overlay");
+	const char *mc = q_str(&q, "min_confidence");
+	if (json_object_get(q.args, "min_confidence")) {
+		q.min_conf = overlay_confidence_parse(mc);
+		if (!q.min_conf) {
+			error_set(err, "min_confidence must be high, medium or low");
+			goto out;
+		}
+	}
+	if (q.include_overlay && v->walks) {
+		if (s->overlay_error && overlay_n_records(s->ov) == 0) {
+			error_set(err, "the overlay did not load: %s", s->overlay_error);
+			goto out;
+		}
+		build_agents(&q);
+	}
+	result = v->run(&q);
+	if (result && !json_object_get(result, "graph"))
+		json_object_set_new(result, "graph", json_string(q.graph_name));
+out:
+	VEC_FREE(&q.agents);
+	json_decref(empty);
+	if (!result && !err->set)
+		error_set(err, "%s failed", verb_name);
+	return result;
+}

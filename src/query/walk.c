@@ -1,0 +1,309 @@
+/* walk.c — the graph walks: reach (one shortest supporting path), closure
+ * (everything reachable, either direction) and slice (the functions on some
+ * path). Walks read one function's edges at a time through an index, so a
+ * query touches only the part of the graph it explores.
+ *
+ * With the overlay included, agent edges count only where the graph leaves a
+ * site unresolved. reach looks for a proven path first and uses agent edges
+ * only when none exists: a breadth-first search over both kinds could return
+ * an equal-length agent path and under-claim (seed 001). */
+#include "query/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/slice.h"
+#include "util/xalloc.h"
+
+typedef struct bfs {
+	unsigned n;
+	unsigned *prev;            /* predecessor function, IR_NONE-like UINT_MAX when unvisited */
+	unsigned *site;            /* the site of the step into it */
+	const overlay_edge **agent;
+	unsigned *order;           /* visit order */
+	unsigned n_order;
+} bfs;
+
+#define UNSEEN 0xffffffffu
+
+static void bfs_init(bfs *b, unsigned n)
+{
+	b->n = n;
+	b->prev = xmalloc((n + 1) * sizeof *b->prev);
+	b->site = xmalloc((n + 1) * sizeof *b->site);
+	b->agent = xcalloc(n + 1, sizeof *b->agent);
+	b->order = xmalloc((n + 1) * sizeof *b->order);
+	for (unsigned i = 0; i < n; i++)
+		b->prev[i] = UNSEEN;
+	b->n_order = 0;
+}
+
+static void bfs_free(bfs *b)
+{
+	free(b->prev);
+	free(b->site);
+	free(b->agent);
+	free(b->order);
+}
+
+/* Breadth-first from start (forward: callees; backward: callers); stops
+ * early when stop is reached (stop = UNSEEN: never). */
+static void bfs_run(qctx *q, bfs *b, unsigned start, bool forward, bool agents, unsigned stop)
+{
+	q_edge_vec ev = {0};
+	b->prev[start] = start;
+	b->site[start] = UNSEEN;
+	b->order[b->n_order++] = start;
+	for (unsigned head = 0; head < b->n_order; head++) {
+		unsigned f = b->order[head];
+		if (f == stop)
+			break;
+		if (forward)
+			q_out_edges(q, f, agents, &ev);
+		else
+			q_in_edges(q, f, agents, &ev);
+		for (size_t i = 0; i < ev.len; i++) {
+			unsigned g = ev.items[i].other;
+			if (g >= b->n || b->prev[g] != UNSEEN)
+				continue;
+			b->prev[g] = f;
+			b->site[g] = ev.items[i].site;
+			b->agent[g] = ev.items[i].agent;
+			b->order[b->n_order++] = g;
+		}
+	}
+	VEC_FREE(&ev);
+}
+
+static bool walk_args(qctx *q, unsigned *from, unsigned *to)
+{
+	return q_function(q, "from", from) && q_function(q, "to", to);
+}
+
+json_t *qv_reach(qctx *q)
+{
+	unsigned from, to;
+	if (!walk_args(q, &from, &to))
+		return NULL;
+	unsigned n = q->s->n_functions;
+	bfs b;
+	bfs_init(&b, n);
+	bfs_run(q, &b, from, true, false, to);
+	bool via_agents = false;
+	if (b.prev[to] == UNSEEN && q->include_overlay && q->agents.len) {
+		bfs proven = b;
+		bfs_init(&b, n);
+		bfs_run(q, &b, from, true, true, to);
+		via_agents = b.prev[to] != UNSEEN;
+		if (!via_agents) {   /* report the proven exploration's uncertainty */
+			bfs_free(&b);
+			b = proven;
+		} else {
+			bfs_free(&proven);
+		}
+	}
+	json_t *path = json_array(), *steps = json_array(), *ids = json_array();
+	unsigned agent_steps = 0, n_unres = 0, covered = 0;
+	bool found = b.prev[to] != UNSEEN;
+	if (found) {
+		VEC(unsigned) chain = {0};
+		for (unsigned f = to;; f = b.prev[f]) {
+			VEC_PUSH(&chain, f);
+			if (f == from)
+				break;
+		}
+		for (size_t i = chain.len; i-- > 0;) {
+			unsigned f = chain.items[i];
+			json_array_append_new(path, json_string(q_fn_name(q, f)));
+			if (f != to)
+				q_unresolved_sites(q, f, ids, &n_unres, &covered);
+			if (i + 1 < chain.len) {
+				json_t *st = json_object();
+				json_object_set_new(st, "caller", json_string(q_fn_name(q, chain.items[i + 1])));
+				json_object_set_new(st, "callee", json_string(q_fn_name(q, f)));
+				json_object_set_new(st, "site", q_site_json(q, b.site[f]));
+				json_object_set_new(st, "agent", json_boolean(b.agent[f] != NULL));
+				if (b.agent[f]) {
+					agent_steps++;
+					json_object_set_new(st, "overlay_edge", q_agent_json(b.agent[f]));
+				}
+				json_array_append_new(steps, st);
+			}
+		}
+		VEC_FREE(&chain);
+	} else {
+		/* No path: the unresolved sites of everything FROM reaches are
+		 * where a missing edge could hide. */
+		for (unsigned i = 0; i < b.n_order; i++)
+			q_unresolved_sites(q, b.order[i], ids, &n_unres, &covered);
+	}
+	json_t *u = q_uncertainty(q, n_unres, ids);
+	json_object_set_new(u, "agent_path_steps", json_integer(agent_steps));
+	json_object_set_new(u, "explored_functions", json_integer(b.n_order));
+	bfs_free(&b);
+	return json_pack("{s:o, s:o, s:b, s:b, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
+	                 "reachable", found, "proven", found && agent_steps == 0, "path", path, "steps", steps, "length",
+	                 (json_int_t)json_array_size(steps), "uncertainty", u);
+}
+
+static bool direction_forward(qctx *q, bool *forward)
+{
+	const char *d = q_str(q, "direction");
+	if (!d || strcmp(d, "out") == 0) {
+		*forward = true;
+		return true;
+	}
+	if (strcmp(d, "in") == 0) {
+		*forward = false;
+		return true;
+	}
+	error_set(q->err, "direction must be \"in\" or \"out\", not '%s'", d);
+	return false;
+}
+
+/* The unresolved indirect sites that may call into set (backward walks):
+ * those whose IR type is that of an address-taken function in it. */
+static void unresolved_into(qctx *q, const bfs *b, json_t *ids, unsigned *n)
+{
+	strmap types;
+	strmap_init(&types);
+	VEC(char *) owned = {0};
+	for (unsigned i = 0; i < b->n_order; i++) {
+		sqlite3_stmt *st = q_stmt(q->s, "SELECT ir_type FROM functions WHERE id = ?1 AND address_taken");
+		sqlite3_bind_int64(st, 1, b->order[i]);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+			const char *t = (const char *)sqlite3_column_text(st, 0);
+			if (!strmap_has(&types, t)) {
+				char *c = xstrdup(t);
+				VEC_PUSH(&owned, c);
+				strmap_put(&types, c, c);
+			}
+		}
+	}
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, call_type FROM sites WHERE kind = 'indirect' AND "
+	                                "(resolved & ?1) = 0 ORDER BY id");
+	sqlite3_bind_int64(st, 1, q->bit);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 1);
+		if (t && strmap_has(&types, t)) {
+			(*n)++;
+			if (json_array_size(ids) < 50)
+				json_array_append_new(ids, json_integer(sqlite3_column_int64(st, 0)));
+		}
+	}
+	for (size_t i = 0; i < owned.len; i++)
+		free(owned.items[i]);
+	VEC_FREE(&owned);
+	strmap_free(&types);
+}
+
+json_t *qv_closure(qctx *q)
+{
+	unsigned fn;
+	bool forward;
+	if (!q_function(q, "name", &fn) || !direction_forward(q, &forward))
+		return NULL;
+	unsigned n = q->s->n_functions;
+	bfs proven;
+	bfs_init(&proven, n);
+	bfs_run(q, &proven, fn, forward, false, UNSEEN);
+	bfs all = proven;
+	bool two = q->include_overlay && q->agents.len;
+	if (two) {
+		bfs_init(&all, n);
+		bfs_run(q, &all, fn, forward, true, UNSEEN);
+	}
+	json_t *fns = json_array(), *agent_reached = json_array(), *ids = json_array();
+	unsigned n_unres = 0, covered = 0;
+	for (unsigned i = 0; i < all.n_order; i++) {
+		unsigned f = all.order[i];
+		json_array_append_new(fns, json_string(q_fn_name(q, f)));
+		if (two && proven.prev[f] == UNSEEN)
+			json_array_append_new(agent_reached, json_string(q_fn_name(q, f)));
+		if (forward)
+			q_unresolved_sites(q, f, ids, &n_unres, &covered);
+	}
+	if (!forward)
+		unresolved_into(q, &all, ids, &n_unres);
+	json_t *u = q_uncertainty(q, n_unres, ids);
+	json_object_set_new(u, "agent_reached", agent_reached);
+	json_t *r = json_pack("{s:o, s:s, s:o, s:I, s:o}", "function", q_fn_json(q, fn), "direction",
+	                      forward ? "out" : "in", "functions", fns, "count", (json_int_t)all.n_order, "uncertainty", u);
+	if (two)
+		bfs_free(&all);
+	bfs_free(&proven);
+	return r;
+}
+
+json_t *qv_slice(qctx *q)
+{
+	unsigned from, to;
+	if (!walk_args(q, &from, &to))
+		return NULL;
+	bool agents = q->include_overlay && q->agents.len;
+	unsigned n = q->s->n_functions;
+	bfs fw, bw;
+	bfs_init(&fw, n);
+	bfs_init(&bw, n);
+	bfs_run(q, &fw, from, true, agents, UNSEEN);
+	bfs_run(q, &bw, to, false, agents, UNSEEN);
+	json_t *fns = json_array(), *edges = json_array(), *ids = json_array();
+	VEC(unsigned) in = {0};
+	for (unsigned i = 0; i < fw.n_order; i++)
+		if (bw.prev[fw.order[i]] != UNSEEN)
+			VEC_PUSH(&in, fw.order[i]);
+	unsigned n_unres = 0, covered = 0, agent_edges = 0;
+	q_edge_vec ev = {0};
+	for (size_t i = 0; i < in.len; i++) {
+		json_array_append_new(fns, q_fn_json(q, in.items[i]));
+		if (in.items[i] != to)
+			q_unresolved_sites(q, in.items[i], ids, &n_unres, &covered);
+		q_out_edges(q, in.items[i], agents, &ev);
+		for (size_t k = 0; k < ev.len; k++) {
+			unsigned g = ev.items[k].other;
+			if (g >= n || fw.prev[g] == UNSEEN || bw.prev[g] == UNSEEN)
+				continue;
+			/* q_fn_name's buffer is reused: copy one name before the next. */
+			json_t *e = json_pack("{s:o, s:s, s:I, s:b}", "caller", json_string(q_fn_name(q, in.items[i])),
+			                      "callee", q_fn_name(q, g), "site", (json_int_t)ev.items[k].site, "agent",
+			                      ev.items[k].agent != NULL);
+			agent_edges += ev.items[k].agent != NULL;
+			json_array_append_new(edges, e);
+		}
+	}
+	VEC_FREE(&ev);
+	json_t *u = q_uncertainty(q, n_unres, ids);
+	json_object_set_new(u, "agent_edges", json_integer(agent_edges));
+	json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
+	                      "functions", fns, "edges", edges, "count", (json_int_t)in.len, "uncertainty", u);
+	const char *emit = q_str(q, "emit_module");
+	if (r && emit && *emit) {
+		VEC(const char *) names = {0};
+		size_t i;
+		json_t *f;
+		json_array_foreach(fns, i, f)
+			if (json_is_true(json_object_get(f, "defined")))
+				VEC_PUSH(&names, json_string_value(json_object_get(f, "name")));
+		VEC(char *) inputs = {0};
+		sqlite3_stmt *st = q_stmt(q->s, "SELECT path FROM inputs ORDER BY id");
+		while (sqlite3_step(st) == SQLITE_ROW)
+			VEC_PUSH(&inputs, xstrdup((const char *)sqlite3_column_text(st, 0)));
+		bool ok = ir_slice_write((const char *const *)inputs.items, (unsigned)inputs.len, names.items,
+		                         (unsigned)names.len, emit, q->err);
+		for (size_t k = 0; k < inputs.len; k++)
+			free(inputs.items[k]);
+		VEC_FREE(&inputs);
+		VEC_FREE(&names);
+		if (!ok) {
+			json_decref(r);
+			r = NULL;
+		} else {
+			json_object_set_new(r, "emitted_module", json_string(emit));
+		}
+	}
+	VEC_FREE(&in);
+	bfs_free(&fw);
+	bfs_free(&bw);
+	return r;
+}
