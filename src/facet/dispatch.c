@@ -87,6 +87,21 @@ void dispatch_init(facet_ctx *x)
 			x->defs[fill[p->stmts[i].dst]++] = i;
 	free(fill);
 
+	/* Constant GEPs by base, for the rebased step. */
+	x->gep_start = xcalloc(nv + 1, sizeof *x->gep_start);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op == ST_GEP && !p->stmts[i].var_offset && p->stmts[i].src < nv)
+			x->gep_start[p->stmts[i].src + 1]++;
+	for (unsigned v = 0; v < nv; v++)
+		x->gep_start[v + 1] += x->gep_start[v];
+	x->geps = xmalloc((x->gep_start[nv] + 1) * sizeof *x->geps);
+	fill = xmalloc((nv + 1) * sizeof *fill);
+	memcpy(fill, x->gep_start, (nv + 1) * sizeof *fill);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op == ST_GEP && !p->stmts[i].var_offset && p->stmts[i].src < nv)
+			x->geps[fill[p->stmts[i].src]++] = i;
+	free(fill);
+
 	x->stmt_function = xmalloc((p->n_stmts + 1) * sizeof *x->stmt_function);
 	for (unsigned i = 0; i < p->n_stmts; i++)
 		x->stmt_function[i] = IR_NONE;
@@ -101,9 +116,17 @@ void dispatch_init(facet_ctx *x)
 
 	x->value_binding = xcalloc(nv + 1, sizeof *x->value_binding);
 	x->slot_binding = xcalloc(nv + 1, sizeof *x->slot_binding);
+	x->fragment_binding = xcalloc(nv + 1, sizeof *x->fragment_binding);
 	for (unsigned i = 0; i < p->n_bindings; i++) {
 		const ir_dbg_binding *b = &p->bindings[i];
-		if (!b->empty_expr || !b->var || !b->var->type || b->value >= nv)
+		if (!b->var || !b->var->type || b->value >= nv)
+			continue;
+		if (b->fragment && !b->declare) {
+			if (!x->fragment_binding[b->value])
+				x->fragment_binding[b->value] = b;
+			continue;
+		}
+		if (!b->empty_expr)
 			continue;
 		if (b->declare) {
 			if (!x->slot_binding[b->value])
@@ -119,10 +142,13 @@ void dispatch_free(facet_ctx *x)
 {
 	free(x->def_start);
 	free(x->defs);
+	free(x->gep_start);
+	free(x->geps);
 	free(x->stmt_function);
 	free(x->global_of_value);
 	free(x->value_binding);
 	free(x->slot_binding);
+	free(x->fragment_binding);
 	strmap_free(&x->record_by_name);
 	ptrmap_free(&x->typedef_of_record);
 }
@@ -359,6 +385,18 @@ static di_type *pointee(facet_ctx *x, di_type *ptr)
 	return complete(x, t->base) ? t->base : NULL;
 }
 
+/* Byte k lies inside an object of type t (of unknown size: assume so). A
+ * pointer with several records may be bound to the wrong one — the pool an
+ * allocator carves objects from is also the first object carved — and the
+ * offset then falls outside it. */
+static bool fits(facet_ctx *x, di_type *t, int64_t k, bool var_index)
+{
+	t = complete(x, t);
+	if (!t || var_index || t->kind == DI_ARRAY || t->size_bits == 0)
+		return t != NULL;
+	return k >= 0 && k < (int64_t)(t->size_bits / 8);
+}
+
 static object_ref fail(object_ref r, const char *why)
 {
 	r.ok = false;
@@ -395,11 +433,26 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			return r;
 		}
 		const ir_dbg_binding *b = v < x->prog->n_values ? x->value_binding[v] : NULL;
-		if (b && pointee(x, b->var->type)) {
+		if (b && pointee(x, b->var->type) && fits(x, pointee(x, b->var->type), r.offset, r.var_index)) {
 			r.ok = true;
 			r.type = pointee(x, b->var->type);
 			r.step = STEP_DIRECT;
 			return r;
+		}
+		/* An optimised local struct split into its fields keeps a record per
+		 * field: "this value is bits [o, o+n) of variable V". The value then
+		 * has the type of V's member there. Only the fragment operation is
+		 * accepted: it names a part of the variable, not an offset from it. */
+		const ir_dbg_binding *fb = v < x->prog->n_values ? x->fragment_binding[v] : NULL;
+		if (fb && fb->fragment_offset_bits % 8 == 0) {
+			place pl;
+			if (locate(x, fb->var->type, (int64_t)(fb->fragment_offset_bits / 8), &pl) &&
+			    pointee(x, pl.type) && fits(x, pointee(x, pl.type), r.offset, r.var_index)) {
+				r.ok = true;
+				r.type = pointee(x, pl.type);
+				r.step = STEP_DIRECT;
+				return r;
+			}
 		}
 		if (n_defs(x, v) != 1)
 			break;
@@ -433,7 +486,7 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			place pl;
 			if (sub.ok && !sub.var_index && locate(x, sub.type, sub.offset, &pl)) {
 				di_type *p = pointee(x, pl.type);
-				if (p) {
+				if (p && fits(x, p, r.offset, r.var_index)) {
 					/* At -O0 the base is loaded from the declared stack slot of a
 					 * pointer variable: that is the direct step, not a chain. */
 					bool slot_hop = !pl.record && sub.step == STEP_DIRECT && !sub.global && sub.depth == 0;
@@ -482,6 +535,28 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			return r;
 		}
 		why = "the typed access names a struct the debug info does not define";
+	}
+	/* Rebased (facet's fourth step): the base has no type, but a sibling
+	 * address derived from it by a constant offset c <= k is typed — the
+	 * optimiser rewrote q + (k - c) as base + k. The nearest sibling wins. */
+	if (v != IR_NONE && v < x->prog->n_values && !r.var_index && depth < CHAIN_CAP) {
+		object_ref best = {0};
+		int64_t best_c = -1;
+		for (unsigned i = x->gep_start[v]; i < x->gep_start[v + 1]; i++) {
+			const ir_stmt *g = &x->prog->stmts[x->geps[i]];
+			if (g->offset < 0 || g->offset > r.offset || g->offset <= best_c || g->dst == a)
+				continue;
+			object_ref sib = dispatch_object(x, g->dst, r.offset - g->offset, CHAIN_CAP);
+			di_type *t = sib.ok ? complete(x, sib.type) : NULL;
+			if (sib.ok && !sib.var_index && t && sib.offset < (int64_t)(t->size_bits / 8)) {
+				best = sib;
+				best_c = g->offset;
+			}
+		}
+		if (best.ok) {
+			best.step = STEP_REBASED;
+			return best;
+		}
 	}
 	return fail(r, why);
 }

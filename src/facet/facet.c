@@ -138,8 +138,8 @@ const char *disp_status_name(disp_status s)
 
 const char *disp_step_name(disp_step s)
 {
-	static const char *const names[] = {"", "direct", "chained", "typed"};
-	return s <= STEP_TYPED ? names[s] : "?";
+	static const char *const names[] = {"", "direct", "chained", "typed", "rebased"};
+	return s <= STEP_REBASED ? names[s] : "?";
 }
 
 const char *facet_rule_name(facet_rule r)

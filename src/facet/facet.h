@@ -34,8 +34,11 @@ typedef enum disp_status {
 	DISP_UNRECOVERED,    /* not loaded from memory, or no step found the base's type; see reason */
 } disp_status;
 
-/* How the base pointer's type was found (the paper's steps ❶ ❷ ❸). */
-typedef enum disp_step { STEP_NONE, STEP_DIRECT, STEP_CHAINED, STEP_TYPED } disp_step;
+/* How the base pointer's type was found: the paper's steps ❶ ❷ ❸, then
+ * facet's fourth, tried last: the optimiser rebased the address on a pointer
+ * with no type (p = pool + 40) while a sibling derived from the same pointer
+ * (q = pool + 32) is typed; the address is then q + 8 (dispatch.c). */
+typedef enum disp_step { STEP_NONE, STEP_DIRECT, STEP_CHAINED, STEP_TYPED, STEP_REBASED } disp_step;
 
 typedef enum field_kind { FIELD_STRUCT, FIELD_GLOBAL, FIELD_ARRAY } field_kind;
 

@@ -46,9 +46,12 @@ typedef struct facet_ctx {
 	/* definitions: value id -> the statements that define it (CSR) */
 	unsigned *def_start;       /* n_values + 1 */
 	unsigned *defs;            /* statement indices */
+	unsigned *gep_start;       /* value id -> the constant GEPs based on it (CSR) */
+	unsigned *geps;            /* statement indices */
 	ir_global **global_of_value;   /* value id -> global, NULL */
 	const ir_dbg_binding **value_binding;   /* value id -> #dbg_value with empty expression */
 	const ir_dbg_binding **slot_binding;    /* value id -> #dbg_declare of an alloca */
+	const ir_dbg_binding **fragment_binding; /* value id -> a record binding it to a fragment of a variable */
 	strmap record_by_name;     /* struct/union tag or typedef name -> di_type* (a definition) */
 	ptrmap typedef_of_record;  /* anonymous struct/union -> the typedef name naming it */
 	/* fields */

@@ -14,6 +14,7 @@
  * the C API) for C programs; anything else reads as 0. */
 #include "ir/dinfo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,18 +303,48 @@ di_variable *dinfo_variable(dinfo_reader *r, LLVMMetadataRef md)
 	return v;
 }
 
+/* What a DIExpression says, read once per node from its printed form (the C
+ * API has no element getters): empty, a fragment only, or anything else. */
+typedef struct expr_info {
+	bool empty, fragment;
+	uint64_t offset_bits, size_bits;
+} expr_info;
+
+static const expr_info *expr_of(dinfo_reader *r, LLVMMetadataRef expr)
+{
+	static const expr_info other = {0};
+	if (!expr || LLVMGetMetadataKind(expr) != LLVMDIExpressionMetadataKind)
+		return &other;
+	expr_info *known = ptrmap_get(&r->empty_exprs, expr);
+	if (known)
+		return known;
+	expr_info *e = ARENA_NEW(&r->prog->arena, expr_info);
+	char *text = LLVMPrintValueToString(LLVMMetadataAsValue(r->ctx, expr));
+	unsigned long long off, size;
+	int end = 0;
+	if (text && strstr(text, "!DIExpression()"))
+		e->empty = true;
+	else if (text && sscanf(text, "!DIExpression(DW_OP_LLVM_fragment, %llu, %llu)%n", &off, &size, &end) == 2 && end > 0) {
+		e->fragment = true;
+		e->offset_bits = off;
+		e->size_bits = size;
+	}
+	LLVMDisposeMessage(text);
+	ptrmap_put(&r->empty_exprs, expr, e);
+	return e;
+}
+
 bool dinfo_expr_is_empty(dinfo_reader *r, LLVMMetadataRef expr)
 {
-	if (!expr || LLVMGetMetadataKind(expr) != LLVMDIExpressionMetadataKind)
-		return false;
-	void *known = ptrmap_get(&r->empty_exprs, expr);
-	if (known)
-		return known == (void *)1;
-	char *text = LLVMPrintValueToString(LLVMMetadataAsValue(r->ctx, expr));
-	bool empty = text && strstr(text, "!DIExpression()") != NULL;
-	LLVMDisposeMessage(text);
-	ptrmap_put(&r->empty_exprs, expr, empty ? (void *)1 : (void *)2);
-	return empty;
+	return expr_of(r, expr)->empty;
+}
+
+bool dinfo_expr_fragment(dinfo_reader *r, LLVMMetadataRef expr, uint64_t *offset_bits, uint64_t *size_bits)
+{
+	const expr_info *e = expr_of(r, expr);
+	*offset_bits = e->offset_bits;
+	*size_bits = e->size_bits;
+	return e->fragment;
 }
 
 ir_loc dinfo_location(dinfo_reader *r, LLVMMetadataRef loc)

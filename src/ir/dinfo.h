@@ -36,6 +36,8 @@ di_type *dinfo_type(dinfo_reader *r, LLVMMetadataRef md);
 di_variable *dinfo_variable(dinfo_reader *r, LLVMMetadataRef md);
 /* True when the DIExpression has no operations. */
 bool dinfo_expr_is_empty(dinfo_reader *r, LLVMMetadataRef expr);
+/* True when the expression is DW_OP_LLVM_fragment(offset, size) alone. */
+bool dinfo_expr_fragment(dinfo_reader *r, LLVMMetadataRef expr, uint64_t *offset_bits, uint64_t *size_bits);
 
 /* Position of a DILocation (file from its scope). */
 ir_loc dinfo_location(dinfo_reader *r, LLVMMetadataRef loc);

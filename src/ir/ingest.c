@@ -299,7 +299,9 @@ static void lower_dbg_records(lowering *L, ir_function *fn, LLVMValueRef inst)
 		b.function = fn;
 		b.var = dinfo_variable(&L->di, LLVMDbgVariableRecordGetVariable(r));
 		b.declare = k == LLVMDbgRecordDeclare;
-		b.empty_expr = dinfo_expr_is_empty(&L->di, LLVMDbgVariableRecordGetExpression(r));
+		LLVMMetadataRef expr = LLVMDbgVariableRecordGetExpression(r);
+		b.empty_expr = dinfo_expr_is_empty(&L->di, expr);
+		b.fragment = !b.empty_expr && dinfo_expr_fragment(&L->di, expr, &b.fragment_offset_bits, &b.fragment_size_bits);
 		if (b.var)
 			VEC_PUSH(&L->bindings, b);
 	}

@@ -93,6 +93,9 @@ typedef struct ir_dbg_binding {
 	di_variable *var;
 	bool declare;              /* #dbg_declare (the value is the variable's address) */
 	bool empty_expr;           /* DIExpression() — the value is the variable itself */
+	bool fragment;             /* DIExpression(DW_OP_LLVM_fragment, off, size) alone: the value is
+	                              those bits of the variable (a field of a split-up local struct) */
+	uint64_t fragment_offset_bits, fragment_size_bits;
 } ir_dbg_binding;
 
 /* ---- call sites ---------------------------------------------------------------------- */

@@ -82,3 +82,31 @@ int main(int argc, char **argv)
 	printf("%d\n", cf.depth);
 	return 0;
 }
+
+/* What facet must answer (tests/facet/check_facet.py).
+ * R0: count_hooks merges each module table's fields, so FLTA keeps every
+ * void *(conf_t *) function at all three sites. The tables store 2, 2 and 3
+ * functions into create_main_conf, create_srv_conf and create_loc_conf.
+ *
+ // EXPECT loc field: http_module_t.create_loc_conf
+ // EXPECT loc r0: core_create_main_conf core_create_srv_conf core_create_loc_conf gzip_create_conf upstream_create_conf map_create_conf rewrite_create_loc_conf
+ // EXPECT loc rulesonly: core_create_loc_conf gzip_create_conf rewrite_create_loc_conf
+ // EXPECT loc rplus: core_create_main_conf core_create_srv_conf core_create_loc_conf gzip_create_conf upstream_create_conf map_create_conf rewrite_create_loc_conf
+ // EXPECT loc rpm: core_create_loc_conf gzip_create_conf rewrite_create_loc_conf
+ // EXPECT loc decision gzip_create_conf: add supported Add-Witness true
+ // EXPECT loc decision core_create_loc_conf: add supported Add-Witness true
+ // EXPECT loc decision map_create_conf: prune supported Prune-Store pi_proj
+ // EXPECT loc decision upstream_create_conf: prune supported Prune-Store pi_proj
+ // EXPECT loc decision core_create_main_conf: prune supported Prune-Store pi_proj
+ // EXPECT loc abstains: no
+ // EXPECT loc question: none
+ *
+ * The two sibling sites are left with two targets each after Prune-Store:
+ * they abstain (τ = 2), which keeps the refutations and adds nothing.
+ // EXPECT main field: http_module_t.create_main_conf
+ // EXPECT main rpm: core_create_main_conf map_create_conf
+ // EXPECT main rplus: core_create_main_conf core_create_srv_conf core_create_loc_conf gzip_create_conf upstream_create_conf map_create_conf rewrite_create_loc_conf
+ // EXPECT main abstains: yes
+ // EXPECT srv rpm: core_create_srv_conf upstream_create_conf
+ // EXPECT srv decision rewrite_create_loc_conf: prune supported Prune-Store pi_proj
+ */

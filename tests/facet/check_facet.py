@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""check_facet.py — end-to-end tests of facet's refinement (R0, Rules-only,
+R+ and R±, dispatched fields, warrants) on the C programs of
+tests/facet/programs/, each compiled with clang-22 -g at -O0 and -O2.
+
+Usage: check_facet.py FACET SRCDIR [-v] [-k] [PROGRAM...]
+
+A program marks its indirect call sites with /* SITE name */ on the call's
+line and writes what facet must answer in comment lines:
+
+    // EXPECT name field: record.member | global NAME | array NAME | unrecovered
+    // EXPECT name step: direct | chained | typed
+    // EXPECT name r0: f g h            (also rulesonly, rplus, rpm; "-" is empty)
+    // EXPECT name decision f: FACT OUTCOME RULE PREMISE
+    // EXPECT name abstains: yes | no
+    // EXPECT name question: completion | disambiguation | none
+
+An EXPECT may be restricted: EXPECT@O0, EXPECT@O2, and EXPECT@tau=N (facet
+run with --tau N). Every site at the marked line is checked (inlining can
+copy a call). Every site of every program is also checked for the
+invariants that hold by construction: R0 ⊆ R+, Rules-only ⊆ R0, an
+abstaining site gains nothing in R± or R+, and every supported or rejected
+decision carries a rule and a premise.
+
+A program may be a directory: its .c files are compiled separately and
+given to facet together (facet links them).
+
+Prints one line per failed check and a closing "N passed, N failed".
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+GRAPHS = ("r0", "rulesonly", "rplus", "rpm")
+EXPECT_RE = re.compile(r"//\s*EXPECT((?:@[A-Za-z0-9=]+)*)\s+(\w+)\s+(\w+)(?:\s+([\w.]+))?\s*:\s*(.*)$")
+SITE_RE = re.compile(r"/\*\s*SITE\s+(\w+)\s*\*/")
+
+
+class Checks:
+    def __init__(self, verbose):
+        self.passed = 0
+        self.failed = 0
+        self.verbose = verbose
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+            if self.verbose:
+                print("ok   " + what)
+        else:
+            self.failed += 1
+            print("FAIL " + what)
+
+
+def parse_program(paths):
+    """Sites (name -> (file basename, line)) and expectations."""
+    sites, expects = {}, []
+    for path in paths:
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                m = SITE_RE.search(line)
+                if m:
+                    sites[m.group(1)] = (os.path.basename(path), lineno)
+                m = EXPECT_RE.search(line)
+                if m:
+                    tags, name, kind, arg, value = m.groups()
+                    opt, tau = None, None
+                    for t in filter(None, tags.split("@")):
+                        if t in ("O0", "O2"):
+                            opt = t
+                        elif t.startswith("tau="):
+                            tau = int(t[4:])
+                        else:
+                            raise SystemExit(f"{path}:{lineno}: unknown EXPECT tag @{t}")
+                    expects.append(dict(name=name, kind=kind, arg=arg, value=value.strip(), opt=opt, tau=tau,
+                                        where=f"{os.path.basename(path)}:{lineno}"))
+    return sites, expects
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def explain(facet, bcs, tau):
+    cmd = [facet, "explain", "--all", "--format", "json"] + (["--tau", str(tau)] if tau is not None else []) + bcs
+    rc, out, err = run(cmd)
+    if rc != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {rc}: {err.strip()}")
+    return json.loads(out)
+
+
+def members(site, graph):
+    return sorted(t["function"] for t in site["targets"] if t[graph])
+
+
+def field_text(site):
+    f = site["field"]
+    if site["status"] == "unrecovered" or f is None:
+        return "unrecovered"
+    if f["kind"] == "global":
+        return "global " + f["record"]
+    if f["kind"] == "array":
+        return "array " + f["record"]
+    return f"{f['record']}.{f['name']}"
+
+
+def check_invariants(c, label, data):
+    for s in data["sites"]:
+        where = f"{label} site {s['site']} ({s['file']}:{s['line']})"
+        r0, rs, rp, rpm = (set(members(s, g)) for g in GRAPHS)
+        c.check(r0 <= rp, f"{where}: R0 ⊆ R+")
+        c.check(rs <= r0, f"{where}: Rules-only ⊆ R0")
+        if s["abstains"]:
+            c.check(rpm <= r0 and rp == r0, f"{where}: an abstaining site gains nothing")
+        for t in s["targets"]:
+            for d in t["decisions"]:
+                if d["outcome"] != "residual":
+                    c.check(d["rule"] != "residual" and d["premise"] is not None,
+                            f"{where}: {t['function']} {d['fact']} {d['outcome']} carries a warrant")
+
+
+def check_expect(c, label, sites, data, e):
+    name = e["name"]
+    if name not in sites:
+        c.check(False, f"{label} {e['where']}: no /* SITE {name} */ marker")
+        return
+    file, line = sites[name]
+    found = [s for s in data["sites"] if s["line"] == line and (s["file"] or "").endswith(file)]
+    if not found:
+        c.check(False, f"{label} {e['where']}: no indirect site at {file}:{line}")
+        return
+    for s in found:
+        what = f"{label} {e['where']} site {name} (id {s['site']})"
+        kind, value = e["kind"], e["value"]
+        if kind in GRAPHS:
+            want = [] if value == "-" else sorted(value.split())
+            got = members(s, kind)
+            c.check(got == want, f"{what}: {kind} = {' '.join(got) or '-'}, expected {' '.join(want) or '-'}")
+        elif kind == "field":
+            got = field_text(s)
+            c.check(got == value, f"{what}: field {got}, expected {value}"
+                    + (f" (reason: {s['reason']})" if s["reason"] else ""))
+        elif kind == "step":
+            c.check(s["step"] == value, f"{what}: step {s['step']}, expected {value}")
+        elif kind == "abstains":
+            c.check(s["abstains"] == (value == "yes"), f"{what}: abstains {s['abstains']}, expected {value}")
+        elif kind == "question":
+            kinds = sorted(q["kind"] for q in s["questions"]) or ["none"]
+            c.check(kinds == [value], f"{what}: questions {kinds}, expected {value}")
+        elif kind == "decision":
+            want = value.split()
+            ds = [t["decisions"] for t in s["targets"] if t["function"] == e["arg"]]
+            got = [[d["fact"], d["outcome"], d["rule"], d["premise"] or "-"] for d in (ds[0] if ds else [])]
+            c.check(want in got, f"{what}: decisions on {e['arg']} {got}, expected {want}")
+        else:
+            c.check(False, f"{what}: unknown expectation '{kind}'")
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    verbose, keep = "-v" in sys.argv, "-k" in sys.argv
+    if len(args) < 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    facet, srcdir, only = os.path.abspath(args[0]), args[1], args[2:]
+    progdir = os.path.join(srcdir, "tests", "facet", "programs")
+    names = sorted(n[:-2] if n.endswith(".c") else n for n in os.listdir(progdir)
+                   if n.endswith(".c") or os.path.isdir(os.path.join(progdir, n)))
+    if only:
+        names = [n for n in names if n in only]
+    c = Checks(verbose)
+    work = tempfile.mkdtemp(prefix="facet-refine.")
+    for name in names:
+        path = os.path.join(progdir, name)
+        sources = [path + ".c"] if os.path.isfile(path + ".c") else \
+            sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".c"))
+        sites, expects = parse_program(sources)
+        c.check(bool(sites), f"{name}: has /* SITE */ markers")
+        for opt in ("O0", "O2"):
+            bcs = []
+            for src in sources:
+                bc = os.path.join(work, f"{name}.{os.path.basename(src)}.{opt}.bc")
+                rc, _, err = run(["clang-22", "-g", f"-{opt}", "-c", "-emit-llvm", "-Wall", "-Wextra", "-Werror",
+                                  "-o", bc, src])
+                if rc != 0:
+                    c.check(False, f"{name} -{opt}: clang-22 failed: {err.strip()}")
+                    break
+                bcs.append(bc)
+            else:
+                taus = sorted({e["tau"] for e in expects if e["tau"] is not None})
+                for tau in [None] + taus:
+                    label = f"{name} -{opt}" + (f" --tau {tau}" if tau is not None else "")
+                    try:
+                        data = explain(facet, bcs, tau)
+                    except (RuntimeError, json.JSONDecodeError) as ex:
+                        c.check(False, f"{label}: {ex}")
+                        continue
+                    check_invariants(c, label, data)
+                    for e in expects:
+                        if e["tau"] == tau and e["opt"] in (None, opt):
+                            check_expect(c, label, sites, data, e)
+    if keep:
+        print(f"work directory: {work}")
+    else:
+        subprocess.run(["rm", "-rf", work])
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 0 if c.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
