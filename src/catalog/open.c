@@ -13,6 +13,16 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
+const char *const catalog_graph_names[CATALOG_N_GRAPHS] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"};
+
+int catalog_graph_index(const char *name)
+{
+	for (int i = 0; i < CATALOG_N_GRAPHS; i++)
+		if (name && strcmp(name, catalog_graph_names[i]) == 0)
+			return i;
+	return -1;
+}
+
 struct catalog {
 	sqlite3 *db;
 	char *path;
@@ -86,6 +96,8 @@ catalog *catalog_open(const char *path, facet_error *err)
 		catalog_close(c);
 		return NULL;
 	}
+	/* Walks touch pages all over the file: map it rather than copy pages in. */
+	sqlite3_exec(c->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
 	if (!load_meta(c, err))
 		goto bad;
 	const char *format = strmap_get(&c->meta, "format");

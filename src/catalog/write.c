@@ -17,16 +17,6 @@
 #include "facet/facet.h"
 #include "util/xalloc.h"
 
-const char *const catalog_graph_names[CATALOG_N_GRAPHS] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"};
-
-int catalog_graph_index(const char *name)
-{
-	for (int i = 0; i < CATALOG_N_GRAPHS; i++)
-		if (name && strcmp(name, catalog_graph_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 /* ---- statement helpers ---------------------------------------------------------------- */
 
 

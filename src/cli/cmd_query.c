@@ -3,7 +3,6 @@
  * query_call takes (the same names the MCP tools use), and prints the answer
  * as JSON or as text for people. */
 #include "cli/cli.h"
-#include "cli/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,34 @@
 
 #include "overlay/overlay.h"
 #include "query/query.h"
+
+/* facet-query (src/query/bin/) compiles this file without LLVM: it hands
+ * slice --emit-module to the facet binary beside it. */
+#ifndef FACET_QUERY_NO_LLVM
+#include "ir/slice.h"
+#endif
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i] (load.h's cli_option, which
+ * this file cannot use: load.c links the ingest). 1 matched, 0 not, -1 when
+ * the value is missing. */
+static int option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t len = strlen(name);
+	if (strncmp(argv[*i], name, len) != 0)
+		return 0;
+	if (argv[*i][len] == '=') {
+		*value = argv[*i] + len + 1;
+		return 1;
+	}
+	if (argv[*i][len] != 0)
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "facet %s: option %s needs a value\n", cmd, name);
+		return -1;
+	}
+	*value = argv[++*i];
+	return 1;
+}
 
 static void usage(FILE *out)
 {
@@ -282,13 +309,13 @@ static int parse_common(const char *cmd, int argc, char **argv, common *c)
 {
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_option(cmd, argc, argv, &i, "--catalog", &c->catalog)) ||
-		    (r = cli_option(cmd, argc, argv, &i, "--graph", &c->graph)) ||
-		    (r = cli_option(cmd, argc, argv, &i, "--format", &c->format)) ||
-		    (r = cli_option(cmd, argc, argv, &i, "--min-confidence", &c->min_conf)) ||
-		    (r = cli_option(cmd, argc, argv, &i, "--overlay", &c->overlay)) ||
-		    (r = cli_option(cmd, argc, argv, &i, "--emit-module", &c->emit)) ||
-		    (r = cli_option(cmd, argc, argv, &i, "--limit", &c->limit))) {
+		if ((r = option(cmd, argc, argv, &i, "--catalog", &c->catalog)) ||
+		    (r = option(cmd, argc, argv, &i, "--graph", &c->graph)) ||
+		    (r = option(cmd, argc, argv, &i, "--format", &c->format)) ||
+		    (r = option(cmd, argc, argv, &i, "--min-confidence", &c->min_conf)) ||
+		    (r = option(cmd, argc, argv, &i, "--overlay", &c->overlay)) ||
+		    (r = option(cmd, argc, argv, &i, "--emit-module", &c->emit)) ||
+		    (r = option(cmd, argc, argv, &i, "--limit", &c->limit))) {
 			if (r < 0)
 				return -1;
 		} else if (strcmp(argv[i], "--include-overlay") == 0) {
@@ -410,11 +437,35 @@ int cmd_query(int argc, char **argv)
 	if (c.limit)
 		json_object_set_new(args, "limit", json_string(c.limit));
 
+#ifdef FACET_QUERY_NO_LLVM
+	if (c.emit) {   /* writing bitcode needs LLVM: the facet binary beside this one does it */
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
+		char *slash = n > 0 ? memrchr(self, '/', (size_t)n) : NULL;
+		if (slash) {
+			strcpy(slash + 1, "facet");
+			char **av = calloc((size_t)argc + 2, sizeof *av);
+			av[0] = self;
+			av[1] = "query";
+			for (int i = 1; i < argc; i++)
+				av[i + 1] = argv[i];
+			fflush(NULL);
+			execv(self, av);
+			free(av);
+		}
+		fputs("facet query: --emit-module needs the facet binary (not found beside this one)\n", stderr);
+		json_decref(args);
+		return EXIT_INPUT;
+	}
+#endif
 	query_session *s = open_session("query", &c, false);
 	if (!s) {
 		json_decref(args);
 		return EXIT_INPUT;
 	}
+#ifndef FACET_QUERY_NO_LLVM
+	query_set_module_writer(s, ir_slice_write);
+#endif
 	facet_error err = {0};
 	json_t *r = query_call(s, spec->verb, args, &err);
 	int rc;

@@ -22,6 +22,8 @@ struct query_session {
 	unsigned n_sites;
 	unsigned char *intrinsic;  /* per function id: an LLVM intrinsic (left out of answers) */
 	strmap stmts;              /* SQL text -> prepared statement, reused across calls */
+	char **names;              /* function names by id, loaded on first use */
+	query_module_writer write_module;   /* slice's emit_module; NULL: refused */
 };
 
 /* An agent edge as walks use it: the overlay edge e covers site at caller. */
@@ -42,6 +44,9 @@ typedef struct qctx {
 	bool include_overlay;
 	overlay_confidence min_conf;
 	agent_vec agents;          /* live agent edges at sites unresolved in the graph (when included) */
+	unsigned *unres_caller, *unres_site;   /* the graph's unresolved indirect sites, by caller */
+	size_t n_unres;
+	bool unres_loaded;
 } qctx;
 
 /* A cached prepared statement, reset and unbound. */
@@ -59,7 +64,7 @@ bool q_file_line(qctx *q, const char **file, long long *line);
 
 /* JSON of catalog rows. */
 json_t *q_fn_json(qctx *q, unsigned id);        /* {id, name, source_name, module_id, file, line, defined, linkage} */
-const char *q_fn_name(qctx *q, unsigned id);    /* valid until the next q_fn_name call */
+const char *q_fn_name(qctx *q, unsigned id);    /* owned by the session */
 json_t *q_site_json(qctx *q, unsigned id);      /* {id, caller, kind, file, line, column, inlined_at} */
 
 /* Walk helpers: graph and overlay edges out of / into a function. */

@@ -91,9 +91,17 @@ void query_close(query_session *s)
 	overlay_free(s->ov);
 	catalog_close(s->cat);
 	free(s->intrinsic);
+	for (unsigned i = 0; s->names && i < s->n_functions; i++)
+		free(s->names[i]);
+	free(s->names);
 	free(s->overlay_path);
 	free(s->overlay_error);
 	free(s);
+}
+
+void query_set_module_writer(query_session *s, query_module_writer w)
+{
+	s->write_module = w;
 }
 
 bool query_overlay_pending(const query_session *s)
@@ -240,13 +248,17 @@ json_t *q_fn_json(qctx *q, unsigned id)
 
 const char *q_fn_name(qctx *q, unsigned id)
 {
-	static char buf[1024];
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT name FROM functions WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		return "?";
-	snprintf(buf, sizeof buf, "%s", (const char *)sqlite3_column_text(st, 0));
-	return buf;
+	query_session *s = q->s;
+	if (!s->names) {   /* one scan instead of a lookup per function a walk names */
+		s->names = xcalloc(s->n_functions + 1, sizeof *s->names);
+		sqlite3_stmt *st = q_stmt(s, "SELECT id, name FROM functions");
+		while (st && sqlite3_step(st) == SQLITE_ROW) {
+			sqlite3_int64 i = sqlite3_column_int64(st, 0);
+			if (i >= 0 && i < s->n_functions && !s->names[i])
+				s->names[i] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		}
+	}
+	return id < s->n_functions && s->names[id] ? s->names[id] : "?";
 }
 
 json_t *q_site_json(qctx *q, unsigned id)
@@ -367,14 +379,39 @@ static bool site_covered(qctx *q, unsigned site)
 	return false;
 }
 
+/* The graph's unresolved indirect sites, read once per call (there are few:
+ * hundreds on nginx) and kept sorted by caller. */
+static void load_unresolved(qctx *q)
+{
+	q->unres_loaded = true;
+	VEC(unsigned) callers = {0};
+	VEC(unsigned) sites = {0};
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT caller, id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0 "
+	                                "ORDER BY caller, id");
+	sqlite3_bind_int64(st, 1, q->bit);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		VEC_PUSH(&callers, (unsigned)sqlite3_column_int64(st, 0));
+		VEC_PUSH(&sites, (unsigned)sqlite3_column_int64(st, 1));
+	}
+	q->unres_caller = callers.items;
+	q->unres_site = sites.items;
+	q->n_unres = callers.len;
+}
+
 void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned *covered)
 {
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM sites WHERE caller = ?1 AND kind = 'indirect' AND "
-	                                "(resolved & ?2) = 0 ORDER BY id");
-	sqlite3_bind_int64(st, 1, fn);
-	sqlite3_bind_int64(st, 2, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		unsigned site = (unsigned)sqlite3_column_int64(st, 0);
+	if (!q->unres_loaded)
+		load_unresolved(q);
+	size_t lo = 0, hi = q->n_unres;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (q->unres_caller[mid] < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < q->n_unres && q->unres_caller[i] == fn; i++) {
+		unsigned site = q->unres_site[i];
 		(*n)++;
 		if (covered && q->include_overlay && site_covered(q, site))
 			(*covered)++;
@@ -499,6 +536,8 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 		json_object_set_new(result, "graph", json_string(q.graph_name));
 out:
 	VEC_FREE(&q.agents);
+	free(q.unres_caller);
+	free(q.unres_site);
 	json_decref(empty);
 	if (!result && !err->set)
 		error_set(err, "%s failed", verb_name);

@@ -50,6 +50,16 @@ json_t *query_call(query_session *s, const char *verb, json_t *args, facet_error
 /* True when the overlay holds records not yet saved. */
 bool query_overlay_pending(const query_session *s);
 
+/* Writes the definitions of functions[] from the catalog's inputs as one
+ * module at out (src/ir/slice.h's ir_slice_write has this shape). */
+typedef bool (*query_module_writer)(const char *const *inputs, unsigned n_inputs, const char *const *functions,
+                                    unsigned n_functions, const char *out, facet_error *err);
+/* Lets "slice" honour "emit_module". The query library does not link LLVM
+ * (its start-up alone costs ~0.1 s per process), so a program that wants
+ * modules written passes ir_slice_write here; without a writer, emit_module
+ * is refused with a message saying so. */
+void query_set_module_writer(query_session *s, query_module_writer w);
+
 /* The verbs query_call knows, NULL-terminated (for help texts and the MCP
  * tool list). */
 extern const char *const query_verbs[];

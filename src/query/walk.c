@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/slice.h"
 #include "util/xalloc.h"
 
 typedef struct bfs {
@@ -278,6 +277,12 @@ json_t *qv_slice(qctx *q)
 	json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
 	                      "functions", fns, "edges", edges, "count", (json_int_t)in.len, "uncertainty", u);
 	const char *emit = q_str(q, "emit_module");
+	if (r && emit && *emit && !q->s->write_module) {
+		error_set(q->err, "this program cannot write bitcode (emit_module needs the facet binary: "
+		                  "'facet query slice FROM TO --emit-module OUT.bc')");
+		json_decref(r);
+		r = NULL;
+	}
 	if (r && emit && *emit) {
 		VEC(const char *) names = {0};
 		size_t i;
@@ -289,7 +294,7 @@ json_t *qv_slice(qctx *q)
 		sqlite3_stmt *st = q_stmt(q->s, "SELECT path FROM inputs ORDER BY id");
 		while (sqlite3_step(st) == SQLITE_ROW)
 			VEC_PUSH(&inputs, xstrdup((const char *)sqlite3_column_text(st, 0)));
-		bool ok = ir_slice_write((const char *const *)inputs.items, (unsigned)inputs.len, names.items,
+		bool ok = q->s->write_module((const char *const *)inputs.items, (unsigned)inputs.len, names.items,
 		                         (unsigned)names.len, emit, q->err);
 		for (size_t k = 0; k < inputs.len; k++)
 			free(inputs.items[k]);
