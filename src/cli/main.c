@@ -22,6 +22,7 @@ static const command commands[] = {
 	{"build",     cmd_build,     "run the whole analysis once and write the catalog (SQLite)"},
 	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
 	{"overlay",   cmd_overlay,   "record, list and check agent edges beside a catalog"},
+	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
 };
 

@@ -1,0 +1,144 @@
+/* cmd_mcp.c — `facet mcp`: serve the catalog queries and the overlay to MCP
+ * clients (AI agents) over stdin/stdout. The protocol is src/mcp/; this file
+ * binds it to the query layer and guards stdout. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcp/server.h"
+#include "query/query.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: facet mcp [--catalog PROG.facet [--overlay FILE]] [--max-message-bytes N] [--verbose]\n"
+	        "\n"
+	        "Serve facet's queries and overlay as tools of the Model Context Protocol\n"
+	        "(MCP revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05) over stdio:\n"
+	        "one JSON-RPC 2.0 message per line on stdin and stdout. Meant to be started\n"
+	        "by an MCP client (Claude Code, Cursor, ...); see docs/mcp.md.\n"
+	        "\n"
+	        "Tools: load_catalog, unload_catalog, inventory, defs, at, callers, callees,\n"
+	        "uses, reach, closure, slice, externals, indirect_targets,\n"
+	        "resolution_candidates, explain, record_edges, list_overlay, save_overlay,\n"
+	        "load_overlay. Overlay records stay in memory until save_overlay; records\n"
+	        "not saved when the client closes stdin are dropped, never written.\n"
+	        "\n"
+	        "options:\n"
+	        "  --catalog PROG.facet    load this catalog at start (a catalog made by\n"
+	        "                          'facet build'); otherwise the client calls load_catalog\n"
+	        "  --overlay FILE          with --catalog: the overlay to load instead of\n"
+	        "                          PROG.facet.overlay\n"
+	        "  --max-message-bytes N   refuse longer messages (default %d)\n"
+	        "  --verbose, -v           log every request to stderr\n"
+	        "\n"
+	        "stdout carries protocol messages only; diagnostics go to stderr.\n"
+	        "Exit codes: 0 when the client closed stdin, 1 when --catalog could not be\n"
+	        "loaded or stdin/stdout failed, 2 usage error.\n",
+	        MCP_DEFAULT_MAX_MESSAGE);
+}
+
+/* query.h's entry points as the server's backend. */
+static void *q_open(const char *path, facet_error *err)
+{
+	return query_open(path, err);
+}
+
+static void q_close(void *s)
+{
+	query_close(s);
+}
+
+static json_t *q_call(void *s, const char *verb, json_t *args, facet_error *err)
+{
+	return query_call(s, verb, args, err);
+}
+
+static bool q_pending(const void *s)
+{
+	return query_overlay_pending(s);
+}
+
+static const mcp_backend query_backend = {q_open, q_close, q_call, q_pending};
+
+int cmd_mcp(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	const char *catalog = NULL, *overlay = NULL;
+	mcp_options opts = {.log = stderr};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_value = i + 1 < argc;
+		if (strcmp(a, "--catalog") == 0 && has_value)
+			catalog = argv[++i];
+		else if (strcmp(a, "--overlay") == 0 && has_value)
+			overlay = argv[++i];
+		else if (strcmp(a, "--max-message-bytes") == 0 && has_value) {
+			char *end;
+			errno = 0;
+			unsigned long long n = strtoull(argv[++i], &end, 10);
+			if (errno || *end || n == 0 || n > (unsigned long long)INT_MAX) {
+				fprintf(stderr, "facet mcp: --max-message-bytes wants a positive number of bytes, not '%s'\n",
+				        argv[i]);
+				return EXIT_USAGE;
+			}
+			opts.max_message = (size_t)n;
+		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
+			opts.verbose = true;
+		else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--overlay") == 0 ||
+		         strcmp(a, "--max-message-bytes") == 0) {
+			fprintf(stderr, "facet mcp: %s needs a value (see --help)\n", a);
+			return EXIT_USAGE;
+		} else {
+			fprintf(stderr, "facet mcp: unexpected argument '%s' (see --help)\n", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (overlay && !catalog) {
+		fputs("facet mcp: --overlay needs --catalog (see --help)\n", stderr);
+		return EXIT_USAGE;
+	}
+
+	/* Keep the protocol stream to ourselves: the server writes to a private
+	 * copy of fd 1, and fd 1 itself becomes stderr, so anything a library
+	 * prints to stdout lands among the diagnostics instead of corrupting the
+	 * stream the client parses. */
+	fflush(stdout);
+	int proto_fd = dup(STDOUT_FILENO);
+	FILE *proto = proto_fd >= 0 ? fdopen(proto_fd, "w") : NULL;
+	if (!proto || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "facet mcp: cannot set up stdout: %s\n", strerror(errno));
+		return EXIT_INPUT;
+	}
+	/* A client that goes away makes writes fail with EPIPE, which the
+	 * server handles, instead of killing the process. */
+	signal(SIGPIPE, SIG_IGN);
+
+	mcp_server *server = mcp_server_new(&query_backend, &opts);
+	int status = 0;
+	if (catalog) {
+		facet_error err = {0};
+		if (!mcp_server_load(server, catalog, overlay, &err)) {
+			fprintf(stderr, "facet mcp: %s\n", err.msg);
+			mcp_server_free(server);
+			fclose(proto);
+			return EXIT_INPUT;
+		}
+		if (opts.verbose)
+			fprintf(stderr, "facet mcp: loaded %s\n", catalog);
+	}
+	status = mcp_serve(server, STDIN_FILENO, proto);
+	mcp_server_free(server);
+	if (fclose(proto) != 0)
+		status = 1;
+	return status ? EXIT_INPUT : EXIT_OK;
+}
