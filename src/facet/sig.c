@@ -9,25 +9,30 @@ typedef struct outbuf {
 	size_t size, len;
 } outbuf;
 
+/* Appends s; when it does not fit, as much as fits before a closing "...". */
 static void put(outbuf *o, const char *s)
 {
+	if (o->len >= o->size)
+		return;   /* already full */
 	size_t n = strlen(s);
-	if (o->len + n + 4 >= o->size) {   /* keep room for "..." */
-		if (o->len + 4 < o->size) {
-			memcpy(o->buf + o->len, "...", 3);
-			o->len += 3;
-		}
-		o->len = o->size;   /* full: ignore the rest */
+	if (o->size >= 4 && o->len + n <= o->size - 4) {   /* fits, with room left for "..." */
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
 		return;
 	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
+	size_t room = o->size - 1 - o->len;   /* bytes left before the NUL */
+	size_t keep = room > 3 ? room - 3 : 0;
+	memcpy(o->buf + o->len, s, keep < n ? keep : n);
+	size_t dots = room - keep < 3 ? room - keep : 3;
+	memcpy(o->buf + o->len + keep, "...", dots);
+	o->buf[o->len + keep + dots] = 0;
+	o->len = o->size;   /* full: ignore the rest */
 }
 
 static void finish(outbuf *o)
 {
-	size_t end = o->len < o->size ? o->len : o->size - 1;
-	o->buf[end] = 0;
+	if (o->len < o->size)
+		o->buf[o->len] = 0;
 }
 
 static bool is_qualifier(di_kind k)

@@ -12,6 +12,7 @@ line and writes what facet must answer in comment lines:
     // EXPECT name step: direct | chained | typed
     // EXPECT name r0: f g h            (also rulesonly, rplus, rpm; "-" is empty)
     // EXPECT name decision f: FACT OUTCOME RULE PREMISE
+    // EXPECT name evidence f: WORD       (a decision on f cites "WORD ..." : store, copy, initializer)
     // EXPECT name abstains: yes | no
     // EXPECT name question: completion | disambiguation | none
 
@@ -156,8 +157,33 @@ def check_expect(c, label, sites, data, e):
             ds = [t["decisions"] for t in s["targets"] if t["function"] == e["arg"]]
             got = [[d["fact"], d["outcome"], d["rule"], d["premise"] or "-"] for d in (ds[0] if ds else [])]
             c.check(want in got, f"{what}: decisions on {e['arg']} {got}, expected {want}")
+        elif kind == "evidence":
+            ds = [t["decisions"] for t in s["targets"] if t["function"] == e["arg"]]
+            got = [d["evidence"] or "" for d in (ds[0] if ds else [])]
+            c.check(any(g.split(" ")[0] == value for g in got), f"{what}: evidence on {e['arg']} {got}, expected {value} ...")
         else:
             c.check(False, f"{what}: unknown expectation '{kind}'")
+
+
+def check_no_debug_info(c, facet, srcdir, work):
+    """Without debug info R± equals R0, and facet says why."""
+    src = os.path.join(srcdir, "tests", "facet", "programs", "modules.c")
+    bc = os.path.join(work, "nodebug.bc")
+    rc, _, err = run(["clang-22", "-O0", "-c", "-emit-llvm", "-o", bc, src])
+    if rc != 0:
+        c.check(False, f"no debug info: clang-22 failed: {err.strip()}")
+        return
+    graphs = {}
+    for g in ("r0", "rpm", "rplus"):
+        rc, out, err = run([facet, "callgraph", "--graph", g, "--format", "json", bc])
+        c.check(rc == 0, f"no debug info: facet callgraph --graph {g} exits 0 ({rc})")
+        if rc != 0:
+            return
+        graphs[g] = {s["id"]: s["targets"] for s in json.loads(out)["sites"]}
+        if g != "r0":
+            c.check("no debug info" in err, f"no debug info: --graph {g} says why on stderr ({err.strip()!r})")
+    c.check(graphs["rpm"] == graphs["r0"] and graphs["rplus"] == graphs["r0"], "no debug info: R± = R+ = R0")
+    c.check(any(t for t in graphs["r0"].values()), "no debug info: R0 is not trivially empty")
 
 
 def main():
@@ -203,6 +229,8 @@ def main():
                     for e in expects:
                         if e["tau"] == tau and e["opt"] in (None, opt):
                             check_expect(c, label, sites, data, e)
+    if not only:
+        check_no_debug_info(c, facet, srcdir, work)
     if keep:
         print(f"work directory: {work}")
     else:

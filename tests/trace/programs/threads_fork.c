@@ -3,9 +3,10 @@
  * argument "exec"). Function pointers are volatile so -O2 keeps the calls
  * indirect.
  *
- * Per run: the parent writes one record at exit, the child one before execv
- * (the instrumentation flushes before exec), the exec'd image one at exit:
- * three records.  @trace-records: 3
+ * Per run: the parent writes one record before fork (the runtime flushes
+ * there) and one at exit, the child one before execv (the instrumentation
+ * flushes before exec), the exec'd image one at exit: four records.
+ * @trace-records: 4
  *
  * Expected counts (per run), from the loops below: each of 4 threads makes
  * 1000 calls alternating twice/square by (i + id) % 2, i.e. 500 + 500 each:
