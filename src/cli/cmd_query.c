@@ -51,6 +51,8 @@ static void usage(FILE *out)
 	      "  defs NAME                  definitions of a function or global (a linked\n"
 	      "                             name or a bare identifier; statics in several\n"
 	      "                             modules are all listed)\n"
+	      "  (a NAME naming statics of several modules is refused with the candidates;\n"
+	      "   give one as '{\"module_id\": \"FILE\", \"symbol\": \"NAME\"}')\n"
 	      "  at FILE:LINE               functions with code at that line, the call\n"
 	      "                             sites there, address uses and field assignments\n"
 	      "  callers NAME               call sites that call NAME, by caller\n"
@@ -88,7 +90,8 @@ static void usage(FILE *out)
 
 static void overlay_usage(FILE *out)
 {
-	fputs("usage: facet overlay record|list --catalog CATALOG [--overlay PATH] [--format text|json]\n"
+	fputs("usage: facet overlay record|list --catalog CATALOG [--overlay PATH] [--graph G]\n"
+	      "                                  [--format text|json]\n"
 	      "\n"
 	      "  record   reads overlay records as JSON lines on stdin (add, verify,\n"
 	      "           retract; docs/overlay.md), applies them as one batch (all or\n"
@@ -96,6 +99,9 @@ static void overlay_usage(FILE *out)
 	      "           the overlay atomically\n"
 	      "  list     prints the overlay's edges, their keys, verdicts and the sites\n"
 	      "           they cover\n"
+	      "  --graph G  record: the graph whose unresolved indirect sites the edges\n"
+	      "           attach to (default: the catalog's default graph, rpm when\n"
+	      "           built); list: the graph coverage is counted in\n"
 	      "\n"
 	      "The overlay is CATALOG.overlay unless --overlay names another; it refuses\n"
 	      "to load against a catalog with another fingerprint (a rebuild), naming\n"
@@ -422,8 +428,11 @@ int cmd_query(int argc, char **argv)
 	if (c.overlay && !c.include_overlay)
 		c.include_overlay = true;   /* naming an overlay means using it */
 	json_t *args = json_object();
-	for (int i = 0; i < c.n_pos; i++)
-		json_object_set_new(args, spec->keys[i], json_string(c.pos[i]));
+	for (int i = 0; i < c.n_pos; i++) {
+		/* {"module_id": ..., "symbol": ...} names one of several statics */
+		json_t *v = c.pos[i][0] == '{' ? json_loads(c.pos[i], 0, NULL) : NULL;
+		json_object_set_new(args, spec->keys[i], v ? v : json_string(c.pos[i]));
+	}
 	if (c.graph)
 		json_object_set_new(args, "graph", json_string(c.graph));
 	if (c.include_overlay)
@@ -530,6 +539,8 @@ int cmd_overlay(int argc, char **argv)
 			goto out;
 		}
 		json_t *args = json_pack("{s:o}", "records", records);
+		if (c.graph)
+			json_object_set_new(args, "graph", json_string(c.graph));
 		r = query_call(s, "record_edges", args, &err);
 		json_decref(args);
 		if (!r) {
@@ -538,6 +549,8 @@ int cmd_overlay(int argc, char **argv)
 		}
 		json_decref(r);
 		args = c.overlay ? json_pack("{s:s}", "path", c.overlay) : json_object();
+		if (c.graph)
+			json_object_set_new(args, "graph", json_string(c.graph));
 		r = query_call(s, "save_overlay", args, &err);
 		json_decref(args);
 		if (!r) {
@@ -545,7 +558,9 @@ int cmd_overlay(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		r = query_call(s, "list_overlay", NULL, &err);
+		json_t *args = c.graph ? json_pack("{s:s}", "graph", c.graph) : NULL;
+		r = query_call(s, "list_overlay", args, &err);
+		json_decref(args);
 		if (!r) {
 			fprintf(stderr, "facet overlay list: error: %s\n", err.msg);
 			goto out;

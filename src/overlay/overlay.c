@@ -19,7 +19,8 @@ typedef VEC(overlay_edge) edge_vec;
 
 struct overlay {
 	const catalog *cat;
-	int graph;                 /* the catalog's default graph: edges attach to its unresolved sites */
+	int graph;                 /* the graph an add without "graph" is checked against */
+	int default_graph;         /* the catalog's default graph */
 	json_t *log;               /* applied records, normalized */
 	edge_vec edges;
 	bool dirty;
@@ -75,9 +76,10 @@ overlay *overlay_new(const catalog *c)
 {
 	overlay *o = xcalloc(1, sizeof *o);
 	o->cat = c;
-	o->graph = catalog_graph_index(catalog_default_graph(c));
-	if (o->graph < 0)
-		o->graph = CATALOG_R0;
+	o->default_graph = catalog_graph_index(catalog_default_graph(c));
+	if (o->default_graph < 0)
+		o->default_graph = CATALOG_R0;
+	o->graph = o->default_graph;
 	o->log = json_array();
 	return o;
 }
@@ -128,29 +130,24 @@ static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, c
 		error_set(err, "'to' is an empty symbol");
 		return false;
 	}
-	/* An exact linked name wins over a bare identifier. */
-	sqlite3_stmt *st = prep(o, "SELECT id, name, module_id, 0 FROM functions WHERE defined AND name = ?1 "
-	                           "UNION ALL SELECT id, name, module_id, 1 FROM functions WHERE defined AND "
-	                           "source_name = ?1 AND name <> ?1 ORDER BY 4, 1");
+	/* The linked name or the source name; a static defined in several
+	 * modules needs its module_id. */
+	sqlite3_stmt *st = prep(o, "SELECT id, name, module_id FROM functions WHERE defined AND (name = ?1 OR "
+	                           "source_name = ?1) AND (?2 IS NULL OR module_id = ?2) ORDER BY id");
 	if (!st) {
 		error_set(err, "%s: damaged catalog", catalog_path(o->cat));
 		return false;
 	}
 	sqlite3_bind_text(st, 1, symbol, -1, SQLITE_STATIC);
+	if (module_id)
+		sqlite3_bind_text(st, 2, module_id, -1, SQLITE_STATIC);
 	VEC(unsigned) ids = {0};
 	char cands[700] = "";
 	size_t used = 0;
-	bool exact = false;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		unsigned fid = (unsigned)sqlite3_column_int64(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		const char *mod = (const char *)sqlite3_column_text(st, 2);
-		bool is_exact = sqlite3_column_int(st, 3) == 0;
-		if (exact && !is_exact)
-			break;   /* the exact name already decided it */
-		if (module_id && strcmp(mod ? mod : "", module_id) != 0)
-			continue;
-		exact = exact || is_exact;
 		VEC_PUSH(&ids, fid);
 		if (used < sizeof cands - 100)
 			used += (size_t)snprintf(cands + used, sizeof cands - used, "%s{\"module_id\": \"%s\", \"symbol\": \"%s\"}",
@@ -182,12 +179,12 @@ static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, c
 }
 
 /* The unresolved indirect sites of field fid in the overlay's graph. */
-static void field_sites(const overlay *o, unsigned fid, unsigned **sites, unsigned *n)
+static void field_sites(const overlay *o, int graph, unsigned fid, unsigned **sites, unsigned *n)
 {
 	sqlite3_stmt *st = prep(o, "SELECT id FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
 	                           "(resolved & ?2) = 0 ORDER BY id");
 	sqlite3_bind_int64(st, 1, fid);
-	sqlite3_bind_int64(st, 2, 1 << o->graph);
+	sqlite3_bind_int64(st, 2, 1 << graph);
 	VEC(unsigned) v = {0};
 	while (sqlite3_step(st) == SQLITE_ROW)
 		VEC_PUSH(&v, (unsigned)sqlite3_column_int64(st, 0));
@@ -196,11 +193,22 @@ static void field_sites(const overlay *o, unsigned fid, unsigned **sites, unsign
 	*n = (unsigned)v.len;
 }
 
-/* Fills the attachment of e from a record's via_field or site. */
+/* Fills the attachment of e from a record's via_field or site, checked
+ * against the record's graph (default: the overlay's). */
 static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *err)
 {
 	json_t *vf = json_object_get(rec, "via_field"), *site = json_object_get(rec, "site");
-	const char *g = catalog_graph_names[o->graph];
+	json_t *gj = json_object_get(rec, "graph");
+	int graph = o->graph;
+	if (gj) {
+		graph = catalog_graph_index(json_string_value(gj));
+		if (graph < 0 || !catalog_has_graph(o->cat, graph)) {
+			error_set(err, "'graph' must name a graph of this catalog");
+			return false;
+		}
+	}
+	e->graph = graph;
+	const char *g = catalog_graph_names[graph];
 	if ((vf != NULL) == (site != NULL)) {
 		error_set(err, "give exactly one of 'via_field' and 'site'");
 		return false;
@@ -231,7 +239,7 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 		e->via_field = true;
 		e->record = xstrdup(record);
 		e->offset = (uint64_t)json_integer_value(off);
-		field_sites(o, e->field, &e->sites, &e->n_sites);
+		field_sites(o, graph, e->field, &e->sites, &e->n_sites);
 		if (e->n_sites == 0) {
 			error_set(err, "field %s@%llu has no unresolved indirect site in graph %s: its sites are bounded",
 			          record, (unsigned long long)e->offset, g);
@@ -246,14 +254,14 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 	sqlite3_stmt *st = prep(o, "SELECT kind, resolved, (SELECT count(*) FROM edges WHERE site = ?1 AND "
 	                           "(graphs & ?2)) FROM sites WHERE id = ?1");
 	sqlite3_bind_int64(st, 1, json_integer_value(site));
-	sqlite3_bind_int64(st, 2, 1 << o->graph);
+	sqlite3_bind_int64(st, 2, 1 << graph);
 	bool ok = false;
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		error_set(err, "no site %lld in the catalog", (long long)json_integer_value(site));
 	} else if (strcmp((const char *)sqlite3_column_text(st, 0), "indirect") != 0) {
 		error_set(err, "site %lld is a %s call, not an indirect one: edges attach only to unresolved indirect sites",
 		          (long long)json_integer_value(site), (const char *)sqlite3_column_text(st, 0));
-	} else if (sqlite3_column_int64(st, 1) & (1 << o->graph)) {
+	} else if (sqlite3_column_int64(st, 1) & (1 << graph)) {
 		error_set(err, "site %lld is bounded in graph %s (%lld targets): edges attach only to unresolved "
 		               "indirect sites", (long long)json_integer_value(site), g, sqlite3_column_int64(st, 2));
 	} else {
@@ -340,7 +348,8 @@ static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm,
 		return false;
 	}
 	if (strcmp(op, "add") == 0) {
-		static const char *const keys[] = {"op", "via_field", "site", "to", "confidence", "provenance", NULL};
+		static const char *const keys[] = {"op", "via_field", "site", "to", "confidence", "provenance", "graph",
+		                                   NULL};
 		if (!check_keys(rec, keys, err))
 			return false;
 		overlay_confidence conf = overlay_confidence_parse(json_string_value(json_object_get(rec, "confidence")));
@@ -387,6 +396,11 @@ static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm,
 		if (at < v->len) {
 			overlay_edge *x = &v->items[at];
 			x->confidence = e.confidence;
+			x->graph = e.graph;
+			free(x->sites);
+			x->sites = e.sites;
+			x->n_sites = e.n_sites;
+			e.sites = NULL;
 			json_decref(x->provenance);
 			x->provenance = json_incref(e.provenance);
 			edge_free(&e);
@@ -397,6 +411,7 @@ static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm,
 		json_t *n = json_deep_copy(rec);
 		json_object_set_new(n, "to", json_pack("{s:s, s:s}", "module_id", x->to_module, "symbol", x->to_symbol));
 		json_object_set(n, "provenance", x->provenance);
+		json_object_set_new(n, "graph", json_string(catalog_graph_names[x->graph]));
 		*norm = n;
 		return true;
 	}
@@ -501,8 +516,9 @@ bad:
 	return false;
 }
 
-bool overlay_apply(overlay *o, json_t *records, facet_error *err)
+bool overlay_apply(overlay *o, json_t *records, int graph, facet_error *err)
 {
+	o->graph = graph >= 0 && catalog_has_graph(o->cat, graph) ? graph : o->default_graph;
 	if (!json_is_array(records)) {
 		error_set(err, "'records' must be an array of records");
 		return false;

@@ -8,8 +8,8 @@
  * An overlay is the log of the records applied so far; its state (the live
  * edges with their confidence, provenance and verdict) is the replay of that
  * log. A batch is applied whole or not at all: every record is checked
- * against the catalog (edges attach only to indirect sites the catalog's
- * default graph leaves unresolved; `to` names exactly one definition) and the
+ * against the catalog (edges attach only to indirect sites the record's
+ * graph leaves unresolved; `to` names exactly one definition) and the
  * first bad one is reported by its index. overlay_save is the only write
  * (temporary file + rename); the file's first line carries the catalog's
  * fingerprint and overlay_load refuses a file recorded against another
@@ -42,7 +42,8 @@ typedef struct overlay_edge {
 	json_t *provenance;        /* array of strings */
 	overlay_verdict verdict;
 	char *verdict_tool;        /* NULL without a verdict */
-	unsigned *sites;           /* the unresolved indirect sites it covers in the default graph */
+	int graph;                 /* the graph it was checked against (catalog graph index) */
+	unsigned *sites;           /* the unresolved indirect sites it covers in that graph */
 	unsigned n_sites;
 } overlay_edge;
 
@@ -53,8 +54,11 @@ overlay *overlay_new(const catalog *c);
 void overlay_free(overlay *o);
 
 /* Applies records (a JSON array of objects) as one batch: all of them or
- * none. On failure err reads "record I: ..." with I the 0-based index. */
-bool overlay_apply(overlay *o, json_t *records, facet_error *err);
+ * none. On failure err reads "record I: ..." with I the 0-based index. An
+ * add is checked against its "graph", else graph (a catalog graph index;
+ * -1 = the catalog's default graph): edges attach only to indirect sites
+ * that graph leaves unresolved. */
+bool overlay_apply(overlay *o, json_t *records, int graph, facet_error *err);
 
 /* The live edges (retracted ones are gone). */
 size_t overlay_n_edges(const overlay *o);

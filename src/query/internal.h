@@ -76,6 +76,10 @@ void q_in_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out);
  * applies) counted apart when the overlay is included. */
 void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned *covered);
 
+/* Fills q->agents: live overlay edges (not refuted, >= min_conf) at the
+ * indirect sites q's graph leaves unresolved. */
+void q_build_agents(qctx *q);
+
 /* The "uncertainty" object every answer carries; extra keys are added by the verb. */
 json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids);
 json_t *q_agent_json(const overlay_edge *e);    /* {key, confidence, provenance, verdict} */

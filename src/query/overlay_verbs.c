@@ -8,25 +8,21 @@
 
 #include "util/xalloc.h"
 
-/* Unresolved indirect sites of the default graph, and how many the live
- * (non-refuted) edges cover. */
+/* Unresolved indirect sites of the graph, and how many live (non-refuted)
+ * edges cover. */
 static void coverage(qctx *q, unsigned *covered, unsigned *total)
 {
-	int g = catalog_graph_index(catalog_default_graph(q->s->cat));
+	VEC_CLEAR(&q->agents);
+	q_build_agents(q);
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0");
-	sqlite3_bind_int64(st, 1, 1 << (g < 0 ? CATALOG_R0 : g));
+	sqlite3_bind_int64(st, 1, q->bit);
 	*covered = *total = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		unsigned site = (unsigned)sqlite3_column_int64(st, 0);
 		(*total)++;
 		bool cov = false;
-		for (size_t i = 0; i < overlay_n_edges(q->s->ov) && !cov; i++) {
-			const overlay_edge *e = overlay_edge_at(q->s->ov, i);
-			if (e->verdict == VERDICT_REFUTED)
-				continue;
-			for (unsigned k = 0; k < e->n_sites && !cov; k++)
-				cov = e->sites[k] == site;
-		}
+		for (size_t i = 0; i < q->agents.len && !cov; i++)
+			cov = q->agents.items[i].site == site;
 		*covered += cov;
 	}
 }
@@ -39,7 +35,7 @@ static json_t *status(qctx *q)
 	                 "catalog_fingerprint", catalog_fingerprint_of(q->s->cat), "pending", overlay_pending(q->s->ov),
 	                 "records", (json_int_t)overlay_n_records(q->s->ov), "edges",
 	                 (json_int_t)overlay_n_edges(q->s->ov), "uncertainty", "graph",
-	                 catalog_default_graph(q->s->cat), "covered_sites", (json_int_t)covered, "unresolved_sites",
+	                 q->graph_name, "covered_sites", (json_int_t)covered, "unresolved_sites",
 	                 (json_int_t)total);
 }
 
@@ -54,7 +50,7 @@ json_t *qv_record_edges(qctx *q)
 		error_set(q->err, "the overlay did not load: %s", q->s->overlay_error);
 		return NULL;
 	}
-	if (!overlay_apply(q->s->ov, records, q->err))
+	if (!overlay_apply(q->s->ov, records, json_object_get(q->args, "graph") ? q->graph : -1, q->err))
 		return NULL;
 	json_t *r = status(q);
 	json_object_set_new(r, "applied", json_integer((json_int_t)json_array_size(records)));
@@ -72,6 +68,7 @@ json_t *qv_list_overlay(qctx *q)
 		for (unsigned k = 0; k < e->n_sites; k++)
 			json_array_append_new(sites, json_integer(e->sites[k]));
 		json_object_set_new(o, "sites", sites);
+		json_object_set_new(o, "graph", json_string(catalog_graph_names[e->graph]));
 		json_array_append_new(edges, o);
 	}
 	json_object_set_new(r, "edges", edges);

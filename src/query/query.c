@@ -146,43 +146,53 @@ bool q_bool(qctx *q, const char *key)
 	return v && (json_is_true(v) || (json_is_integer(v) && json_integer_value(v)));
 }
 
+/* A function is named by its linked name or its source name (a bare
+ * identifier), or by {"module_id", "symbol"} when a static of that name is
+ * defined in several modules; anything naming several is refused with the
+ * candidates listed. */
 bool q_function(qctx *q, const char *key, unsigned *id)
 {
-	const char *name = q_str(q, key);
+	json_t *v = json_object_get(q->args, key);
+	const char *name = json_string_value(v), *module = NULL;
+	if (json_is_object(v)) {
+		name = json_string_value(json_object_get(v, "symbol"));
+		module = json_string_value(json_object_get(v, "module_id"));
+		if (!name || !module) {
+			error_set(q->err, "argument '%s' as an object needs string \"module_id\" and \"symbol\"", key);
+			return false;
+		}
+	}
 	if (!name || !*name) {
 		error_set(q->err, "missing argument '%s' (a function name)", key);
 		return false;
 	}
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM functions WHERE name = ?1");
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, name, module_id FROM functions WHERE (name = ?1 OR source_name = ?1) "
+	                                "AND (?2 IS NULL OR module_id = ?2) ORDER BY defined DESC, id");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = (unsigned)sqlite3_column_int64(st, 0);
-		return true;
-	}
-	st = q_stmt(q->s, "SELECT id, name, module_id, defined FROM functions WHERE source_name = ?1 "
-	                  "ORDER BY defined DESC, id");
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-	unsigned n = 0, first = 0, n_defined = 0;
+	if (module)
+		sqlite3_bind_text(st, 2, module, -1, SQLITE_TRANSIENT);
+	unsigned n = 0, first = 0;
 	char cands[800] = "";
 	size_t used = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == 0)
+		if (n++ == 0)
 			first = (unsigned)sqlite3_column_int64(st, 0);
-		n++;
-		n_defined += sqlite3_column_int(st, 3) != 0;
 		const char *mod = (const char *)sqlite3_column_text(st, 2);
 		if (used < sizeof cands - 120)
-			used += (size_t)snprintf(cands + used, sizeof cands - used, "%s%s (module %s)", used ? ", " : "",
-			                         (const char *)sqlite3_column_text(st, 1), mod ? mod : "?");
+			used += (size_t)snprintf(cands + used, sizeof cands - used,
+			                         "%s{\"module_id\": \"%s\", \"symbol\": \"%s\"}", used ? ", " : "",
+			                         mod ? mod : "", (const char *)sqlite3_column_text(st, 1));
 	}
 	if (n == 1) {
 		*id = first;
 		return true;
 	}
-	if (n == 0)
+	if (n == 0 && module)
+		error_set(q->err, "no function '%s' in module '%s'", name, module);
+	else if (n == 0)
 		error_set(q->err, "no function '%s' in the catalog", name);
 	else
-		error_set(q->err, "'%s' names %u functions; give the linked name of one: %s", name, n, cands);
+		error_set(q->err, "'%s' names %u functions; name one as {\"module_id\", \"symbol\"}: %s", name, n, cands);
 	return false;
 }
 
@@ -305,7 +315,7 @@ json_t *q_agent_json(const overlay_edge *e)
 
 /* The agent edges of the overlay at sites the walked graph leaves
  * unresolved: refuted edges and those under min_confidence are skipped. */
-static void build_agents(qctx *q)
+void q_build_agents(qctx *q)
 {
 	overlay *ov = q->s->ov;
 	for (size_t i = 0; i < overlay_n_edges(ov); i++) {
@@ -529,7 +539,7 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 			error_set(err, "the overlay did not load: %s", s->overlay_error);
 			goto out;
 		}
-		build_agents(&q);
+		q_build_agents(&q);
 	}
 	result = v->run(&q);
 	if (result && !json_object_get(result, "graph"))
