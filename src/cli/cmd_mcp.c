@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ir/slice.h"
 #include "mcp/server.h"
 #include "query/query.h"
 
@@ -44,10 +45,15 @@ static void usage(FILE *out)
 	        MCP_DEFAULT_MAX_MESSAGE);
 }
 
-/* query.h's entry points as the server's backend. */
+/* query.h's entry points as the server's backend. The query library does
+ * not link LLVM; the facet binary does, so sessions opened here get the
+ * bitcode writer that slice's emit_module needs. */
 static void *q_open(const char *path, facet_error *err)
 {
-	return query_open(path, err);
+	query_session *q = query_open(path, err);
+	if (q)
+		query_set_module_writer(q, ir_slice_write);
+	return q;
 }
 
 static void q_close(void *s)

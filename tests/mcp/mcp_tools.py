@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""mcp_tools.py - every tool of `facet mcp` on a real catalog.
+
+Usage: mcp_tools.py FACET SRCDIR
+
+Compiles tests/mcp/programs/plugins.c with clang-22 -g, builds its catalog
+with `facet build`, and calls each tool through `facet mcp` with valid and
+invalid arguments: queries, the overlay loop (record, list, guards against
+dropping unsaved records, save, verify, reload), and the session's end
+without saving. Expected answers come from reading plugins.c (its header
+comment says what they are), not from facet's output. Graph-dependent facts
+are asked of r0, which every catalog has; the facts about the flush site
+hold in every graph (no graph resolves it).
+
+Exit status: 0 passed, 1 failed, 77 skipped (`facet build` is not in this
+build)."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mcpclient import Session, tool_data, tool_text  # noqa: E402
+
+FACET, SRCDIR = sys.argv[1], sys.argv[2]
+PROGRAM = "tests/mcp/programs/plugins.c"
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}" + (f": {str(detail)[:800]}" if detail != "" else ""))
+    return cond
+
+
+def line_of(pattern):
+    """The line of plugins.c holding pattern (the source is the oracle)."""
+    with open(os.path.join(SRCDIR, PROGRAM)) as f:
+        for i, text in enumerate(f, 1):
+            if pattern in text:
+                return i, text.strip()
+    raise RuntimeError(f"{PROGRAM} has no line with {pattern!r}")
+
+
+def ok(s, tool, args):
+    """Calls a tool that must succeed; returns its structured answer."""
+    res = s.call(tool, args)
+    if not check(f"{tool} {json.dumps(args)}: succeeds", res.get("isError") is False, tool_text(res)):
+        return {}
+    return tool_data(res)
+
+
+def refused(s, tool, args, *words):
+    res = s.call(tool, args)
+    text = tool_text(res)
+    check(f"{tool} {json.dumps(args)}: tool error", res.get("isError") is True, res)
+    for w in words:
+        check(f"{tool} {json.dumps(args)}: message has {w!r}", w in text, text)
+    return text
+
+
+def names(fns):
+    return [f["name"] if isinstance(f, dict) else f for f in fns]
+
+
+def setup(work):
+    if subprocess.run([FACET, "build", "--help"], capture_output=True).returncode != 0:
+        print("mcp_tools: SKIP: this facet has no 'build' command yet (issue 7), so there is no catalog")
+        sys.exit(77)
+    bc = os.path.join(work, "plugins.bc")
+    subprocess.run(["clang-22", "-g", "-O0", "-c", "-emit-llvm", PROGRAM, "-o", bc], cwd=SRCDIR, check=True)
+    cat = os.path.join(work, "plugins.facet")
+    r = subprocess.run([FACET, "build", bc, "-o", cat], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"FAIL facet build {bc}: {r.stderr}")
+        sys.exit(1)
+    # A second program, for an overlay recorded against another build.
+    other_bc = os.path.join(work, "callbacks.bc")
+    subprocess.run(["clang-22", "-g", "-O0", "-c", "-emit-llvm", "tests/programs/callbacks.c", "-o", other_bc],
+                   cwd=SRCDIR, check=True)
+    other = os.path.join(work, "callbacks.facet")
+    subprocess.run([FACET, "build", other_bc, "-o", other], capture_output=True, check=True)
+    return cat, other
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="facet-mcp-tools.")
+    try:
+        run(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def run(work):
+    cat, other_cat = setup(work)
+    overlay_path = cat + ".overlay"
+    flush_line, _ = line_of("codec->flush(state);")
+    decode_line, _ = line_of("codec->decode(in, out, n);")
+    run_codec_line, _ = line_of("size_t run_codec(")
+    hex_ops_line, hex_ops_text = line_of("static const struct codec_ops hex_ops")
+    flush_init_line, flush_init_text = line_of("legacy_flush};")
+
+    s = Session(FACET)
+    s.initialize()
+
+    # ---- load_catalog and inventory
+    refused(s, "load_catalog", {"path": os.path.join(work, "nope.facet")}, "nope.facet")
+    d = ok(s, "load_catalog", {"path": cat})
+    inv = d.get("inventory", {})
+    check("load_catalog: names the catalog", d.get("catalog") == cat, d)
+    check("inventory: three indirect call sites (reset, decode, flush)",
+          inv.get("counts", {}).get("sites_indirect") == 3, inv.get("counts"))
+    check("inventory: seven defined functions", inv.get("counts", {}).get("functions_defined") == 7, inv.get("counts"))
+    graphs = {g["name"] for g in inv.get("graphs", []) if g.get("present")}
+    check("inventory: r0 present", "r0" in graphs, graphs)
+    inv2 = ok(s, "inventory", {})
+    check("inventory tool = load_catalog's inventory", inv2.get("fingerprint") == inv.get("fingerprint"), inv2)
+
+    # ---- defs, at, callers, callees, uses, externals
+    d = ok(s, "defs", {"name": "run_codec"})
+    fns = d.get("functions", [])
+    check("defs run_codec: one definition at its line",
+          len(fns) == 1 and fns[0].get("line") == run_codec_line and fns[0]["file"].endswith("plugins.c"), fns)
+    d = ok(s, "at", {"file": "plugins.c", "line": flush_line, "graph": "r0"})
+    sites = [x for x in d.get("sites", []) if x.get("kind") == "indirect"]
+    check("at flush line: one indirect site in run_codec",
+          len(sites) == 1 and sites[0].get("caller") == "run_codec", d.get("sites"))
+    flush_site = sites[0]["id"] if sites else -1
+    d = ok(s, "callers", {"name": "run_codec"})
+    check("callers run_codec: main", names(c["function"] for c in d.get("callers", [])) == ["main"], d)
+    d = ok(s, "callees", {"name": "run_codec", "graph": "r0"})
+    kinds = sorted(x.get("kind") for x in d.get("sites", []))
+    check("callees run_codec: one direct, three indirect", kinds == ["direct", "indirect", "indirect", "indirect"], kinds)
+    check("callees run_codec (r0): the indirect sites have no target",
+          all(not x.get("targets") for x in d.get("sites", []) if x.get("kind") == "indirect"), d.get("sites"))
+    check("callees run_codec: the direct site calls codec_lookup",
+          [x.get("targets") for x in d.get("sites", []) if x.get("kind") == "direct"] == [["codec_lookup"]], d)
+    d = ok(s, "uses", {"name": "legacy_flush"})
+    uses = d.get("uses", [])
+    check("uses legacy_flush: stored once, in hex_ops's initializer",
+          len(uses) == 1 and uses[0].get("global") == "hex_ops" and uses[0].get("line") == hex_ops_line, uses)
+    d = ok(s, "externals", {})
+    ext = set(names(d.get("functions", [])))
+    check("externals: the registry and printf", {"codec_lookup", "codec_register", "printf"} <= ext, ext)
+    check("externals: no defined function", not ext & {"run_codec", "main", "legacy_flush"}, ext)
+
+    # ---- walks without the overlay
+    d = ok(s, "reach", {"from": "main", "to": "run_codec"})
+    check("reach main->run_codec: proven, direct", d.get("reachable") is True and d.get("proven") is True and
+          d.get("path") == ["main", "run_codec"], d)
+    d = ok(s, "reach", {"from": "main", "to": "legacy_flush"})
+    check("reach main->legacy_flush: no path", d.get("reachable") is False, d)
+    check("reach main->legacy_flush: the flush site is named as where a path could hide",
+          flush_site in d.get("uncertainty", {}).get("unresolved_site_ids", []), d.get("uncertainty"))
+    d = ok(s, "closure", {"name": "main", "direction": "out", "graph": "r0"})
+    clo = set(names(d.get("functions", [])))
+    check("closure main (r0): main, run_codec, codec_lookup, codec_register, printf",
+          clo == {"main", "run_codec", "codec_lookup", "codec_register", "printf"}, clo)
+    d = ok(s, "closure", {"name": "legacy_flush", "direction": "in"})
+    check("closure in legacy_flush: nothing calls it", set(names(d.get("functions", []))) == {"legacy_flush"}, d)
+    mod = os.path.join(work, "slice.bc")
+    d = ok(s, "slice", {"from": "main", "to": "run_codec", "emit_module": mod})
+    check("slice main->run_codec: the two functions", set(names(d.get("functions", []))) == {"main", "run_codec"}, d)
+    check("slice emit_module: written", os.path.exists(mod), mod)
+    if shutil.which("opt-22") and os.path.exists(mod):
+        r = subprocess.run(["opt-22", "-passes=verify", "-disable-output", mod], capture_output=True, text=True)
+        check("slice emit_module: opt-22 verifies it", r.returncode == 0, r.stderr)
+    d = ok(s, "indirect_targets", {"file": "plugins.c", "line": flush_line})
+    check("indirect_targets flush: one site, no target",
+          [(x.get("id"), x.get("targets")) for x in d.get("sites", [])] == [(flush_site, [])], d)
+    d = ok(s, "indirect_targets", {"file": "plugins.c", "line": decode_line, "graph": "r0"})
+    check("indirect_targets decode (r0): unresolved", [x.get("targets") for x in d.get("sites", [])] == [[]], d)
+    d = ok(s, "explain", {"site": flush_site})
+    check("explain flush site: indirect, in run_codec, no target",
+          d.get("site", {}).get("kind") == "indirect" and d["site"].get("caller") == "run_codec" and
+          not d["site"].get("targets"), d)
+    refused(s, "explain", {"site": 100000}, "100000")
+    if "rpm" not in graphs:   # the refinement is not in this catalog: asking for its graph is a tool error
+        refused(s, "reach", {"from": "main", "to": "run_codec", "graph": "rpm"}, "rpm", "not in this catalog")
+    refused(s, "reach", {"from": "main", "to": "no_such_function"}, "no_such_function")
+
+    d = ok(s, "resolution_candidates", {})
+    groups = d.get("groups", [])
+    flush_group = [g for g in groups if flush_site in [x.get("id") for x in g.get("sites", [])]]
+    check("resolution_candidates: the flush site is in one group", len(flush_group) == 1, groups)
+    group = flush_group[0] if flush_group else {}
+
+    # ---- the overlay: record, guards, walks with it, save
+    provenance = [f"{PROGRAM}:{hex_ops_line}-{flush_init_line}: {hex_ops_text} ... {flush_init_text}"]
+    if group.get("field"):
+        target = {"via_field": {"record": group["record"], "offset": group["offset"]}}
+    else:   # no recovered field (the refinement is not in this catalog): name the site
+        target = {"site": flush_site}
+    add = {"op": "add", **target, "to": "legacy_flush", "confidence": "medium", "provenance": provenance}
+    refused(s, "record_edges", {"records": [add, {**add, "to": "no_such_function"}]}, "record 1")
+    d = ok(s, "list_overlay", {})
+    check("a batch with one bad record applies none", d.get("edges") == [] and d.get("pending") is False, d)
+    callsite = {"op": "add", "site": [x for x in ok(s, "callees", {"name": "main"}).get("sites", [])
+                                      if x.get("kind") == "direct"][0]["id"],
+                "to": "legacy_flush", "confidence": "low", "provenance": ["made up"]}
+    refused(s, "record_edges", {"records": [callsite]}, "record 0")
+    refused(s, "record_edges", {"records": [{k: v for k, v in add.items() if k != "provenance"}]}, "provenance")
+    d = ok(s, "record_edges", {"records": [add]})
+    check("record_edges: applied, pending", d.get("applied") == 1 and d.get("pending") is True, d)
+    d = ok(s, "list_overlay", {})
+    edges = d.get("edges", [])
+    check("list_overlay: the edge, covering the flush site",
+          len(edges) == 1 and flush_site in edges[0].get("sites", []) and edges[0].get("provenance") == provenance,
+          edges)
+    key = edges[0]["key"] if edges else {}
+
+    refused(s, "unload_catalog", {}, "unsaved", "save_overlay", "discard_pending")
+    refused(s, "load_overlay", {}, "save_overlay", "discard_pending")
+    refused(s, "load_catalog", {"path": cat}, "unsaved", "discard_pending")
+
+    d = ok(s, "reach", {"from": "main", "to": "legacy_flush", "include_overlay": True})
+    u = d.get("uncertainty", {})
+    check("reach with overlay: found through the agent edge, not proven",
+          d.get("reachable") is True and d.get("proven") is False and
+          d.get("path") == ["main", "run_codec", "legacy_flush"], d)
+    check("reach with overlay: one agent step", u.get("agent_path_steps") == 1, u)
+    agent_steps = [st for st in d.get("steps", []) if st.get("agent")]
+    check("reach with overlay: the agent step quotes its provenance",
+          len(agent_steps) == 1 and agent_steps[0].get("overlay_edge", {}).get("provenance") == provenance, agent_steps)
+    d = ok(s, "reach", {"from": "main", "to": "legacy_flush", "include_overlay": True, "min_confidence": "high"})
+    check("reach with min_confidence high: the medium edge is ignored", d.get("reachable") is False, d)
+    d = ok(s, "closure", {"name": "main", "include_overlay": True})
+    check("closure with overlay: legacy_flush agent-reached",
+          d.get("uncertainty", {}).get("agent_reached") == ["legacy_flush"], d.get("uncertainty"))
+    d = ok(s, "callers", {"name": "legacy_flush", "include_overlay": True})
+    check("callers with overlay: run_codec through the agent edge",
+          names(c["function"] for c in d.get("callers", [])) == ["run_codec"], d)
+    d = ok(s, "slice", {"from": "main", "to": "legacy_flush", "include_overlay": True})
+    check("slice with overlay: main, run_codec, legacy_flush",
+          set(names(d.get("functions", []))) == {"main", "run_codec", "legacy_flush"}, d)
+    d = ok(s, "indirect_targets", {"file": "plugins.c", "line": flush_line, "include_overlay": True})
+    check("indirect_targets with overlay: the agent target",
+          [t.get("name") for x in d.get("sites", []) for t in x.get("agent_targets", [])] == ["legacy_flush"], d)
+
+    check("no overlay file before save_overlay", not os.path.exists(overlay_path), overlay_path)
+    d = ok(s, "save_overlay", {})
+    check("save_overlay: written, nothing pending", os.path.exists(overlay_path) and d.get("pending") is False, d)
+    with open(overlay_path) as f:
+        saved = f.read()
+    check("overlay file carries the fingerprint", inv.get("fingerprint", "?") in saved.splitlines()[0], saved[:200])
+
+    # verify: refuted edges are skipped by walks
+    d = ok(s, "record_edges", {"records": [{"op": "verify", "edge": key, "tool": "reread", "verdict": "refuted"}]})
+    d = ok(s, "reach", {"from": "main", "to": "legacy_flush", "include_overlay": True})
+    check("reach after a refuted verdict: no path", d.get("reachable") is False, d)
+    d = ok(s, "load_overlay", {"discard_pending": True})
+    check("load_overlay discard_pending: back to the saved state", d.get("pending") is False and d.get("records") == 1, d)
+    d = ok(s, "reach", {"from": "main", "to": "legacy_flush", "include_overlay": True})
+    check("after reload: the saved edge is back", d.get("reachable") is True, d)
+
+    # an overlay of another build is refused, naming both fingerprints
+    text = refused(s, "load_catalog", {"path": other_cat, "overlay": overlay_path}, "fingerprint")
+    check("fingerprint refusal names the overlay", overlay_path in text, text)
+    d = ok(s, "inventory", {})
+    check("a refused load_catalog keeps the loaded catalog", d.get("catalog") == cat, d.get("catalog"))
+
+    d = ok(s, "unload_catalog", {})
+    check("unload_catalog: nothing dropped", d.get("unloaded") == cat and d.get("discarded_pending") is False, d)
+    refused(s, "inventory", {}, "load_catalog")
+    rc = s.close()
+    check("session 1: exit 0", rc == 0, s.stderr)
+    check("session 1: stdout clean", not s.stray, s.stray)
+
+    # ---- session 2: the saved overlay comes back; unsaved records are dropped at EOF
+    s = Session(FACET, ["--catalog", cat])
+    s.initialize()
+    d = ok(s, "list_overlay", {})
+    check("--catalog: loaded at start with its overlay", len(d.get("edges", [])) == 1, d)
+    reset_line, _ = line_of("codec->reset(state);")
+    reset_site = [x["id"] for x in ok(s, "at", {"file": "plugins.c", "line": reset_line}).get("sites", [])
+                  if x.get("kind") == "indirect"]
+    d = ok(s, "resolution_candidates", {})
+    reset_group = [g for g in d.get("groups", []) if reset_site and reset_site[0] in [x["id"] for x in g["sites"]]]
+    if reset_group and reset_group[0].get("field"):
+        tgt = {"via_field": {"record": reset_group[0]["record"], "offset": reset_group[0]["offset"]}}
+    else:
+        tgt = {"site": reset_site[0] if reset_site else -1}
+    if reset_group:   # unresolved in the default graph (r0): record; else there is nothing to add
+        ok(s, "record_edges", {"records": [{"op": "add", **tgt, "to": "rle_reset", "confidence": "high",
+                                            "provenance": [f"{PROGRAM}:{line_of('rle_ops =')[0]}: rle_ops"]}]})
+        check("session 2: a record pending", ok(s, "list_overlay", {}).get("pending") is True)
+    rc = s.close()
+    check("session 2: exit 0 with unsaved records", rc == 0, s.stderr)
+    with open(overlay_path) as f:
+        check("unsaved records are not written on exit", f.read() == saved)
+    if reset_group:
+        check("the log says they were dropped", b"dropped" in s.stderr, s.stderr)
+    check("session 2: stdout clean", not s.stray, s.stray)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
