@@ -385,8 +385,9 @@ static query_session *open_session(const char *cmd, const common *c, bool overla
 		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
 		return NULL;
 	}
-	if (c->overlay && !(overlay_may_be_new && access(c->overlay, F_OK) != 0)) {
-		json_t *args = json_pack("{s:s, s:b}", "path", c->overlay, "discard_pending", 1);
+	if (c->overlay) {
+		json_t *args = json_pack("{s:s, s:b, s:b}", "path", c->overlay, "discard_pending", 1, "create",
+		                         overlay_may_be_new);
 		json_t *r = query_call(s, "load_overlay", args, &err);
 		json_decref(args);
 		if (!r) {

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -106,7 +107,9 @@ json_t *qv_load_overlay(qctx *q)
 		return NULL;
 	}
 	overlay *fresh = overlay_new(q->s->cat);
-	if (!overlay_load(fresh, path ? path : q->s->overlay_path, q->err)) {
+	const char *file = path ? path : q->s->overlay_path;
+	bool create = q_bool(q, "create") && access(file, F_OK) != 0;   /* a new overlay file */
+	if (!create && !overlay_load(fresh, file, q->err)) {
 		overlay_free(fresh);
 		return NULL;
 	}
@@ -119,6 +122,6 @@ json_t *qv_load_overlay(qctx *q)
 	free(q->s->overlay_error);
 	q->s->overlay_error = NULL;
 	json_t *r = status(q);
-	json_object_set_new(r, "loaded", json_string(q->s->overlay_path));
+	json_object_set_new(r, create ? "created" : "loaded", json_string(q->s->overlay_path));
 	return r;
 }

@@ -44,7 +44,7 @@ void query_close(query_session *s);
  * Argument names (snake_case, as the MCP tools use them): "name", "file",
  * "line", "site", "from", "to", "graph", "include_overlay",
  * "min_confidence", "direction" ("in"|"out"), "emit_module", "path",
- * "records", "discard_pending", "limit". */
+ * "records", "discard_pending", "create", "limit". */
 json_t *query_call(query_session *s, const char *verb, json_t *args, facet_error *err);
 
 /* True when the overlay holds records not yet saved. */
