@@ -13,6 +13,8 @@
 
 /* Argument rows shared by several tools. */
 
+#define GRAPH_ENUM "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\"]}"
+
 static const mcp_arg a_name = {
 	"name", "{\"type\":\"string\",\"minLength\":1}", true,
 	"Function: an exact linked symbol or a bare identifier. For a static function defined in "
@@ -24,7 +26,7 @@ static const mcp_arg a_line = {"line", "{\"type\":\"integer\",\"minimum\":1}", t
 static const mcp_arg a_from = {"from", "{\"type\":\"string\",\"minLength\":1}", true, "Start function (symbol or bare identifier)."};
 static const mcp_arg a_to = {"to", "{\"type\":\"string\",\"minLength\":1}", true, "End function (symbol or bare identifier)."};
 static const mcp_arg a_graph = {
-	"graph", "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\"]}", false,
+	"graph", GRAPH_ENUM, false,
 	"Call graph to use: direct (named calls only), andersen (points-to), r0 (points-to filtered by type), "
 	"rulesonly (the paper's Rules-only ablation), rplus (refined, never loses an r0 edge), rpm "
 	"(refined, for bug finding). Omit for the default (rpm when built, else r0); every answer names the "
@@ -65,6 +67,10 @@ static const mcp_arg a_site = {
 static const mcp_arg a_save_path = {
 	"path", "{\"type\":\"string\",\"minLength\":1}", false,
 	"Where to write; default: the file the overlay was loaded from (the catalog path + '.overlay')."};
+static const mcp_arg a_record_graph = {
+	"graph", GRAPH_ENUM, false,
+	"The graph whose unresolved indirect sites the add records attach to (an edge on a site this graph "
+	"resolves is refused); a record's own graph wins. Default: the catalog's default graph."};
 static const mcp_arg a_load_path = {
 	"path", "{\"type\":\"string\",\"minLength\":1}", false,
 	"Overlay file to load; default: the catalog path + '.overlay'."};
@@ -88,18 +94,21 @@ static const mcp_arg a_records = {
 	"\"site\":{\"type\":\"integer\",\"minimum\":0},"
 	"\"to\":" SCHEMA_TO ","
 	"\"confidence\":{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]},"
-	"\"provenance\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"string\",\"minLength\":1}},"
+	"\"provenance\":{\"type\":[\"array\",\"string\"],\"minItems\":1,\"minLength\":1,"
+	"\"items\":{\"type\":\"string\",\"minLength\":1}},"
+	"\"graph\":" GRAPH_ENUM ","
 	"\"edge\":{\"type\":\"object\",\"properties\":{\"via_field\":" SCHEMA_VIA_FIELD ","
 	"\"site\":{\"type\":\"integer\",\"minimum\":0},\"to\":" SCHEMA_TO "},\"additionalProperties\":false},"
 	"\"tool\":{\"type\":\"string\",\"enum\":[\"reread\",\"svf\",\"phasar\"]},"
 	"\"verdict\":{\"type\":\"string\",\"enum\":[\"confirmed\",\"refuted\",\"inconclusive\"]},"
+	"\"note\":{\"type\":\"string\"},"
 	"\"reason\":{\"type\":\"string\",\"minLength\":1}"
 	"},\"additionalProperties\":false}}",
 	true,
 	"Overlay records, applied in memory as one batch: all or none (the error names the first bad "
 	"record's index). add: {op, via_field {record, offset} or site, to, confidence high|medium|low, "
-	"provenance [\"file:line: text\", ...]}. verify: {op, edge (a key from list_overlay, verbatim), "
-	"tool reread|svf|phasar, verdict confirmed|refuted|inconclusive}. retract: {op, edge, reason}."};
+	"provenance [\"file:line: text\", ...], optional graph}. verify: {op, edge (a key from list_overlay, verbatim), "
+	"tool reread|svf|phasar, verdict confirmed|refuted|inconclusive, optional note}. retract: {op, edge, reason}."};
 
 #define ARGS(...) ((const mcp_arg *const[]){__VA_ARGS__, NULL})
 #define NO_ARGS ((const mcp_arg *const[]){NULL})
@@ -182,7 +191,7 @@ const mcp_tool mcp_tools[] = {
 	 "'file:line: text'. Confidence high: the assignment stores this function into this field of "
 	 "this record type and the signature matches; medium: one indirection away or a cast; low: by "
 	 "name or signature only.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_records)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_records, &a_record_graph)},
 	{"list_overlay", "The overlay's edges",
 	 "Every overlay edge with its key (copy it verbatim into verify and retract records), "
 	 "confidence, provenance, verdict and the sites it covers; covered_sites of unresolved_sites; "
