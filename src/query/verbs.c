@@ -107,6 +107,22 @@ json_t *qv_at(qctx *q)
 		json_object_set_new(fj, "why", json_string("defined here"));
 		json_array_append_new(fns, fj);
 	}
+	/* Functions that store a function address at that line. */
+	st = q_stmt(q->s, "SELECT DISTINCT in_function FROM address_uses WHERE line = ?2 AND in_function IS NOT NULL "
+	                  "AND " FILE_MATCH("file", "?1"));
+	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, line);
+	VEC(unsigned) storers = {0};
+	while (sqlite3_step(st) == SQLITE_ROW)
+		VEC_PUSH(&storers, (unsigned)sqlite3_column_int64(st, 0));
+	for (size_t k = 0; k < storers.len; k++) {
+		bool seen = false;
+		for (size_t d = 0; d < callers.len; d++)
+			seen = seen || callers.items[d] == storers.items[k];
+		if (!seen)
+			VEC_PUSH(&callers, storers.items[k]);
+	}
+	VEC_FREE(&storers);
 	for (size_t k = 0; k < callers.len; k++) {
 		bool dup = false;
 		for (size_t d = 0; d < defs.len; d++)
@@ -114,7 +130,7 @@ json_t *qv_at(qctx *q)
 		if (dup)
 			continue;
 		json_t *fj = q_fn_json(q, callers.items[k]);
-		json_object_set_new(fj, "why", json_string("calls here"));
+		json_object_set_new(fj, "why", json_string("has code here"));
 		json_array_append_new(fns, fj);
 	}
 	st = q_stmt(q->s, "SELECT u.kind, f.name, g.name, u.offset, u.file, u.line, u.col, i.name, d.key FROM "
