@@ -11,9 +11,11 @@
  * is unset.
  *
  * Concurrency: counting is lock-free (an open-addressing table of atomics),
- * so threads and signal handlers may hit at any time. A forked child starts
- * with zero counts (what came before the fork is the parent's to write), and
- * exec and _exit flush first. Each flush is one append under flock, so runs and
+ * so threads and signal handlers may hit at any time. fork() flushes in the
+ * parent first and the child starts from zero, so what came before the fork
+ * is written once, even when one side later leaves without running exit
+ * handlers (daemon() ends its parent with _exit inside libc); exec and _exit
+ * called by the program flush first. Each flush is one append under flock, so runs and
  * processes writing the same file do not interleave lines.
  *
  * Only libc and pthreads; no function pointer of the program passes through
@@ -68,6 +70,12 @@ static int rt_addr_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Before fork, in the parent: write what was counted so far. */
+static void rt_before_fork(void)
+{
+	__facet_trace_flush();
+}
+
 /* A forked child: every pair counted so far belongs to the parent. */
 static void rt_after_fork_child(void)
 {
@@ -93,7 +101,7 @@ static void rt_init(void)
 		if (__facet_trace_fns[i])
 			rt_addrs[rt_naddrs++] = (rt_addr){(uintptr_t)__facet_trace_fns[i], i};
 	qsort(rt_addrs, rt_naddrs, sizeof *rt_addrs, rt_addr_cmp);
-	pthread_atfork(NULL, NULL, rt_after_fork_child);
+	pthread_atfork(rt_before_fork, NULL, rt_after_fork_child);
 	atomic_store_explicit(&rt_ready, 1, memory_order_release);
 }
 
