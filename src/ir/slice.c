@@ -8,7 +8,6 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
-#include <llvm-c/Comdat.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -17,28 +16,22 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
-/* Turns a definition into a declaration (the C API has no deleteBody): every
- * value its instructions define is replaced by poison, the instructions and
- * then the blocks go, and the attachments a declaration may not carry
- * (a defining DISubprogram, a comdat, a personality) are dropped. */
-static void drop_body(LLVMValueRef f)
+/* Replaces definition f by a declaration of the same name and type. The C
+ * API has no deleteBody, and erasing instructions one by one leaks their
+ * debug records; deleting the function runs LLVM's own teardown. */
+static void to_declaration(LLVMModuleRef mod, LLVMValueRef f)
 {
-	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-			if (LLVMGetFirstUse(i) && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
-				LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
-	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-		for (LLVMValueRef i = LLVMGetLastInstruction(bb); i;) {
-			LLVMValueRef prev = LLVMGetPreviousInstruction(i);
-			LLVMInstructionEraseFromParent(i);
-			i = prev;
-		}
-	while (LLVMGetFirstBasicBlock(f))
-		LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(f));
-	LLVMGlobalClearMetadata(f);
-	LLVMSetComdat(f, NULL);
-	if (LLVMHasPersonalityFn(f))
-		LLVMSetPersonalityFn(f, NULL);
+	size_t len;
+	const char *name = LLVMGetValueName2(f, &len);
+	char *copy = strndup(name, len);
+	LLVMTypeRef type = LLVMGlobalGetValueType(f);
+	unsigned cc = LLVMGetFunctionCallConv(f);
+	LLVMSetValueName2(f, "", 0);
+	LLVMValueRef decl = LLVMAddFunction(mod, copy, type);
+	LLVMSetFunctionCallConv(decl, cc);
+	LLVMReplaceAllUsesWith(f, decl);
+	LLVMDeleteFunction(f);
+	free(copy);
 }
 
 bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *const *functions,
@@ -56,7 +49,9 @@ bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *co
 	for (unsigned i = 0; i < n_functions; i++)
 		strmap_put(&keep, functions[i], (void *)functions[i]);
 	unsigned kept = 0;
-	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+	LLVMValueRef next;
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = next) {
+		next = LLVMGetNextFunction(f);   /* f may be deleted; new declarations go to the end */
 		if (LLVMIsDeclaration(f))
 			continue;
 		size_t len;
@@ -69,9 +64,7 @@ bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *co
 			kept++;
 			continue;
 		}
-		drop_body(f);   /* a declaration now: external linkage required */
-		LLVMSetLinkage(f, LLVMExternalLinkage);
-		LLVMSetVisibility(f, LLVMDefaultVisibility);
+		to_declaration(mod, f);
 	}
 	strmap_free(&keep);
 	bool ok = false;
