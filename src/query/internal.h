@@ -47,6 +47,7 @@ typedef struct qctx {
 	unsigned *unres_caller, *unres_site;   /* the graph's unresolved indirect sites, by caller */
 	size_t n_unres;
 	bool unres_loaded;
+	char loc_file[4096];       /* q_file_line's FILE when given as "location" */
 } qctx;
 
 /* A cached prepared statement, reset and unbound. */

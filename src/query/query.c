@@ -199,12 +199,12 @@ bool q_function(qctx *q, const char *key, unsigned *id)
 bool q_file_line(qctx *q, const char **file, long long *line)
 {
 	const char *loc = q_str(q, "location");
-	static char buf[4096];
+	char *buf = q->loc_file;
 	if (loc && !q_str(q, "file")) {
 		const char *colon = strrchr(loc, ':');
 		char *end;
 		long long l = colon ? strtoll(colon + 1, &end, 10) : 0;
-		if (!colon || colon == loc || !colon[1] || *end || l <= 0 || (size_t)(colon - loc) >= sizeof buf) {
+		if (!colon || colon == loc || !colon[1] || *end || l <= 0 || (size_t)(colon - loc) >= sizeof q->loc_file) {
 			error_set(q->err, "location '%s' is not FILE:LINE", loc);
 			return false;
 		}
