@@ -74,6 +74,14 @@ def test_lifecycle():
                   req in sch["properties"] and sch["properties"][req].get("description"))
     check("tools/list: no cursor", "nextCursor" not in r.get("result", {}))
     finish("lifecycle", s)
+    # --verbose logs every request, on stderr only.
+    s = Session(FACET, ["--verbose"])
+    s.initialize()
+    s.request("tools/list")
+    s.call("inventory", {})
+    finish("verbose", s)
+    check("--verbose: requests logged on stderr", b"tools/list" in s.stderr and b"tools/call inventory" in s.stderr,
+          s.stderr)
 
 
 def test_versions():

@@ -18,6 +18,7 @@
 #include "mcp/schema.h"
 #include "mcp/server.h"
 #include "mcp/tools.h"
+#include "query/query.h"
 
 /* ---- the fake backend: records calls, keeps a pending flag ---- */
 
@@ -280,6 +281,23 @@ static void test_tool_table(void **state)
 	for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
 		assert_non_null(mcp_tool_find(expected[i]));
 	assert_null(mcp_tool_find("drop_tables"));
+
+	/* The table tracks the query layer: every verb is a tool of the same
+	 * name, and every verb tool is a verb. */
+	for (const char *const *v = query_verbs; *v; v++) {
+		const mcp_tool *t = mcp_tool_find(*v);
+		if (!t || t->kind != MCP_TOOL_VERB)
+			fail_msg("query verb '%s' has no tool", *v);
+	}
+	for (size_t i = 0; i < mcp_n_tools; i++) {
+		if (mcp_tools[i].kind != MCP_TOOL_VERB)
+			continue;
+		bool known = false;
+		for (const char *const *v = query_verbs; *v && !known; v++)
+			known = strcmp(*v, mcp_tools[i].name) == 0;
+		if (!known)
+			fail_msg("tool '%s' is no query verb", mcp_tools[i].name);
+	}
 }
 
 /* ---- lifecycle ---- */
