@@ -3,8 +3,8 @@
  * States: NEW until an initialize request is answered, then OPEN. In NEW only
  * initialize and ping are served (the spec lets a client ping at any time);
  * every other request gets an Invalid Request error naming the cause, and
- * notifications are dropped. notifications/initialized is recorded but not
- * required before serving tools: clients that send a request right after the
+ * notifications are dropped. notifications/initialized is not required
+ * before serving tools: clients that send a request right after the
  * initialize response (racing their own notification) are still answered.
  *
  * The catalog session belongs to the server: load_catalog replaces it,
@@ -49,7 +49,6 @@ struct mcp_server {
 	const mcp_backend *b;
 	mcp_options o;
 	server_phase phase;
-	bool client_ready;          /* notifications/initialized seen */
 	char version[16];           /* the negotiated protocol revision */
 	void *session;              /* the loaded catalog, or NULL */
 	char *catalog_path;
@@ -216,7 +215,7 @@ static json_t *tool_load_catalog(mcp_server *s, const json_t *args)
 	json_t *answer = json_object();
 	json_object_set_new(answer, "catalog", json_string(path));
 	if (s->catalog_path)
-		json_object_set_new(answer, "replaced", json_string(s->catalog_path));
+		json_object_set_new(answer, "replaced", mcp_json_text(s->catalog_path));
 	json_object_set_new(answer, "discarded_pending", json_boolean(dropped));
 	facet_error ierr = {0};
 	json_t *inv = s->b->call(q, "inventory", NULL, &ierr);
@@ -234,7 +233,7 @@ static json_t *tool_unload_catalog(mcp_server *s, const json_t *args)
 	if (pending(s) && !discard)
 		return tool_error("the overlay of %s holds unsaved records: %s", s->catalog_path, unsaved_hint);
 	json_t *answer = json_object();
-	json_object_set_new(answer, "unloaded", json_string(s->catalog_path));
+	json_object_set_new(answer, "unloaded", mcp_json_text(s->catalog_path));
 	json_object_set_new(answer, "discarded_pending", json_boolean(pending(s)));
 	close_session(s);
 	return tool_ok(s, answer);
@@ -376,10 +375,8 @@ static json_t *handle_one(mcp_server *s, const json_t *m)
 	const char *name = json_string_value(method);
 
 	if (!id) {   /* a notification: never answered, even when wrong */
-		if (strcmp(name, "notifications/initialized") == 0 && s->phase == PHASE_OPEN)
-			s->client_ready = true;
-		else if (s->o.verbose)
-			logf_(s, "notification %s ignored", name);
+		if (s->o.verbose)
+			logf_(s, "notification %s", name);
 		return NULL;
 	}
 	if (params && !json_is_object(params))
