@@ -5,7 +5,10 @@
 # Usage: bench/query_latency.sh QUERY-BINARY CATALOG [RUNS] -- VERB ARGS... [-- VERB ARGS...]...
 #   QUERY-BINARY  build/facet-query (no LLVM) or build/facet (prefix "query" is added)
 #   RUNS          runs per query (default 30)
-# Prints one line per query: median, p95 and max in milliseconds.
+# Prints one line per query: wall-time median, p95 and max, and the median
+# CPU time (user + system) in milliseconds — on a loaded machine wall time
+# is mostly waiting for a core; CPU time is what the query costs. A last line
+# gives the same for /bin/true, the floor of starting a process here.
 set -eu
 bin=$1 catalog=$2
 shift 2
@@ -21,18 +24,28 @@ for a in "$@"; do
 	if [ "$a" = "--" ]; then queries+=("$cur"); cur=""; else cur="$cur $a"; fi
 done
 [ -n "$cur" ] && queries+=("$cur")
+measure() {   # label, command...
+	local label=$1
+	shift
+	"$@" >/dev/null   # warm the page cache
+	local i
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -f "%e %U %S" -o "$tmp" "$@" >/dev/null
+		cat "$tmp"
+	done | python3 -c '
+import sys
+rows = [l.split() for l in sys.stdin if l.strip()]
+w = sorted(float(r[0]) * 1000 for r in rows)
+c = sorted((float(r[1]) + float(r[2])) * 1000 for r in rows)
+n = len(w)
+p95 = min(n, -(-n * 95 // 100))
+print("%-42s wall median %5.0f ms  p95 %5.0f ms  max %5.0f ms | cpu median %4.0f ms  (%d runs)"
+      % (sys.argv[1], w[(n - 1) // 2], w[p95 - 1], w[-1], c[(n - 1) // 2], n))' "$label"
+}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 for q in "${queries[@]}"; do
 	# shellcheck disable=SC2086
-	"$bin" "${prefix[@]}" $q --catalog "$catalog" --format json >/dev/null   # warm the page cache
-	times=()
-	for ((i = 0; i < runs; i++)); do
-		s=$(date +%s%N)
-		# shellcheck disable=SC2086
-		"$bin" "${prefix[@]}" $q --catalog "$catalog" --format json >/dev/null
-		e=$(date +%s%N)
-		times+=($(( (e - s) / 1000 )))
-	done
-	printf '%s\n' "${times[@]}" | sort -n | awk -v q="$q" '{a[NR]=$1} END {
-		p95 = int(NR * 0.95 + 0.999); if (p95 > NR) p95 = NR;
-		printf "%-45s median %6.1f ms  p95 %6.1f ms  max %6.1f ms  (%d runs)\n", q, a[int((NR+1)/2)]/1000, a[p95]/1000, a[NR]/1000, NR }'
+	measure "$q" "$bin" "${prefix[@]}" $q --catalog "$catalog" --format json
 done
+measure "(/bin/true: process start)" /bin/true

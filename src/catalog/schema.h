@@ -52,8 +52,8 @@ static const char catalog_index_sql[] =
 	"CREATE INDEX site_inlined_line ON site_inlined(line);\n"
 	"CREATE INDEX address_uses_function ON address_uses(function);\n"
 	"CREATE INDEX address_uses_line ON address_uses(line);\n"
-	"CREATE INDEX edges_caller ON edges(caller, graphs, site, target);\n"   /* covering: walks read only the index */
-	"CREATE INDEX edges_target ON edges(target, graphs, site, caller);\n"
+	"CREATE INDEX edges_caller ON edges(caller, site, target, graphs);\n"   /* covering: walks read only the index */
+	"CREATE INDEX edges_target ON edges(target, site, caller, graphs);\n"
 	"CREATE INDEX field_assignments_field ON field_assignments(field);\n"
 	"CREATE INDEX field_assignments_line ON field_assignments(line);\n"
 	"CREATE INDEX fields_key ON fields(key);\n"
