@@ -9,6 +9,7 @@ packages=(
 	clang-22 llvm-22-dev llvm-22-tools lld-22   # LLVM 22: C API, opt/llvm-dis, the linker for LTO bitcode
 	libsqlite3-dev libjansson-dev libcmocka-dev # catalog, JSON, unit tests
 	graphviz                                    # renders --format dot
+	libcurl4-openssl-dev                        # the openai oracle's HTTP client
 )
 
 missing=()

@@ -1,6 +1,7 @@
 /* cmd_callgraph.c — `facet callgraph`: print one call graph of the input. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/oracle_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,11 @@ static void usage(FILE *out)
 	      "  --no-verify   skip LLVM's module verifier\n"
 	      "  -h, --help    this text\n"
 	      "\n"
+	      "The residual oracle (rpm only: R+ never takes an oracle's answer; the\n"
+	      "accounting goes to stderr):\n",
+	      out);
+	fputs(cli_oracle_help, out);
+	fputs("\n"
 	      "Exit codes: 0 success, 1 bad input, 2 usage error. A module without\n"
 	      "debug info is read with a warning on stderr.\n",
 	      out);
@@ -53,9 +59,11 @@ int cmd_callgraph(int argc, char **argv)
 	bool verify = true;
 	char **files = argv + 1;
 	int nfiles = 0;
+	cli_oracle_args oargs = {0};
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_option("callgraph", argc, argv, &i, "--graph", &graph)) ||
+		if ((r = cli_oracle_option("callgraph", argc, argv, &i, &oargs)) ||
+		    (r = cli_option("callgraph", argc, argv, &i, "--graph", &graph)) ||
 		    (r = cli_option("callgraph", argc, argv, &i, "--format", &format)) ||
 		    (r = cli_option("callgraph", argc, argv, &i, "--tau", &tau))) {
 			if (r < 0)
@@ -103,16 +111,24 @@ int cmd_callgraph(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	cli_oracle oracle;
+	int orc = cli_oracle_open("callgraph", &oargs, &oracle);
+	if (orc != EXIT_OK)
+		return orc;
+	gopt.oracle = oracle.oracle;
 	ir_program *p = want_pta ? cli_load("callgraph", files, nfiles, verify)
 	                         : cli_load_sites("callgraph", files, nfiles, verify);
-	if (!p)
+	if (!p) {
+		cli_oracle_close("callgraph", &oracle);
 		return EXIT_INPUT;
+	}
 	if (llvm) {
 		cg_print_llvm(stdout, p);
 	} else {
 		cg_graph *g = cli_graph("callgraph", p, graph, &gopt);
 		if (!g) {
 			ir_program_free(p);
+			cli_oracle_close("callgraph", &oracle);
 			return EXIT_USAGE;
 		}
 		if (text)
@@ -124,9 +140,12 @@ int cmd_callgraph(int argc, char **argv)
 		cg_free(g);
 	}
 	ir_program_free(p);
+	bool cache_ok = cli_oracle_close("callgraph", &oracle);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("facet callgraph: writing output");
 		return EXIT_INPUT;
 	}
+	if (!cache_ok)
+		return EXIT_INPUT;
 	return EXIT_OK;
 }

@@ -4,6 +4,7 @@
  * and the residual questions left for an oracle. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/oracle_cli.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -30,6 +31,11 @@ static void usage(FILE *out)
 	      "  --no-verify    skip LLVM's module verifier\n"
 	      "  -h, --help     this text\n"
 	      "\n"
+	      "The residual oracle (its answers show as decisions with source oracle;\n"
+	      "the accounting goes to stderr and, with --format json, to \"oracle\"):\n",
+	      out);
+	fputs(cli_oracle_help, out);
+	fputs("\n"
 	      "For each site: the dispatched field (status field, global, array or\n"
 	      "unrecovered, and the step that found it: direct, chained, typed), R0's\n"
 	      "size and the symbolic result's, whether the site abstains, then per target\n"
@@ -259,9 +265,11 @@ int cmd_explain(int argc, char **argv)
 	bool verify = true, all = false;
 	char **files = argv + 1;
 	int nfiles = 0;
+	cli_oracle_args oargs = {0};
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_option("explain", argc, argv, &i, "--format", &format)) ||
+		if ((r = cli_oracle_option("explain", argc, argv, &i, &oargs)) ||
+		    (r = cli_option("explain", argc, argv, &i, "--format", &format)) ||
 		    (r = cli_option("explain", argc, argv, &i, "--site", &site_arg)) ||
 		    (r = cli_option("explain", argc, argv, &i, "--at", &at)) ||
 		    (r = cli_option("explain", argc, argv, &i, "--tau", &tau_arg))) {
@@ -318,9 +326,17 @@ int cmd_explain(int argc, char **argv)
 		fo.tau = (unsigned)v;
 	}
 
+	cli_oracle oracle;
+	int orc = cli_oracle_open("explain", &oargs, &oracle);
+	if (orc != EXIT_OK) {
+		free(at_file);
+		return orc;
+	}
+	fo.oracle = oracle.oracle;
 	ir_program *p = cli_load("explain", files, nfiles, verify);
 	if (!p) {
 		free(at_file);
+		cli_oracle_close("explain", &oracle);
 		return EXIT_INPUT;
 	}
 	pta_result *pta = pta_analyze(p, NULL);
@@ -353,6 +369,7 @@ int cmd_explain(int argc, char **argv)
 		json_object_set_new(top, "tau", json_integer(r->options.tau));
 		json_object_set_new(top, "note", r->note ? json_string(r->note) : json_null());
 		json_object_set_new(top, "sites", sites);
+		json_object_set_new(top, "oracle", cli_oracle_stats_json(&oracle));
 		json_dumpf(top, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(top);
@@ -369,6 +386,8 @@ int cmd_explain(int argc, char **argv)
 	pta_result_free(pta);
 	ir_program_free(p);
 	free(at_file);
+	if (!cli_oracle_close("explain", &oracle))
+		rc = EXIT_INPUT;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("facet explain: writing output");
 		return EXIT_INPUT;

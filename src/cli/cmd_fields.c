@@ -4,6 +4,7 @@
  * each graph), with the refinement's time. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/oracle_cli.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -32,8 +33,11 @@ static void usage(FILE *out)
 	      "  --format F    text (default) or json\n"
 	      "  --tau N       abstention threshold (default 2)\n"
 	      "  --no-verify   skip LLVM's module verifier\n"
-	      "  -h, --help    this text\n",
+	      "  -h, --help    this text\n"
+	      "\n"
+	      "The residual oracle (the accounting is reported as \"oracle\"):\n",
 	      out);
+	fputs(cli_oracle_help, out);
 }
 
 static double now(void)
@@ -183,6 +187,23 @@ static void print_text(json_t *j)
 	       json_real_value(json_object_get(j, "pta_seconds")), json_real_value(json_object_get(j, "refine_seconds")));
 	if (json_is_string(json_object_get(j, "note")))
 		printf("note                 %s\n", json_string_value(json_object_get(j, "note")));
+	json_t *o = json_object_get(j, "oracle");
+	if (json_is_object(o)) {
+		printf("oracle               %s: %lld questions, %lld queries (%lld requests), %lld cache hits\n",
+		       json_string_value(json_object_get(o, "backend")), (long long)json_integer_value(json_object_get(o, "questions")),
+		       (long long)json_integer_value(json_object_get(o, "queries")),
+		       (long long)json_integer_value(json_object_get(o, "requests")),
+		       (long long)json_integer_value(json_object_get(o, "cache_hits")));
+		printf("                     %lld answered, %lld unusable, %lld failures, %lld invented names, %lld over caps\n",
+		       (long long)json_integer_value(json_object_get(o, "answered")),
+		       (long long)json_integer_value(json_object_get(o, "unusable")),
+		       (long long)json_integer_value(json_object_get(o, "failures")),
+		       (long long)json_integer_value(json_object_get(o, "invented")),
+		       (long long)json_integer_value(json_object_get(o, "skipped_cap")));
+		printf("                     tokens %lld prompt + %lld completion\n",
+		       (long long)json_integer_value(json_object_get(o, "prompt_tokens")),
+		       (long long)json_integer_value(json_object_get(o, "completion_tokens")));
+	}
 	size_t i;
 	json_array_foreach(json_object_get(j, "field_list"), i, g)
 		printf("%-48s %-40s init %3lld  F %3lld  sites %3lld\n", json_string_value(json_object_get(g, "key")),
@@ -202,9 +223,11 @@ int cmd_fields(int argc, char **argv)
 	bool verify = true, list = false;
 	char **files = argv + 1;
 	int nfiles = 0;
+	cli_oracle_args oargs = {0};
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_option("fields", argc, argv, &i, "--format", &format)) ||
+		if ((r = cli_oracle_option("fields", argc, argv, &i, &oargs)) ||
+		    (r = cli_option("fields", argc, argv, &i, "--format", &format)) ||
 		    (r = cli_option("fields", argc, argv, &i, "--tau", &tau_arg))) {
 			if (r < 0)
 				return EXIT_USAGE;
@@ -239,14 +262,22 @@ int cmd_fields(int argc, char **argv)
 		}
 		fo.tau = (unsigned)v;
 	}
+	cli_oracle oracle;
+	int orc = cli_oracle_open("fields", &oargs, &oracle);
+	if (orc != EXIT_OK)
+		return orc;
+	fo.oracle = oracle.oracle;
 	ir_program *p = cli_load("fields", files, nfiles, verify);
-	if (!p)
+	if (!p) {
+		cli_oracle_close("fields", &oracle);
 		return EXIT_INPUT;
+	}
 	double t0 = now();
 	pta_result *pta = pta_analyze(p, NULL);
 	double pta_seconds = now() - t0;
 	facet_result *r = facet_refine(pta, &fo);
 	json_t *j = report(r, pta, pta_seconds, list);
+	json_object_set_new(j, "oracle", cli_oracle_stats_json(&oracle));
 	if (json) {
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		fputc('\n', stdout);
@@ -257,9 +288,10 @@ int cmd_fields(int argc, char **argv)
 	facet_result_free(r);
 	pta_result_free(pta);
 	ir_program_free(p);
+	bool cache_ok = cli_oracle_close("fields", &oracle);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("facet fields: writing output");
 		return EXIT_INPUT;
 	}
-	return EXIT_OK;
+	return cache_ok ? EXIT_OK : EXIT_INPUT;
 }

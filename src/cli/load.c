@@ -84,6 +84,8 @@ cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, cons
 		facet_options_default(&fo);
 		if (opt && (opt->tau || opt->tau_set))
 			fo.tau = opt->tau;
+		if (opt && !strcmp(name, "rpm"))
+			fo.oracle = opt->oracle;   /* only R± can adopt an answer: ask nothing for the others */
 		facet_result *fr = facet_refine(pta, &fo);
 		if (fr->note)
 			fprintf(stderr, "facet %s: note: %s\n", cmd, fr->note);

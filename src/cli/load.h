@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "cg/graph.h"
+#include "facet/facet.h"
 #include "ir/model.h"
 
 /* Ingests files[0..n-1]; prints warnings and errors on stderr prefixed with
@@ -28,6 +29,7 @@ bool cli_graph_needs_pta(const char *name);
 typedef struct cli_graph_options {
 	unsigned tau;              /* abstention threshold for rplus/rpm; 0 = the default (2) */
 	bool tau_set;              /* tau was given (so 0 means 0: never abstain) */
+	facet_oracle *oracle;      /* the residual oracle for rplus/rpm, NULL = none (cli/oracle_cli.h) */
 } cli_graph_options;
 
 /* Builds the named graph of p, running whatever analyses it needs. Prints a

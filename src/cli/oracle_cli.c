@@ -1,0 +1,224 @@
+/* oracle_cli.c — the oracle options, the backend and cache they build, and
+ * the accounting the subcommands print (oracle_cli.h). */
+#include "cli/oracle_cli.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/load.h"
+
+const char cli_oracle_help[] =
+	"  --oracle B            the residual oracle (§3.4): none (default: nothing\n"
+	"                        is asked), command, openai; see docs/oracle.md\n"
+	"  --oracle-command CMD  command: run with /bin/sh -c, question JSON on stdin,\n"
+	"                        answer JSON on stdout\n"
+	"  --oracle-url URL      openai: base URL of a chat-completions endpoint\n"
+	"                        (default $OPENAI_BASE_URL)\n"
+	"  --oracle-model M      openai: the model (default $OPENAI_MODEL); command: the\n"
+	"                        cache's label (default the command)\n"
+	"  --oracle-key-env VAR  openai: the environment variable holding the API key\n"
+	"                        (default OPENAI_API_KEY; unset = no key sent)\n"
+	"  --oracle-cache FILE   an SQLite file of answers keyed by backend, model and\n"
+	"                        prompt hash: read first, written back\n"
+	"  --oracle-replay-only  answer from the cache only; never run the backend\n"
+	"  --oracle-max-queries N  questions sent per run (default 1000; 0 = no cap)\n"
+	"  --oracle-max-tokens N   prompt+completion tokens per run (default 2000000;\n"
+	"                        0 = no cap)\n"
+	"  --oracle-timeout-ms N per request or command run (default 60000)\n"
+	"  --oracle-retries N    openai: retries on 429/5xx (default 3)\n"
+	"  --oracle-backoff-ms N openai: first retry's delay, doubled each time\n"
+	"                        (default 1000)\n"
+	"  --oracle-no-schema    openai: do not ask for a JSON-schema answer\n"
+	"  --source-root DIR     where to find the sources the debug info names\n"
+	"                        when the tree has moved (prompts quote them)\n"
+	"  --opaque-fields       replace field names in prompts by opaque tokens\n";
+
+int cli_oracle_option(const char *cmd, int argc, char **argv, int *i, cli_oracle_args *a)
+{
+	static const struct { const char *name; size_t off; } opts[] = {
+		{"--oracle", offsetof(cli_oracle_args, backend)},
+		{"--oracle-command", offsetof(cli_oracle_args, command)},
+		{"--oracle-url", offsetof(cli_oracle_args, url)},
+		{"--oracle-model", offsetof(cli_oracle_args, model)},
+		{"--oracle-key-env", offsetof(cli_oracle_args, key_env)},
+		{"--oracle-cache", offsetof(cli_oracle_args, cache)},
+		{"--oracle-max-queries", offsetof(cli_oracle_args, max_queries)},
+		{"--oracle-max-tokens", offsetof(cli_oracle_args, max_tokens)},
+		{"--oracle-timeout-ms", offsetof(cli_oracle_args, timeout_ms)},
+		{"--oracle-retries", offsetof(cli_oracle_args, retries)},
+		{"--oracle-backoff-ms", offsetof(cli_oracle_args, backoff_ms)},
+		{"--source-root", offsetof(cli_oracle_args, source_root)},
+	};
+	const char *arg = argv[*i];
+	if (!strcmp(arg, "--oracle-replay-only")) {
+		a->replay_only = true;
+		return 1;
+	}
+	if (!strcmp(arg, "--opaque-fields")) {
+		a->opaque_fields = true;
+		return 1;
+	}
+	if (!strcmp(arg, "--oracle-no-schema")) {
+		a->no_schema = true;
+		return 1;
+	}
+	for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+		const char **slot = (const char **)((char *)a + opts[k].off);
+		int r = cli_option(cmd, argc, argv, i, opts[k].name, slot);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static bool number(const char *cmd, const char *opt, const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (!*s || *end || *s == '-' || v > max) {
+		fprintf(stderr, "facet %s: %s wants a non-negative integer up to %llu, not '%s'\n", cmd, opt, max, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
+{
+	memset(o, 0, sizeof *o);
+	oracle_config *c = &o->cfg;
+	oracle_config_default(c);
+	c->max_queries = 1000;
+	c->max_tokens = 2000000;
+	oracle_backend_kind kind = ORACLE_NONE;
+	if (a->backend && !oracle_backend_parse(a->backend, &kind)) {
+		fprintf(stderr, "facet %s: unknown oracle '%s' (none, command, openai)\n", cmd, a->backend);
+		return EXIT_USAGE;
+	}
+	if (kind == ORACLE_NONE)
+		return EXIT_OK;   /* the other oracle options then change nothing */
+	c->backend = kind;
+	unsigned long long v;
+	if (a->max_queries) {
+		if (!number(cmd, "--oracle-max-queries", a->max_queries, 1000000000, &v))
+			return EXIT_USAGE;
+		c->max_queries = (unsigned)v;
+	}
+	if (a->max_tokens) {
+		if (!number(cmd, "--oracle-max-tokens", a->max_tokens, 1ull << 60, &v))
+			return EXIT_USAGE;
+		c->max_tokens = v;
+	}
+	if (a->timeout_ms) {
+		if (!number(cmd, "--oracle-timeout-ms", a->timeout_ms, 86400000, &v) || v == 0) {
+			if (v == 0)
+				fprintf(stderr, "facet %s: --oracle-timeout-ms must be at least 1\n", cmd);
+			return EXIT_USAGE;
+		}
+		c->timeout_ms = (unsigned)v;
+	}
+	if (a->retries) {
+		if (!number(cmd, "--oracle-retries", a->retries, 100, &v))
+			return EXIT_USAGE;
+		c->retries = (unsigned)v;
+	}
+	if (a->backoff_ms) {
+		if (!number(cmd, "--oracle-backoff-ms", a->backoff_ms, 600000, &v))
+			return EXIT_USAGE;
+		c->backoff_ms = (unsigned)v;
+	}
+	c->command = a->command;
+	c->url = a->url ? a->url : getenv("OPENAI_BASE_URL");
+	c->model = a->model ? a->model : kind == ORACLE_OPENAI ? getenv("OPENAI_MODEL") : NULL;
+	c->api_key = getenv(a->key_env ? a->key_env : "OPENAI_API_KEY");
+	c->replay_only = a->replay_only;
+	c->no_schema = a->no_schema;
+	c->source_root = a->source_root;
+	c->opaque_fields = a->opaque_fields;
+	if (a->replay_only && !a->cache) {
+		fprintf(stderr, "facet %s: --oracle-replay-only needs --oracle-cache FILE to replay from\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (a->cache) {
+		facet_error err = {0};
+		o->cache = oracle_cache_new();
+		o->cache_path = a->cache;
+		if (!oracle_cache_load_file(o->cache, a->cache, &err)) {
+			fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+			oracle_cache_free(o->cache);
+			o->cache = NULL;
+			return EXIT_INPUT;
+		}
+	}
+	c->cache = o->cache;
+	facet_error err = {0};
+	o->oracle = oracle_new(c, &err);
+	if (!o->oracle) {
+		fprintf(stderr, "facet %s: %s\n", cmd, err.msg);
+		oracle_cache_free(o->cache);
+		o->cache = NULL;
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+json_t *cli_oracle_stats_json(const cli_oracle *o)
+{
+	const oracle_stats *s = oracle_stats_of(o->oracle);
+	if (!s)
+		return json_null();
+	json_t *j = json_object();
+	json_object_set_new(j, "backend", json_string(o->oracle->name));
+	json_object_set_new(j, "model", o->cfg.model ? json_string(o->cfg.model)
+	                                : o->cfg.command ? json_string(o->cfg.command) : json_null());
+	json_object_set_new(j, "replay_only", json_boolean(o->cfg.replay_only));
+	json_object_set_new(j, "opaque_fields", json_boolean(o->cfg.opaque_fields));
+#define N(f) json_object_set_new(j, #f, json_integer((json_int_t)s->f))
+	N(questions); N(queries); N(requests); N(retries); N(cache_hits); N(answered); N(unusable);
+	N(failures); N(timeouts); N(invented); N(skipped_cap); N(replay_misses); N(missing_sources);
+	N(prompt_tokens); N(completion_tokens);
+#undef N
+	const char *e = oracle_first_error(o->oracle);
+	json_object_set_new(j, "first_error", e ? json_string(e) : json_null());
+	return j;
+}
+
+void cli_oracle_print_stats(FILE *out, const char *prefix, const cli_oracle *o)
+{
+	const oracle_stats *s = oracle_stats_of(o->oracle);
+	if (!s)
+		return;
+	fprintf(out, "%soracle %s%s%s%s: %u questions, %u queries (%u requests, %u retries), %u cache hits, "
+	             "%u answered, %u unusable, %u failures (%u timeouts), %u invented names ignored, "
+	             "%u over the caps, %u replay misses, %u sources missing, tokens %llu prompt + %llu completion\n",
+	        prefix, o->oracle->name, o->cfg.model ? " (model " : "", o->cfg.model ? o->cfg.model : "",
+	        o->cfg.model ? ")" : "", s->questions, s->queries, s->requests, s->retries, s->cache_hits, s->answered,
+	        s->unusable, s->failures, s->timeouts, s->invented, s->skipped_cap, s->replay_misses,
+	        s->missing_sources, s->prompt_tokens, s->completion_tokens);
+	const char *e = oracle_first_error(o->oracle);
+	if (e)
+		fprintf(out, "%sfirst oracle failure: %s\n", prefix, e);
+}
+
+bool cli_oracle_close(const char *cmd, cli_oracle *o)
+{
+	bool ok = true;
+	if (o->oracle) {
+		char prefix[64];
+		snprintf(prefix, sizeof prefix, "facet %s: ", cmd);
+		cli_oracle_print_stats(stderr, prefix, o);
+	}
+	if (o->cache && o->cache_path && !o->cfg.replay_only) {
+		facet_error err = {0};
+		if (!oracle_cache_save_file(o->cache, o->cache_path, &err)) {
+			fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+			ok = false;
+		}
+	}
+	oracle_free(o->oracle);
+	oracle_cache_free(o->cache);
+	memset(o, 0, sizeof *o);
+	return ok;
+}

@@ -1,0 +1,48 @@
+/* oracle_cli.h — the oracle options every analysing subcommand shares
+ * (--oracle none|command|openai and the rest; docs/oracle.md), building the
+ * backend and its cache from them, and printing the per-run accounting. */
+#ifndef FACET_CLI_ORACLE_CLI_H
+#define FACET_CLI_ORACLE_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "oracle/oracle.h"
+
+typedef struct cli_oracle_args {
+	const char *backend;       /* NULL = none */
+	const char *command, *url, *model, *key_env, *cache, *source_root;
+	const char *max_queries, *max_tokens, *timeout_ms, *retries, *backoff_ms;
+	bool replay_only, opaque_fields, no_schema;
+} cli_oracle_args;
+
+/* Matches an oracle option at argv[*i] (advancing past its value): 1 when
+ * matched, 0 when argv[*i] is something else, -1 after printing a usage error. */
+int cli_oracle_option(const char *cmd, int argc, char **argv, int *i, cli_oracle_args *a);
+
+typedef struct cli_oracle {
+	facet_oracle *oracle;      /* NULL: the none backend */
+	oracle_cache *cache;       /* the --oracle-cache file's entries, NULL without one */
+	const char *cache_path;
+	oracle_config cfg;
+} cli_oracle;
+
+/* Builds the oracle the arguments name; prints "facet CMD: ..." and returns
+ * EXIT_USAGE or EXIT_INPUT on a bad option or an unreadable cache, EXIT_OK
+ * otherwise (o->oracle NULL for none). */
+int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o);
+/* Prints the accounting on stderr when an oracle ran, saves the cache file,
+ * frees everything. Returns false (after printing) when the cache could not
+ * be saved. */
+bool cli_oracle_close(const char *cmd, cli_oracle *o);
+
+/* The accounting as JSON (docs/oracle.md), or JSON null without an oracle. */
+json_t *cli_oracle_stats_json(const cli_oracle *o);
+/* One line of accounting: "oracle openai (model M): N questions, ...". */
+void cli_oracle_print_stats(FILE *out, const char *prefix, const cli_oracle *o);
+
+/* The options' --help text, two-space indented. */
+extern const char cli_oracle_help[];
+
+#endif
