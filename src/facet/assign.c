@@ -53,9 +53,22 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 	VEC_PUSH(&a->field_of, field);
 }
 
+/* The field a write goes to, when it is one Algorithm 1 fills: a key typed
+ * as a function pointer (or a union holding one). Other keys get no entry,
+ * so stores into data fields do not grow the table. */
 static unsigned field_of_key(facet_ctx *x, const key_result *k)
 {
-	return k->ok ? facet_field_for(x, k) : IR_NONE;
+	if (!k->ok)
+		return IR_NONE;
+	if (k->kind == FIELD_STRUCT && !sig_of_pointer(k->member_type)) {
+		di_type *t = di_strip(k->member_type);
+		bool fp = false;
+		for (unsigned i = 0; t && t->kind == DI_UNION && i < t->n_members && !fp; i++)
+			fp = sig_of_pointer(t->members[i].type) != NULL;
+		if (!fp)
+			return IR_NONE;
+	}
+	return facet_field_for(x, k);
 }
 
 /* The functions a points-to set holds (abstract function objects). Most
@@ -114,13 +127,15 @@ static void form1(adder *a)
 		const ir_stmt *st = &p->stmts[i];
 		if (st->op != ST_STORE)
 			continue;
-		functions_in(a, pta_value_pts(x->pta, st->src), &fns);
-		if (fns.len == 0)
+		/* Cheapest test first: most stored values hold no function. */
+		const sbitmap *pts = pta_value_pts(x->pta, st->src);
+		if (!pts || !sbm_intersects(pts, &a->fn_locs))
 			continue;
 		key_result k = dispatch_key(x, st->dst, st->offset);
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE)
 			continue;
+		functions_in(a, pts, &fns);
 		unsigned fn = x->stmt_function[i];
 		for (size_t j = 0; j < fns.len; j++) {
 			facet_assign as = {.function = fns.items[j], .form = FORM_STORE,
@@ -230,6 +245,9 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 	facet_ctx *x = a->x;
 	if (s->n_args < 3 || s->args[0] == IR_NONE || s->args[1] == IR_NONE)
 		return;
+	const sbitmap *src_pts = pta_value_pts(x->pta, s->args[1]);
+	if (!src_pts || sbm_empty(src_pts))
+		return;
 	object_ref dst = dispatch_object(x, s->args[0], 0, 0);
 	if (!dst.ok || dst.var_index)
 		return;
@@ -241,6 +259,7 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 	fp_slots(x, S, 0, &slots, 0);
 	const sbitmap *src = pta_value_pts(x->pta, s->args[1]);
 	fn_list fns = {0};
+	sbitmap held = {0};
 	for (size_t i = 0; i < slots.len && src; i++) {
 		if (n != IR_NOT_CONST && (int64_t)slots.items[i] >= n)
 			continue;   /* a partial copy does not reach this field */
@@ -248,18 +267,24 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE)
 			continue;
+		/* ∪ over the source's objects o of pt(o.m'), then its functions once. */
+		sbm_clear(&held);
 		unsigned loc;
 		SBM_FOREACH(src, loc) {
 			unsigned obj = pta_loc_object(x->pta->solver, loc);
 			int64_t off = pta_loc_offset(x->pta->solver, loc) + (int64_t)slots.items[i];
-			functions_in(a, content(x->pta, obj, off), &fns);
-			for (size_t j = 0; j < fns.len; j++) {
-				facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc,
-				                   .in_function = x->prog->functions[fn]->name};
-				add(a, field, &as);
-			}
+			const sbitmap *c = content(x->pta, obj, off);
+			if (c && sbm_intersects(c, &a->fn_locs))
+				sbm_union(&held, c);
+		}
+		functions_in(a, &held, &fns);
+		for (size_t j = 0; j < fns.len; j++) {
+			facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc,
+			                   .in_function = x->prog->functions[fn]->name};
+			add(a, field, &as);
 		}
 	}
+	sbm_free(&held);
 	VEC_FREE(&fns);
 	VEC_FREE(&slots);
 }
