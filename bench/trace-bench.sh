@@ -4,8 +4,8 @@
 # by bench/corpus.sh), build the instrumented executable with
 # `facet trace build`, run a realistic offline workload
 # (bench/workloads/<subject>.sh) with FACET_TRACE_OUT set, score Andersen, R0,
-# rules-only, R+ and R± against the observed edges with `facet score`, time
-# the analysis, and write the "Dynamic ground truth" section of
+# rules-only, R+ and R± against the observed edges with `facet score` (timed:
+# its seconds and peak memory), and write the "Dynamic ground truth" section of
 # bench/RESULTS.md plus bench/figure6.png (gnuplot).
 #
 # Usage: bench/trace-bench.sh [--quick] [--facet PATH] [--work DIR] [--no-report] [SUBJECT...]
@@ -16,25 +16,29 @@
 #   --facet P    the facet binary (default: build/facet, else build-trace/facet)
 #   --work DIR   where the per-subject files go (default bench/work/trace)
 #   --no-report  leave RESULTS.md and the plot alone
+#   --report-only  run nothing: write the report from what earlier runs left
+#                in the work directory for these subjects
 #
 # Everything it makes is under bench/work/trace/<subject>/: prog (the
 # instrumented executable), build.log, workload.log, observed.trace,
-# score.json, analysis.time, status. A subject that cannot be built, run or
-# scored is reported with the reason; the others go on.
+# score.json, analysis.time (seconds and KiB of the facet score run),
+# status. A subject that cannot be built, run or scored is reported with
+# the reason; the others go on.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 W=$here/work/trace
 ALL="md4c lua gdbm oniguruma sqlite libjpeg-turbo nginx redis libxml2 libarchive tmux dwarfutils sudo dovecot"
 QUICK="md4c lua gdbm"
-quick=0 report=1 facet= subjects=()
+quick=0 report=1 only_report=0 facet= subjects=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
 	--facet) facet=$2; shift ;;
 	--no-report) report=0 ;;
 	--work) W=$2; shift ;;
-	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--report-only) only_report=1 ;;
+	-h|--help) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "trace-bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) subjects+=("$1") ;;
 	esac
@@ -73,7 +77,8 @@ program_of() {
 
 graphs=(--graph andersen --graph r0 --graph rulesonly --graph rplus --graph rpm)
 mkdir -p "$W"
-for s in "${subjects[@]}"; do
+[ $only_report = 1 ] && run_subjects=() || run_subjects=("${subjects[@]}")
+for s in "${run_subjects[@]}"; do
 	d=$W/$s
 	rm -rf "$d"
 	mkdir -p "$d"
@@ -112,13 +117,16 @@ for s in "${subjects[@]}"; do
 		st "failed: workload wrote no trace (exit $wrc, see work/trace/$s/workload.log)"
 		continue
 	fi
-	/usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" callgraph --graph rpm --format json "$bc" >/dev/null 2>"$d/analysis.err" || true
-	if ! "$facet" score --trace "$d/observed.trace" "${graphs[@]}" --format json "$bc" >"$d/score.json" 2>"$d/score.err"; then
+	# The time and peak memory of scoring: every graph is built from scratch
+	# (ingest, Andersen, and the refinement for rulesonly/rplus/rpm).
+	if ! /usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" score --trace "$d/observed.trace" "${graphs[@]}" \
+		--format json "$bc" >"$d/score.json" 2>"$d/score.err"; then
 		# The refinement's graphs may not be built: score what there is.
 		if ! "$facet" score --trace "$d/observed.trace" --graph andersen --graph r0 --format json "$bc" >"$d/score.json" 2>>"$d/score.err"; then
 			st "failed: facet score ($(head -c 150 "$d/score.err"))"
 			continue
 		fi
+		rm -f "$d/analysis.time"
 	fi
 	if [ "$wrc" = 0 ]; then st ok; else st "ok (workload exit $wrc: partial)"; fi
 done

@@ -82,12 +82,14 @@ def main():
       "sites that no run took, which includes true edges the workload did not exercise.")
     w("")
     w("| subject | version | KLoC | indirect sites | observed sites | cov | observed edges | calls traced | "
-      "process records | trace build s | analysis s (R±) | peak MiB | workload |")
-    w("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+      "process records | R± edges not observed | trace build s | score s (5 graphs) | peak MiB | workload |")
+    w("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
     for s, ver, kloc, sc, status, bs, at, mem in rows:
         o = sc["observed"]
+        rpm = {g["graph"]: g for g in sc["graphs"]}.get("rpm")
+        unobs = f"{rpm['spurious']} of {rpm['spurious'] + rpm['recovered']}" if rpm else "–"
         w(f"| {s} | {ver} | {kloc} | {o.get('indirect_sites', '?')} | {o['sites']} | "
-          f"{100 * o.get('coverage', 0):.0f}% | {o['edges']} | {o['calls']:,} | {o['records']} | {bs} | {at} | {mem} | "
+          f"{100 * o.get('coverage', 0):.0f}% | {o['edges']} | {o['calls']:,} | {o['records']} | {unobs} | {bs} | {at} | {mem} | "
           f"{'complete' if status == 'ok' else status[4:-1]} |")
     w("")
     w("Per subject and graph, over the observed sites (P, R, F1 macro per site; targets = mean targets per "

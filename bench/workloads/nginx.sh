@@ -41,7 +41,6 @@ http {
         location /old/ { rewrite ^/old/(.*)\$ /dir/\$1 permanent; }
         location = /ret { return 200 "returned \$request_method \$arg_x\n"; }
         location /proxy/ { proxy_pass http://backend/; proxy_http_version 1.1; proxy_set_header Connection ""; }
-        location = /status { stub_status; }
     }
     server {
         listen 127.0.0.1:$back;
@@ -65,7 +64,7 @@ for round in 1 2 3; do
 	curl -s -o /dev/null "$u/dir/"; curl -s -o /dev/null "$u/ssi/"; curl -s -o /dev/null "$u/gif"
 	curl -s -o /dev/null "$u/secret/"; curl -s -o /dev/null -u user:secret "$u/secret/"; curl -s -o /dev/null -u user:bad "$u/secret/"
 	curl -s -o /dev/null "$u/deny/x"; curl -s -o /dev/null "$u/old/f2.txt"; curl -s -o /dev/null "$u/ret?x=1"
-	curl -s -o /dev/null -X POST -d 'a=b' "$u/ret"; curl -s -o /dev/null "$u/nonexistent"; curl -s -o /dev/null "$u/status"
+	curl -s -o /dev/null -X POST -d 'a=b' "$u/ret"; curl -s -o /dev/null "$u/nonexistent";
 	curl -s -o /dev/null -H 'If-Modified-Since: Sat, 1 Jan 2050 00:00:00 GMT' "$u/index.html"
 	curl -s -o /dev/null -I "$u/index.html"; curl -s -o /dev/null "$u/proxy/"
 	curl -s -o /dev/null --http1.0 "$u/"; printf 'BAD REQUEST\r\n\r\n' | timeout 2 curl -s -o /dev/null telnet://127.0.0.1:$port || true
