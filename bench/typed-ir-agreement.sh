@@ -82,3 +82,10 @@ corpus lua "$BENCH/work/bc/lua.bc" "$W/lua/src/src" "-std=gnu99 -O2 -DLUA_COMPAT
 corpus md4c "$BENCH/work/bc/md4c.bc" "$W/md4c/src" "-O3 -DNDEBUG -DMD4C_USE_UTF8 -Isrc -DMD_VERSION_MAJOR=0 -DMD_VERSION_MINOR=4 -DMD_VERSION_RELEASE=8" \
 	"$W/md4c/src/src/md4c.c" "$W/md4c/src/src/entity.c" "$W/md4c/src/src/md4c-html.c" \
 	"$W/md4c/src/md2html/md2html.c" "$W/md4c/src/md2html/cmdline.c"
+sqlite_flags=$(grep -E "libtool: link: .*cc-wrapper .* -o sqlite3 shell.c sqlite3.c" "$BENCH/work/logs/sqlite.log" 2>/dev/null |
+	head -1 | sed 's/^libtool: link: [^ ]*cc-wrapper //; s/ -o sqlite3 shell.c sqlite3.c.*$//')
+if [ -n "$sqlite_flags" ]; then
+	corpus sqlite "$BENCH/work/bc/sqlite.bc" "$W/sqlite3/src" "$sqlite_flags" sqlite3.c shell.c
+else
+	echo "| sqlite | skipped: no compile line in bench/work/logs/sqlite.log (bench/corpus.sh sqlite) | | | | |"
+fi
