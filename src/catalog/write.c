@@ -1,8 +1,9 @@
 /* write.c — catalog_write: one run's results into one SQLite file.
  *
  * The file is built in "PATH.tmp-PID" with journaling off (nobody else can
- * see it yet, and a crash leaves only the temporary file, removed on failure)
- * and renamed over PATH at the end, so PATH always holds a whole catalog.
+ * see it yet; a failure removes it, and a killed build's is removed by the
+ * next build) and renamed over PATH at the end, so PATH always holds a whole
+ * catalog.
  * The refinement's tables are read from the facet_result struct's fields
  * only, so this module does not depend on the refinement's code. */
 #include "catalog/catalog.h"
@@ -11,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 
 #include "catalog/internal.h"
 #include "catalog/schema.h"
@@ -432,8 +436,40 @@ static bool write_all(writer *w, const catalog_build *b)
 	return ok;
 }
 
+/* Removes PATH.tmp-PID files a killed build left (its PID no longer runs);
+ * a live build's file is left alone. */
+static void remove_stale_temporaries(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *base = slash ? slash + 1 : copy;
+	if (slash)
+		*slash = 0;
+	size_t blen = strlen(base);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, base, blen) != 0 || strncmp(e->d_name + blen, ".tmp-", 5) != 0)
+			continue;
+		char *end;
+		long pid = strtol(e->d_name + blen + 5, &end, 10);
+		if (*end || pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
+			char *full = xmalloc(strlen(dir) + strlen(e->d_name) + 2);
+			sprintf(full, "%s/%s", dir, e->d_name);
+			if (*end == 0 && pid > 0)
+				unlink(full);
+			free(full);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+}
+
 bool catalog_write(const char *path, const catalog_build *b, facet_error *err)
 {
+	remove_stale_temporaries(path);
 	size_t len = strlen(path) + 32;
 	char *tmp = xmalloc(len);
 	snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());

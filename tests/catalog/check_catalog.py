@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""check_catalog.py — the catalog against facet's own printers and its docs.
+
+Usage: check_catalog.py FACET SRCDIR [-v]
+
+For programs of tests/programs/ and tests/query/programs/ at -O0 and -O2:
+every graph's edges in the catalog (edges.graphs bitmask) equal the targets
+`facet callgraph --graph G --format json` prints for the same input, site by
+site; sites, functions and locations agree; graphs.edges counts agree; every
+table and view is documented in docs/catalog.md. Then a build killed with
+SIGKILL while rewriting a catalog leaves the old catalog whole (lua.bc from
+bench/work/bc when present, else the test programs linked)."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+args = [a for a in sys.argv[1:] if not a.startswith("-")]
+if len(args) != 2:
+    print(__doc__, file=sys.stderr)
+    sys.exit(2)
+FACET, SRC = (os.path.abspath(a) for a in args)
+VERBOSE = "-v" in sys.argv
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    passed, failed = passed + bool(cond), failed + (not cond)
+    if not cond or VERBOSE:
+        print("ok:" if cond else "FAIL:", what)
+
+
+work = tempfile.mkdtemp(prefix="facet-catalog.")
+os.chdir(SRC)
+GRAPHS = ["direct", "andersen", "r0", "rulesonly", "rplus", "rpm"]
+programs = ["tests/programs/fnptr_struct.c", "tests/programs/dispatch_table.c", "tests/programs/callbacks.c",
+            "tests/programs/statics.c", "tests/query/programs/plugin.c"]
+for src in programs:
+    for opt in ("-O0", "-O2"):
+        name = os.path.basename(src)[:-2] + opt
+        bc, cat = f"{work}/{name}.bc", f"{work}/{name}.facet"
+        subprocess.run(["clang-22", "-g", opt, "-c", "-emit-llvm", src, "-o", bc], check=True)
+        r = subprocess.run([FACET, "build", bc, "-o", cat], capture_output=True, text=True)
+        check(r.returncode == 0, f"{name}: build ({r.stderr.strip()})")
+        db = sqlite3.connect(cat)
+        for bit, g in enumerate(GRAPHS):
+            out = subprocess.run([FACET, "callgraph", "--graph", g, "--format", "json", bc],
+                                 capture_output=True, text=True)
+            want = json.loads(out.stdout)
+            names = {i: n for i, n in db.execute("SELECT id, name FROM functions")}
+            got = {}
+            for site, target in db.execute("SELECT site, target FROM edges WHERE graphs & ?", (1 << bit,)):
+                got.setdefault(site, set()).add(names[target])
+            diff = [s["id"] for s in want["sites"] if set(s["targets"]) != got.get(s["id"], set())]
+            check(not diff, f"{name} {g}: catalog edges equal facet callgraph's, site by site (differ: {diff[:5]})")
+            n_edges = db.execute("SELECT edges FROM graphs WHERE name = ?", (g,)).fetchone()[0]
+            check(n_edges == sum(len(s["targets"]) for s in want["sites"]), f"{name} {g}: graphs.edges")
+            if g == "direct":
+                rows = {r[0]: r[1:] for r in db.execute("SELECT id, kind, file, line, col FROM sites")}
+                bad = [s["id"] for s in want["sites"]
+                       if rows.get(s["id"]) != (s["kind"], s["file"], s["line"], s["column"])]
+                check(not bad, f"{name}: sites' kind and position equal facet callgraph's ({bad[:5]})")
+                fns = [r[0] for r in db.execute("SELECT name FROM functions ORDER BY id")]
+                check(fns == [f["name"] for f in want["functions"]], f"{name}: functions in module order")
+        db.close()
+
+# every table and view documented
+db = sqlite3.connect(cat)
+objects = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
+doc = open("docs/catalog.md").read()
+missing = [n for n in objects if f"`{n}`" not in doc]
+check(not missing, f"every table and view is in docs/catalog.md (missing: {missing})")
+db.close()
+
+# a build killed mid-write leaves the old catalog whole
+big = os.path.join(SRC, "bench/work/bc/lua.bc")
+inputs = [big] if os.path.exists(big) else [f"{work}/plugin-O0.bc"]
+target = f"{work}/killed.facet"
+subprocess.run([FACET, "build", *inputs, "-o", target], capture_output=True, check=True)
+before = sqlite3.connect(target).execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
+for delay in (0.05, 0.3, 0.8, 1.5):
+    p = subprocess.Popen([FACET, "build", *inputs, "-o", target, "--tau", "7"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    r = subprocess.run([FACET, "query", "inventory", "--catalog", target, "--format", "json"],
+                       capture_output=True, text=True)
+    ok = r.returncode == 0 and json.loads(r.stdout)["fingerprint"] in (before,)
+    if r.returncode == 0 and not ok:   # the build finished before the kill: a whole new catalog
+        ok = json.loads(r.stdout)["meta"]["tau"] == "7"
+    check(ok, f"SIGKILL after {delay} s: the catalog is the old one or the new one, whole")
+subprocess.run([FACET, "build", *inputs, "-o", target], capture_output=True, check=True)
+left = [f for f in os.listdir(work) if f.startswith("killed.facet.tmp-")]
+check(not left, f"the next build removes the temporary files killed builds left ({left})")
+print(f"{passed} passed, {failed} failed")
+subprocess.run(["rm", "-rf", work])
+sys.exit(1 if failed else 0)
