@@ -125,6 +125,44 @@ static void mutate(query_session *s)
 	CHECK(applied > 0 && refused > 0, "the mutations exercised both outcomes");
 }
 
+/* Every verb with arguments of the wrong type, missing or out of range:
+ * an answer or an error, never a crash (ASan watches). */
+static void junk_arguments(query_session *s)
+{
+	static const char *const junk[] = {
+		"{}", "{\"name\": 7}", "{\"name\": \"\"}", "{\"name\": {\"symbol\": 1}}",
+		"{\"name\": {\"module_id\": \"x\", \"symbol\": \"main\"}}", "{\"file\": \"\", \"line\": -3}",
+		"{\"location\": \":\"}", "{\"location\": \"a:b\"}", "{\"location\": \"plugin.c:0\"}",
+		"{\"file\": \"plugin.c\", \"line\": \"49x\"}", "{\"site\": -1}", "{\"site\": 1e300}",
+		"{\"site\": \"3\"}", "{\"from\": \"main\", \"to\": 5}", "{\"from\": \"main\", \"to\": \"main\"}",
+		"{\"name\": \"main\", \"direction\": \"sideways\"}", "{\"graph\": 3}", "{\"graph\": \"nope\"}",
+		"{\"name\": \"main\", \"min_confidence\": \"huge\", \"include_overlay\": true}",
+		"{\"records\": 5}", "{\"records\": [1, \"x\", null]}", "{\"records\": [{\"op\": 3}]}",
+		"{\"limit\": \"many\"}", "{\"path\": 9}", "{\"name\": \"main\", \"include_overlay\": \"yes\"}",
+		"{\"from\": \"main\", \"to\": \"helper\", \"emit_module\": \"/nonexistent/dir/x.bc\"}",
+	};
+	unsigned answered = 0, refused = 0;
+	for (size_t v = 0; query_verbs[v]; v++) {
+		if (!strcmp(query_verbs[v], "save_overlay") || !strcmp(query_verbs[v], "load_overlay"))
+			continue;   /* they write or replace files; covered above */
+		for (size_t j = 0; j < sizeof junk / sizeof *junk; j++) {
+			json_t *a = json_loads(junk[j], 0, NULL);
+			facet_error err = {0};
+			json_t *r = query_call(s, query_verbs[v], a, &err);
+			if (r) {
+				answered++;
+				CHECK(json_object_get(r, "graph") != NULL, "%s %s: an answer names its graph", query_verbs[v], junk[j]);
+			} else {
+				refused++;
+				CHECK(err.set && err.msg[0], "%s %s: a refusal says why", query_verbs[v], junk[j]);
+			}
+			json_decref(r);
+			json_decref(a);
+		}
+	}
+	printf("junk arguments: %u answered, %u refused\n", answered, refused);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -182,6 +220,7 @@ int main(int argc, char **argv)
 	json_decref(a);
 	error_clear(&err);
 
+	junk_arguments(s);
 	mutate(s);
 	query_close(s);
 	printf("%d passed, %d failed\n", passed, failed);
