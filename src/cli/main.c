@@ -21,7 +21,7 @@ static const command commands[] = {
 	{"score",     cmd_score,     "score call graphs against observed edges (macro P/R/F1, targets per site)"},
 	{"build",     cmd_build,     "run the whole analysis once and write the catalog (SQLite)"},
 	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
-	{"overlay",   cmd_overlay,   "record, list and check agent edges beside a catalog"},
+	{"overlay",   cmd_overlay,   "record and list agent edges beside a catalog (the overlay)"},
 	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
 };

@@ -36,7 +36,7 @@ _facet_query_words() {   # $1: index of the verb in COMP_WORDS
 _facet() {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "build query overlay callgraph stats pts dump oo trace score --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "build query overlay callgraph stats pts dump explain fields rederive trace score mcp oo --help --version" -- "$cur"))
 		return
 	fi
 	case ${COMP_WORDS[1]} in
