@@ -23,6 +23,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_fields(int argc, char **argv);
+int cmd_rederive(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
 
 /* True when argv holds -h or --help. */

@@ -16,6 +16,7 @@ static const command commands[] = {
 	{"pts",       cmd_pts,       "points-to sets of Andersen's analysis (a site's callee, a global)"},
 	{"dump",      cmd_dump,      "print the program model (pointer statements), for debugging"},
 	{"explain",   cmd_explain,   "why a call site has its targets: dispatched field, warrants, questions"},
+	{"rederive",  cmd_rederive,  "derive R+/R± again from a catalog's provenance under another tau"},
 	{"fields",    cmd_fields,    "what the refinement recovered: fields, assignments, mean targets"},
 	{"trace",     cmd_trace,     "build an instrumented executable that records indirect calls"},
 	{"score",     cmd_score,     "score call graphs against observed edges (macro P/R/F1, targets per site)"},

@@ -21,7 +21,10 @@ run with --tau N). Every site at the marked line is checked (inlining can
 copy a call). Every site of every program is also checked for the
 invariants that hold by construction: R0 ⊆ R+, Rules-only ⊆ R0, an
 abstaining site gains nothing in R± or R+, and every supported or rejected
-decision carries a rule and a premise.
+decision carries a rule and a premise. Each program is also written to a
+catalog (facet build) whose provenance must re-derive (facet rederive) the
+stored graphs, and under every τ an EXPECT names, the graphs a fresh
+analysis with that τ gives.
 
 A program may be a directory: its .c files are compiled separately and
 given to facet together (facet links them).
@@ -165,6 +168,35 @@ def check_expect(c, label, sites, data, e):
             c.check(False, f"{what}: unknown expectation '{kind}'")
 
 
+def check_replay(c, label, facet, bcs, work, taus, runs):
+    """The catalog's provenance re-derives R+ and R± under any τ without the
+    bitcode: at the built τ it gives the stored graphs; at another τ the
+    graphs a fresh analysis with that τ gives (`runs`: τ -> explain data)."""
+    cat = os.path.join(work, "replay.facet")
+    rc, _, err = run([facet, "build", "-o", cat] + bcs)
+    if rc != 0:
+        c.check(False, f"{label}: facet build failed: {err.strip()}")
+        return
+    for g in ("rpm", "rplus", "rulesonly"):
+        rc, _, err = run([facet, "rederive", "--catalog", cat, "--graph", g, "--check"])
+        c.check(rc == 0, f"{label}: rederive --graph {g} at the built τ equals the stored graph ({err.strip()})")
+    for tau in taus:
+        data = runs.get(tau)
+        if data is None:
+            continue
+        for g in ("rpm", "rplus"):
+            rc, out, err = run([facet, "rederive", "--catalog", cat, "--graph", g, "--tau", str(tau),
+                                "--format", "json"])
+            if rc != 0:
+                c.check(False, f"{label}: rederive --tau {tau} failed: {err.strip()}")
+                continue
+            got = {s["id"]: sorted(s["targets"]) for s in json.loads(out)["sites"]}
+            want = {s["site"]: members(s, g) for s in data["sites"]}
+            c.check(all(got.get(k, []) == v for k, v in want.items()),
+                    f"{label}: rederive --tau {tau} --graph {g} equals a fresh analysis at τ {tau}")
+    os.remove(cat)
+
+
 def check_no_debug_info(c, facet, srcdir, work):
     """Without debug info R± equals R0, and facet says why."""
     src = os.path.join(srcdir, "tests", "facet", "programs", "modules.c")
@@ -218,6 +250,7 @@ def main():
                 bcs.append(bc)
             else:
                 taus = sorted({e["tau"] for e in expects if e["tau"] is not None})
+                runs = {}
                 for tau in [None] + taus:
                     label = f"{name} -{opt}" + (f" --tau {tau}" if tau is not None else "")
                     try:
@@ -225,10 +258,12 @@ def main():
                     except (RuntimeError, json.JSONDecodeError) as ex:
                         c.check(False, f"{label}: {ex}")
                         continue
+                    runs[tau] = data
                     check_invariants(c, label, data)
                     for e in expects:
                         if e["tau"] == tau and e["opt"] in (None, opt):
                             check_expect(c, label, sites, data, e)
+                check_replay(c, f"{name} -{opt}", facet, bcs, work, taus, runs)
     if not only:
         check_no_debug_info(c, facet, srcdir, work)
     if keep:
