@@ -115,6 +115,7 @@ void dispatch_init(facet_ctx *x)
 			x->global_of_value[p->globals[g]->value] = p->globals[g];
 
 	x->value_binding = xcalloc(nv + 1, sizeof *x->value_binding);
+	x->next_binding = xcalloc(p->n_bindings + 1, sizeof *x->next_binding);
 	x->slot_binding = xcalloc(nv + 1, sizeof *x->slot_binding);
 	x->fragment_binding = xcalloc(nv + 1, sizeof *x->fragment_binding);
 	for (unsigned i = 0; i < p->n_bindings; i++) {
@@ -131,8 +132,12 @@ void dispatch_init(facet_ctx *x)
 		if (b->declare) {
 			if (!x->slot_binding[b->value])
 				x->slot_binding[b->value] = b;
-		} else if (!x->value_binding[b->value] || binding_rank(b) > binding_rank(x->value_binding[b->value])) {
-			x->value_binding[b->value] = b;
+		} else {
+			/* After inlining one pointer carries every variable it was passed
+			 * as (`struct archive *_a` and `struct archive_read *a`): keep them
+			 * all; dispatch_object takes the best-ranked one the offset fits. */
+			x->next_binding[i] = x->value_binding[b->value];
+			x->value_binding[b->value] = i + 1;
 		}
 	}
 	index_records(x);
@@ -147,6 +152,7 @@ void dispatch_free(facet_ctx *x)
 	free(x->stmt_function);
 	free(x->global_of_value);
 	free(x->value_binding);
+	free(x->next_binding);
 	free(x->slot_binding);
 	free(x->fragment_binding);
 	strmap_free(&x->record_by_name);
@@ -432,10 +438,19 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			r.step = STEP_DIRECT;
 			return r;
 		}
-		const ir_dbg_binding *b = v < x->prog->n_values ? x->value_binding[v] : NULL;
-		if (b && pointee(x, b->var->type) && fits(x, pointee(x, b->var->type), r.offset, r.var_index)) {
+		di_type *bound = NULL;
+		int best = 0;
+		for (unsigned k = v < x->prog->n_values ? x->value_binding[v] : 0; k; k = x->next_binding[k - 1]) {
+			const ir_dbg_binding *b = &x->prog->bindings[k - 1];
+			di_type *t = pointee(x, b->var->type);
+			if (t && binding_rank(b) > best && fits(x, t, r.offset, r.var_index)) {
+				bound = t;
+				best = binding_rank(b);
+			}
+		}
+		if (bound) {
 			r.ok = true;
-			r.type = pointee(x, b->var->type);
+			r.type = bound;
 			r.step = STEP_DIRECT;
 			return r;
 		}

@@ -49,7 +49,8 @@ typedef struct facet_ctx {
 	unsigned *gep_start;       /* value id -> the constant GEPs based on it (CSR) */
 	unsigned *geps;            /* statement indices */
 	ir_global **global_of_value;   /* value id -> global, NULL */
-	const ir_dbg_binding **value_binding;   /* value id -> #dbg_value with empty expression */
+	unsigned *value_binding;   /* value id -> first #dbg_value with an empty expression on it, + 1 */
+	unsigned *next_binding;    /* binding index -> the next one on the same value, + 1 */
 	const ir_dbg_binding **slot_binding;    /* value id -> #dbg_declare of an alloca */
 	const ir_dbg_binding **fragment_binding; /* value id -> a record binding it to a fragment of a variable */
 	strmap record_by_name;     /* struct/union tag or typedef name -> di_type* (a definition) */
