@@ -221,7 +221,7 @@ static void print_site_text(json_t *s)
 	json_array_foreach(json_object_get(s, "questions"), i, q)
 		printf("  residual question (%s): %zu candidates%s\n", json_string_value(json_object_get(q, "kind")),
 		       json_array_size(json_object_get(q, "candidates")),
-		       json_is_true(json_object_get(q, "answered")) ? ", answered" : ", unanswered (oracle none)");
+		       json_is_true(json_object_get(q, "answered")) ? ", answered" : ", unanswered (no oracle, or no usable answer)");
 }
 
 /* FILE:LINE matches a site whose file ends with FILE (at a path boundary). */

@@ -97,8 +97,15 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 		fprintf(stderr, "facet %s: unknown oracle '%s' (none, command, openai)\n", cmd, a->backend);
 		return EXIT_USAGE;
 	}
-	if (kind == ORACLE_NONE)
-		return EXIT_OK;   /* the other oracle options then change nothing */
+	if (kind == ORACLE_NONE) {
+		/* An option that would change nothing is more likely a forgotten --oracle. */
+		if (a->command || a->url || a->model || a->cache || a->replay_only || a->max_queries || a->max_tokens ||
+		    a->timeout_ms || a->retries || a->backoff_ms || a->no_schema || a->opaque_fields || a->key_env) {
+			fprintf(stderr, "facet %s: oracle options need --oracle command or --oracle openai\n", cmd);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
 	c->backend = kind;
 	unsigned long long v;
 	if (a->max_queries) {
