@@ -173,8 +173,9 @@ static bool ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Writes code to out, replacing each member name of the set that follows
- * '.' or '->' (a field access or a designated initializer) by its token. */
+/* Writes code to out, replacing each member name of the set where it names
+ * a member — after '.' or '->' (an access or a designated initializer) or
+ * as a function-pointer declarator '(*name)' — by its token. */
 static void put_code(FILE *out, const char *code, size_t len, const opaque_set *op)
 {
 	if (!op) {
@@ -193,7 +194,9 @@ static void put_code(FILE *out, const char *code, size_t len, const opaque_set *
 		size_t k = i;
 		while (k > 0 && (code[k - 1] == ' ' || code[k - 1] == '\t'))
 			k--;
-		bool member = (k > 0 && code[k - 1] == '.') || (k > 1 && code[k - 1] == '>' && code[k - 2] == '-');
+		/* a.m, p->m, .m = (designated initializer), or the declarator (*m) of a member */
+		bool member = (k > 0 && code[k - 1] == '.') || (k > 1 && code[k - 1] == '>' && code[k - 2] == '-') ||
+		              (k > 1 && code[k - 1] == '*' && code[k - 2] == '(');
 		char word[256];
 		if (member && j - i < sizeof word) {
 			memcpy(word, code + i, j - i);
