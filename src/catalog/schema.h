@@ -28,8 +28,11 @@ static const char catalog_schema_sql[] =
 	"CREATE TABLE graphs(name TEXT PRIMARY KEY, bit INTEGER NOT NULL, present INTEGER NOT NULL,\n"
 	"  edges INTEGER NOT NULL, indirect_edges INTEGER NOT NULL, unresolved_sites INTEGER NOT NULL,\n"
 	"  note TEXT) WITHOUT ROWID;\n"
+	/* Keyed by caller first: forward walks read the table itself, and a site
+	 * (one caller) is a key prefix too; site ids run in caller order, so rows
+	 * arrive in key order. */
 	"CREATE TABLE edges(site INTEGER NOT NULL, target INTEGER NOT NULL, caller INTEGER NOT NULL,\n"
-	"  graphs INTEGER NOT NULL, PRIMARY KEY(site, target)) WITHOUT ROWID;\n"
+	"  graphs INTEGER NOT NULL, PRIMARY KEY(caller, site, target)) WITHOUT ROWID;\n"
 	"CREATE TABLE fields(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, record TEXT, offset INTEGER NOT NULL,\n"
 	"  name TEXT, key TEXT NOT NULL, signature TEXT, n_sites INTEGER NOT NULL);\n"
 	"CREATE TABLE field_assignments(field INTEGER NOT NULL, function INTEGER NOT NULL, form TEXT NOT NULL,\n"
@@ -52,8 +55,7 @@ static const char catalog_index_sql[] =
 	"CREATE INDEX site_inlined_line ON site_inlined(line);\n"
 	"CREATE INDEX address_uses_function ON address_uses(function);\n"
 	"CREATE INDEX address_uses_line ON address_uses(line);\n"
-	"CREATE INDEX edges_caller ON edges(caller, site, target, graphs);\n"   /* covering: walks read only the index */
-	"CREATE INDEX edges_target ON edges(target, site, caller, graphs);\n"
+	"CREATE INDEX edges_target ON edges(target, site, caller, graphs);\n"   /* covering: backward walks */
 	"CREATE INDEX field_assignments_field ON field_assignments(field);\n"
 	"CREATE INDEX field_assignments_line ON field_assignments(line);\n"
 	"CREATE INDEX fields_key ON fields(key);\n"

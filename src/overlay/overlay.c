@@ -251,7 +251,7 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 		error_set(err, "'site' must be a site id (a non-negative integer)");
 		return false;
 	}
-	sqlite3_stmt *st = prep(o, "SELECT kind, resolved, (SELECT count(*) FROM edges WHERE site = ?1 AND "
+	sqlite3_stmt *st = prep(o, "SELECT kind, resolved, (SELECT count(*) FROM edges WHERE caller = sites.caller AND site = ?1 AND "
 	                           "(graphs & ?2)) FROM sites WHERE id = ?1");
 	sqlite3_bind_int64(st, 1, json_integer_value(site));
 	sqlite3_bind_int64(st, 2, 1 << graph);

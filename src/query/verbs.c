@@ -83,7 +83,7 @@ json_t *qv_at(qctx *q)
 		json_t *sj = q_site_json(q, site_ids.items[k]);
 		json_t *targets = json_array();
 		sqlite3_stmt *t = q_stmt(q->s, "SELECT f.name FROM edges e JOIN functions f ON f.id = e.target "
-		                               "WHERE e.site = ?1 AND (e.graphs & ?2) AND NOT f.intrinsic ORDER BY f.name");
+		                               "WHERE e.caller = (SELECT caller FROM sites WHERE id = ?1) AND e.site = ?1 AND (e.graphs & ?2) AND NOT f.intrinsic ORDER BY f.name");
 		sqlite3_bind_int64(t, 1, site_ids.items[k]);
 		sqlite3_bind_int64(t, 2, q->bit);
 		while (sqlite3_step(t) == SQLITE_ROW)
@@ -377,7 +377,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 	else
 		json_object_set_new(sj, "dispatch", json_null());
 	json_t *targets = json_array(), *dropped = json_array();
-	st = q_stmt(q->s, "SELECT e.target, e.graphs FROM edges e WHERE e.site = ?1 ORDER BY e.target");
+	st = q_stmt(q->s, "SELECT e.target, e.graphs FROM edges e WHERE e.caller = (SELECT caller FROM sites WHERE id = ?1) "
+	                  "AND e.site = ?1 ORDER BY e.target");
 	sqlite3_bind_int64(st, 1, site);
 	VEC(unsigned) ts = {0};
 	VEC(unsigned) bits = {0};
@@ -392,7 +393,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 	}
 	/* Decisions on functions no graph gives this site (rejected adds...). */
 	st = q_stmt(q->s, "SELECT DISTINCT function FROM decisions WHERE site = ?1 AND function NOT IN "
-	                  "(SELECT target FROM edges WHERE site = ?1) ORDER BY function");
+	                  "(SELECT target FROM edges WHERE caller = (SELECT caller FROM sites WHERE id = ?1) AND site = ?1) "
+	                  "ORDER BY function");
 	sqlite3_bind_int64(st, 1, site);
 	VEC(unsigned) others = {0};
 	while (sqlite3_step(st) == SQLITE_ROW)
