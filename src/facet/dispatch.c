@@ -410,6 +410,34 @@ static object_ref fail(object_ref r, const char *why)
 	return r;
 }
 
+/* True when `from` is derived from `target` by copies and constant GEPs: a
+ * phi operand that steps the phi itself (p = p + 1 in a loop over an array)
+ * says nothing about what the phi points to. */
+static bool derived_from(const facet_ctx *x, unsigned from, unsigned target)
+{
+	/* Depth-first through copies, phis and constant GEPs, a few dozen values. */
+	unsigned stack[WALK_CAP], seen[WALK_CAP];
+	unsigned n = 0, n_seen = 0;
+	stack[n++] = from;
+	while (n > 0) {
+		unsigned v = stack[--n];
+		if (v == target)
+			return true;
+		bool visited = false;
+		for (unsigned i = 0; i < n_seen && !visited; i++)
+			visited = seen[i] == v;
+		if (visited || v == IR_NONE || n_seen == WALK_CAP)
+			continue;
+		seen[n_seen++] = v;
+		for (unsigned i = 0; i < n_defs(x, v) && n < WALK_CAP; i++) {
+			const ir_stmt *d = def(x, v, i);
+			if (d->op == ST_GEP || d->op == ST_COPY)
+				stack[n++] = d->src;
+		}
+	}
+	return false;
+}
+
 object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth)
 {
 	object_ref r = {0};
@@ -522,7 +550,7 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 		bool conflict = false;
 		for (unsigned i = 0; i < n_defs(x, v) && !conflict; i++) {
 			const ir_stmt *d = def(x, v, i);
-			if (d->op != ST_COPY)
+			if (d->op != ST_COPY || derived_from(x, d->src, v))
 				continue;
 			object_ref sub = dispatch_object(x, d->src, r.offset, depth + 1);
 			if (!sub.ok)
@@ -536,7 +564,7 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			agreed.var_index |= r.var_index;
 			return agreed;
 		}
-		why = conflict ? "the base merges pointers of different types" : why;
+		why = conflict ? "the base merges pointers to different types or offsets" : why;
 	}
 	/* ❸ typed access: unoptimised IR names the struct in the GEP */
 	if (typed) {
