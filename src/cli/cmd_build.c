@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "catalog/catalog.h"
 #include "cg/graph.h"
@@ -45,6 +46,19 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A progress line on a terminal (long inputs take tens of seconds). */
+static void progress(const char *what)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\rfacet build: %-40s", what);
+}
+
+static void progress_done(void)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%60s\r", "");
 }
 
 static char *default_output(const char *input)
@@ -114,12 +128,16 @@ int cmd_build(int argc, char **argv)
 	}
 
 	double t0 = now();
+	progress("reading and linking the inputs...");
+	fflush(stderr);
 	ir_program *p = cli_load("build", files, nfiles, verify);
+	progress_done();   /* before ingest's warnings or errors */
 	if (!p) {
 		free(out);
 		return EXIT_INPUT;
 	}
 	double t1 = now();
+	progress("points-to analysis...");
 	pta_result *pta = pta_analyze(p, NULL);
 	catalog_build b = {.prog = p, .tau = tau, .oracle = "none", .fingerprint = fingerprint};
 	cg_graph *direct = cg_direct(p), *andersen = pta_callgraph(pta, false), *r0 = pta_callgraph(pta, true);
@@ -130,6 +148,7 @@ int cmd_build(int argc, char **argv)
 	facet_options fo;
 	facet_options_default(&fo);
 	fo.tau = tau;
+	progress("refinement...");
 	facet_result *fr = facet_refine(pta, &fo);
 	cg_graph *rulesonly = facet_graph(fr, GRAPH_RULES_ONLY), *rplus = facet_graph(fr, GRAPH_RPLUS),
 	         *rpm = facet_graph(fr, GRAPH_RPM);
@@ -144,7 +163,9 @@ int cmd_build(int argc, char **argv)
 	b.seconds_pta = t2 - t1;
 	b.seconds_refine = t3 - t2;
 
+	progress("writing the catalog...");
 	bool ok = catalog_write(out, &b, &err);
+	progress_done();
 	double t4 = now();
 	if (ok)
 		fprintf(stderr, "facet build: wrote %s (%u functions, %u sites; ingest %.2f s, points-to %.2f s, "
