@@ -26,6 +26,7 @@
 #include "util/error.h"
 
 typedef struct facet_result facet_result;   /* facet/facet.h */
+typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
 #define CATALOG_SCHEMA_VERSION 1
 
@@ -44,7 +45,8 @@ typedef struct catalog_build {
 	const facet_result *refine;
 	const char *refine_note;
 	unsigned tau;
-	const char *oracle;        /* oracle backend name, NULL = "none" */
+	const char *oracle;        /* oracle backend name (":model" when one), NULL = "none" */
+	const oracle_cache *oracle_answers;   /* stored as table oracle_answers; NULL = none */
 	const char *fingerprint;   /* catalog_fingerprint's result */
 	double seconds_ingest, seconds_pta, seconds_refine;
 } catalog_build;

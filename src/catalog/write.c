@@ -19,6 +19,7 @@
 #include "catalog/internal.h"
 #include "catalog/schema.h"
 #include "facet/facet.h"
+#include "oracle/cache.h"
 #include "util/xalloc.h"
 
 /* ---- statement helpers ---------------------------------------------------------------- */
@@ -432,6 +433,7 @@ static bool write_all(writer *w, const catalog_build *b)
 	sqlite3_finalize(in);
 	ok = ok && write_functions(w, p) && write_sites(w, b) && write_globals(w, p) && write_address_uses(w, b) &&
 	     write_graphs(w, b) && (!b->refine || catalog_write_refinement(w, b->refine)) && exec(w, catalog_index_sql) &&
+	     (!b->oracle_answers || oracle_cache_save_sqlite(b->oracle_answers, w->db, w->err)) &&
 	     exec(w, "COMMIT;");
 	return ok;
 }

@@ -4,6 +4,7 @@
  * (rulesonly, rplus, rpm) → catalog, one call each, data handed forward. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/oracle_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,13 @@
 #include "catalog/catalog.h"
 #include "cg/graph.h"
 #include "facet/facet.h"
+#include "oracle/cache.h"
 #include "pta/andersen.h"
 #include "util/xalloc.h"
 
 static void usage(FILE *out)
 {
-	fputs("usage: facet build [-o CATALOG] [--tau N] [--no-verify] FILE...\n"
+	fprintf(out, "usage: facet build [-o CATALOG] [--tau N] [--no-verify] FILE...\n"
 	      "\n"
 	      "Links the LLVM bitcode (.bc) or textual IR (.ll) files, runs the whole\n"
 	      "analysis once and writes one catalog (an SQLite file) that 'facet query'\n"
@@ -36,9 +38,15 @@ static void usage(FILE *out)
 	      "  --no-verify   skip LLVM's module verifier\n"
 	      "  -h, --help    this text\n"
 	      "\n"
+	      "The residual oracle (default none). With --oracle-cache FILE the cache's\n"
+	      "answers are also stored in the catalog (table oracle_answers); a later\n"
+	      "build replays them with --oracle-cache OLD.facet --oracle-replay-only.\n"
+	      "\n"
+	      "%s"
+	      "\n"
 	      "Prints one summary line on stderr. Exit codes: 0 success, 1 bad input,\n"
 	      "2 usage error.\n",
-	      out);
+	      cli_oracle_help);
 }
 
 static double now(void)
@@ -81,6 +89,7 @@ int cmd_build(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *output = NULL, *tau_s = NULL;
+	cli_oracle_args oargs = {0};
 	bool verify = true;
 	char **files = argv + 1;
 	int nfiles = 0;
@@ -88,7 +97,8 @@ int cmd_build(int argc, char **argv)
 		int r;
 		if ((r = cli_option("build", argc, argv, &i, "-o", &output)) ||
 		    (r = cli_option("build", argc, argv, &i, "--output", &output)) ||
-		    (r = cli_option("build", argc, argv, &i, "--tau", &tau_s))) {
+		    (r = cli_option("build", argc, argv, &i, "--tau", &tau_s)) ||
+		    (r = cli_oracle_option("build", argc, argv, &i, &oargs))) {
 			if (r < 0)
 				return EXIT_USAGE;
 		} else if (strcmp(argv[i], "--no-verify") == 0) {
@@ -118,11 +128,30 @@ int cmd_build(int argc, char **argv)
 		tau = (unsigned)v;
 	}
 	char *out = output ? xstrdup(output) : default_output(files[0]);
+	/* A catalog is never changed in place (readers open it immutable): one
+	 * may serve as the answers to replay, not as the cache to write. */
+	if (oargs.cache && !oargs.replay_only && strlen(oargs.cache) > 6 &&
+	    strcmp(oargs.cache + strlen(oargs.cache) - 6, ".facet") == 0) {
+		fprintf(stderr, "facet build: --oracle-cache %s is a catalog: replay from it with --oracle-replay-only, "
+		        "or give a cache file of its own\n", oargs.cache);
+		free(out);
+		return EXIT_USAGE;
+	}
+	cli_oracle orc;
+	int orc_rc = cli_oracle_open("build", &oargs, &orc);
+	if (orc_rc != EXIT_OK) {
+		free(out);
+		return orc_rc;
+	}
+	char oracle_name[256];
+	snprintf(oracle_name, sizeof oracle_name, "%s%s%s", oargs.backend ? oargs.backend : "none",
+	         orc.cfg.model ? ":" : "", orc.cfg.model ? orc.cfg.model : "");
 
 	facet_error err = {0};
 	char fingerprint[17];
-	if (!catalog_fingerprint((const char *const *)files, (unsigned)nfiles, tau, "none", fingerprint, &err)) {
+	if (!catalog_fingerprint((const char *const *)files, (unsigned)nfiles, tau, oracle_name, fingerprint, &err)) {
 		fprintf(stderr, "facet build: error: %s\n", err.msg);
+		cli_oracle_close("build", &orc);
 		free(out);
 		return EXIT_INPUT;
 	}
@@ -133,13 +162,14 @@ int cmd_build(int argc, char **argv)
 	ir_program *p = cli_load("build", files, nfiles, verify);
 	progress_done();   /* before ingest's warnings or errors */
 	if (!p) {
+		cli_oracle_close("build", &orc);
 		free(out);
 		return EXIT_INPUT;
 	}
 	double t1 = now();
 	progress("points-to analysis...");
 	pta_result *pta = pta_analyze(p, NULL);
-	catalog_build b = {.prog = p, .tau = tau, .oracle = "none", .fingerprint = fingerprint};
+	catalog_build b = {.prog = p, .tau = tau, .oracle = oracle_name, .fingerprint = fingerprint};
 	cg_graph *direct = cg_direct(p), *andersen = pta_callgraph(pta, false), *r0 = pta_callgraph(pta, true);
 	b.graphs[CATALOG_DIRECT] = direct;
 	b.graphs[CATALOG_ANDERSEN] = andersen;
@@ -148,6 +178,7 @@ int cmd_build(int argc, char **argv)
 	facet_options fo;
 	facet_options_default(&fo);
 	fo.tau = tau;
+	fo.oracle = orc.oracle;
 	progress("refinement...");
 	facet_result *fr = facet_refine(pta, &fo);
 	cg_graph *rulesonly = facet_graph(fr, GRAPH_RULES_ONLY), *rplus = facet_graph(fr, GRAPH_RPLUS),
@@ -163,6 +194,7 @@ int cmd_build(int argc, char **argv)
 	b.seconds_pta = t2 - t1;
 	b.seconds_refine = t3 - t2;
 
+	b.oracle_answers = orc.cache;
 	progress("writing the catalog...");
 	bool ok = catalog_write(out, &b, &err);
 	progress_done();
@@ -180,6 +212,8 @@ int cmd_build(int argc, char **argv)
 	cg_free(rplus);
 	cg_free(rpm);
 	facet_result_free(fr);
+	if (!cli_oracle_close("build", &orc))
+		ok = false;
 	pta_result_free(pta);
 	ir_program_free(p);
 	free(out);

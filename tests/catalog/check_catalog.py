@@ -77,6 +77,32 @@ missing = [n for n in objects if f"`{n}`" not in doc]
 check(not missing, f"every table and view is in docs/catalog.md (missing: {missing})")
 db.close()
 
+# oracle answers from a cache are stored in the catalog; the oracle is part of the fingerprint
+cache = f"{work}/answers.sqlite"
+db = sqlite3.connect(cache)
+db.execute("CREATE TABLE oracle_answers(backend TEXT, model TEXT, prompt_hash TEXT, answer TEXT, "
+           "prompt_tokens INTEGER, completion_tokens INTEGER, PRIMARY KEY(backend, model, prompt_hash))")
+db.execute("INSERT INTO oracle_answers VALUES('command', 'label', 'ab12', '{}', 3, 4)")
+db.commit()
+db.close()
+plain_cat, oracle_cat = f"{work}/plain.facet", f"{work}/oracle.facet"
+subprocess.run([FACET, "build", f"{work}/plugin-O0.bc", "-o", plain_cat], capture_output=True, check=True)
+r = subprocess.run([FACET, "build", f"{work}/plugin-O0.bc", "-o", oracle_cat, "--oracle", "command",
+                    "--oracle-command", "false", "--oracle-model", "label", "--oracle-cache", cache,
+                    "--oracle-replay-only"], capture_output=True, text=True)
+check(r.returncode == 0, f"build with a replayed oracle cache ({r.stderr.strip()})")
+db = sqlite3.connect(oracle_cat)
+rows = db.execute("SELECT backend, model, prompt_hash FROM oracle_answers").fetchall()
+fp_o, name_o = (db.execute("SELECT value FROM meta WHERE key = ?", (k,)).fetchone()[0] for k in ("fingerprint", "oracle"))
+db.close()
+fp_p = sqlite3.connect(plain_cat).execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
+check(rows == [("command", "label", "ab12")] and name_o == "command:label" and fp_o != fp_p,
+      f"oracle_answers stored, meta.oracle names backend and model, another fingerprint ({rows}, {name_o})")
+check("`oracle_answers`" in doc, "oracle_answers is documented")
+r = subprocess.run([FACET, "build", f"{work}/plugin-O0.bc", "-o", f"{work}/x.facet", "--oracle", "command",
+                    "--oracle-command", "false", "--oracle-cache", oracle_cat], capture_output=True, text=True)
+check(r.returncode == 2 and "is a catalog" in r.stderr, "a catalog is refused as a cache to write")
+
 # a build killed mid-write leaves the old catalog whole
 big = os.path.join(SRC, "bench/work/bc/lua.bc")
 inputs = [big] if os.path.exists(big) else [f"{work}/plugin-O0.bc"]
