@@ -1,5 +1,7 @@
 # facet.bash — bash completion for facet and facet-query.
-#   source src/query/bin/facet.bash   (or copy it to /etc/bash_completion.d/)
+#   bash: source src/query/bin/facet.bash   (or copy it to /etc/bash_completion.d/)
+#   zsh:  autoload -U +X bashcompinit && bashcompinit && source src/query/bin/facet.bash
+#         (zsh's bash-completion emulation; not tried: this machine has no zsh)
 # Completes subcommands, query verbs, options and their values; function
 # names are completed from the catalog given with --catalog (sqlite3 needed).
 
