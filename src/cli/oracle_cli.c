@@ -144,7 +144,7 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 	c->no_schema = a->no_schema;
 	c->source_root = a->source_root;
 	c->opaque_fields = a->opaque_fields;
-	if (a->replay_only && !a->cache) {
+	if (a->replay_only && !a->cache && !a->want_cache) {
 		fprintf(stderr, "facet %s: --oracle-replay-only needs --oracle-cache FILE to replay from\n", cmd);
 		return EXIT_USAGE;
 	}
@@ -159,6 +159,8 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 			return EXIT_INPUT;
 		}
 	}
+	if (!o->cache && a->want_cache)
+		o->cache = oracle_cache_new();
 	c->cache = o->cache;
 	facet_error err = {0};
 	o->oracle = oracle_new(c, &err);
@@ -169,6 +171,16 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+const char *cli_oracle_label(const cli_oracle *o, char *buf, size_t n)
+{
+	if (!o->oracle)
+		snprintf(buf, n, "none");
+	else
+		snprintf(buf, n, "%s model=%s opaque=%d", o->oracle->name,
+		         o->cfg.model ? o->cfg.model : o->cfg.command ? o->cfg.command : "", o->cfg.opaque_fields);
+	return buf;
 }
 
 json_t *cli_oracle_stats_json(const cli_oracle *o)

@@ -15,6 +15,10 @@ typedef struct cli_oracle_args {
 	const char *command, *url, *model, *key_env, *cache, *source_root;
 	const char *max_queries, *max_tokens, *timeout_ms, *retries, *backoff_ms;
 	bool replay_only, opaque_fields, no_schema;
+	/* Set by a caller that stores answers elsewhere (facet build: the
+	 * catalog): an in-memory cache is made even without --oracle-cache, and
+	 * --oracle-replay-only is accepted without it. */
+	bool want_cache;
 } cli_oracle_args;
 
 /* Matches an oracle option at argv[*i] (advancing past its value): 1 when
@@ -36,6 +40,10 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o);
  * frees everything. Returns false (after printing) when the cache could not
  * be saved. */
 bool cli_oracle_close(const char *cmd, cli_oracle *o);
+
+/* What the answers depend on, for a catalog's fingerprint: "none", or
+ * "BACKEND model=M opaque=0|1" (M the model, or the command). */
+const char *cli_oracle_label(const cli_oracle *o, char *buf, size_t n);
 
 /* The accounting as JSON (docs/oracle.md), or JSON null without an oracle. */
 json_t *cli_oracle_stats_json(const cli_oracle *o);
