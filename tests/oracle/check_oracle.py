@@ -15,7 +15,8 @@ Sections (all by default):
                no warranted edge removed, no refuted edge added, abstaining
                sites untouched, R+ identical to the run without an oracle
   ideal        an oracle answering from the ground truth raises R± recall at
-               initially empty sites to 1.0
+               initially empty sites to 1.0, and prunes a disambiguated site
+               to exactly its runtime targets
 
 A program of tests/oracle/programs/ is a directory: the .c files given to
 facet (all but registry.c, which only the native ground-truth binary links)
@@ -39,6 +40,7 @@ TRUTH_RE = re.compile(r"//\s*TRUTH\s+(\w+)\s*:\s*(.*)$")
 EXPECT_RPM_RE = re.compile(r"//\s*EXPECT\s+(\w+)\s+rpm\s*:\s*(.*)$")
 NATIVE_ONLY = {"registry.c"}
 GRAPHS = ("r0", "rulesonly", "rplus", "rpm")
+PRIMARY = "codec"   # the program the backend cases run on: two completion questions
 
 
 class Checks:
@@ -178,6 +180,8 @@ def check_case(x, label, data, truth, expect_rpm, counters, base):
 def section_command(x):
     fake = os.path.join(HERE, "fake_oracle.py")
     for name, (analysed, _) in oracle_programs().items():
+        if name != PRIMARY:
+            continue
         truth, _ = parse_truth(analysed)
         tfile = os.path.join(x.work, name + ".truth.json")
         with open(tfile, "w") as f:
@@ -306,7 +310,7 @@ def openai_args(srv, model, extra=()):
 
 
 def with_server(x, fn):
-    name, (analysed, _) = next(iter(oracle_programs().items()))
+    name, analysed = PRIMARY, oracle_programs()[PRIMARY][0]
     truth, _ = parse_truth(analysed)
     tfile = os.path.join(x.work, name + ".truth.json")
     with open(tfile, "w") as f:
@@ -498,6 +502,7 @@ def section_ideal(x):
     progs.append(("plugin", [plugin], parse_truth([plugin], EXPECT_RPM_RE)[0]))
     for opt in ("O0", "O2"):
         hit = total = hit_base = 0
+        dis_sites = dis_exact = dis_base_targets = dis_targets = 0
         for name, sources, truth in progs:
             tfile = os.path.join(x.work, f"{name}.ideal.json")
             with open(tfile, "w") as f:
@@ -511,7 +516,15 @@ def section_ideal(x):
                     continue
                 for s, b in zip(sites, bk[key]):
                     if members(b, "r0"):
-                        continue   # only initially empty sites
+                        # a disambiguation: R± keeps exactly the runtime targets
+                        if any(q["kind"] == "disambiguation" for q in s["questions"]):
+                            got, want = members(s, "rpm"), truth[key]
+                            dis_sites += 1
+                            dis_exact += got == want
+                            dis_base_targets += len(members(b, "rpm"))
+                            dis_targets += len(got)
+                            c.check(got == want, f"ideal {name} -{opt} {key}: disambiguated rpm = {got}, runtime {want}")
+                        continue   # recall below: only initially empty sites
                     want = set(truth[key])
                     got = set(members(s, "rpm"))
                     c.check(got <= want or not want, f"ideal {name} -{opt} {key}: no false target ({sorted(got - want)})")
@@ -525,6 +538,9 @@ def section_ideal(x):
         print(f"ideal oracle -{opt}: R± recall at initially empty sites {hit_base / total if total else 0:.2f} "
               f"without the oracle, {recall:.2f} with it ({total} runtime edges)")
         c.check(total > 0 and recall == 1.0, f"ideal -{opt}: recall at initially empty sites {recall:.2f}, expected 1.00")
+        print(f"ideal oracle -{opt}: {dis_sites} disambiguated sites, {dis_exact} exactly the runtime targets; "
+              f"R± targets there {dis_base_targets} without the oracle, {dis_targets} with it")
+        c.check(dis_sites > 0, f"ideal -{opt}: some site was disambiguated")
 
 
 SECTIONS = {"truth": section_truth, "command": section_command, "openai": section_openai, "cache": section_cache,
