@@ -8,7 +8,9 @@
  * (site, function) pair, and at exit appends the pairs it counted to the file
  * named by $FACET_TRACE_OUT in the observed-edges format of docs/formats.md,
  * so many runs accumulate in one file. Nothing is written when the variable
- * is unset.
+ * is unset. It is read when the process starts: daemons clean their
+ * environment (dovecot keeps a short list; nginx workers keep only what
+ * `env` names), and the record is written long after.
  *
  * Concurrency: counting is lock-free (an open-addressing table of atomics),
  * so threads and signal handlers may hit at any time. fork() flushes in the
@@ -63,6 +65,7 @@ static uint32_t rt_naddrs;
 static _Atomic int rt_ready;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Atomic int rt_flushing;
+static char rt_path[4096];              /* $FACET_TRACE_OUT at start; "" = write nothing */
 
 static int rt_addr_cmp(const void *a, const void *b)
 {
@@ -91,6 +94,9 @@ static void rt_init(void)
 	void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
 		return;                         /* rt_ready stays 0: hits are ignored */
+	const char *path = getenv("FACET_TRACE_OUT");
+	if (path && strlen(path) < sizeof rt_path)
+		strcpy(rt_path, path);
 	rt_table = mem;
 	rt_used = (_Atomic uint32_t *)(rt_table + RT_CAP);
 	uint32_t nf = __facet_trace_nfns;
@@ -211,8 +217,7 @@ static void rt_put_name(rt_buf *b, const char *name)
 
 void __facet_trace_flush(void)
 {
-	const char *path = getenv("FACET_TRACE_OUT");
-	if (!path || !*path || !atomic_load(&rt_ready))
+	if (!rt_path[0] || !atomic_load(&rt_ready))
 		return;
 	if (atomic_exchange(&rt_flushing, 1))
 		return;                         /* a flush from a signal handler during a flush */
@@ -241,7 +246,7 @@ void __facet_trace_flush(void)
 		rt_puts(&b, line);
 	}
 	if (!b.failed) {   /* a record without edges still says the process ran */
-		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		int fd = open(rt_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			flock(fd, LOCK_EX);
 			size_t off = 0;
