@@ -18,6 +18,7 @@
 #   --no-report  leave RESULTS.md and the plot alone
 #   --report-only  run nothing: write the report from what earlier runs left
 #                in the work directory for these subjects
+#   --note TEXT  a sentence for the report (how the runs were made)
 #
 # Everything it makes is under bench/work/trace/<subject>/: prog (the
 # instrumented executable), build.log, workload.log, observed.trace,
@@ -30,7 +31,7 @@ root=$(cd "$here/.." && pwd)
 W=$here/work/trace
 ALL="md4c lua gdbm oniguruma sqlite libjpeg-turbo nginx redis libxml2 libarchive tmux dwarfutils sudo dovecot"
 QUICK="md4c lua gdbm"
-quick=0 report=1 only_report=0 facet= subjects=()
+quick=0 report=1 only_report=0 facet= note= subjects=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -38,7 +39,8 @@ while [ $# -gt 0 ]; do
 	--no-report) report=0 ;;
 	--work) W=$2; shift ;;
 	--report-only) only_report=1 ;;
-	-h|--help) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--note) note=$2; shift ;;
+	-h|--help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "trace-bench.sh: unknown option $1" >&2; exit 2 ;;
 	*) subjects+=("$1") ;;
 	esac
@@ -134,4 +136,5 @@ done
 args=()
 [ $quick = 1 ] && args+=(--check-recall)
 [ $report = 1 ] && args+=(--results "$here/RESULTS.md" --plot "$here/figure6.png")
+[ -n "$note" ] && args+=(--note "$note")
 python3 "$here/trace-report.py" "$W" "${args[@]}" -- "${subjects[@]}"

@@ -4,7 +4,7 @@ trace-bench.sh) into the "Dynamic ground truth" section of bench/RESULTS.md
 and the Figure-6-style plot.
 
 Usage: trace-report.py WORKDIR [--results RESULTS.md] [--plot PNG]
-                       [--check-recall] -- SUBJECT...
+                       [--note TEXT] [--check-recall] -- SUBJECT...
 
 Prints the section on stdout too. --check-recall exits 1 when, on any scored
 subject, R±'s macro recall is below R0's (issue 5's CI check).
@@ -14,6 +14,12 @@ import os
 import re
 import subprocess
 import sys
+
+# Workloads that exercise only part of the program, and why (see their scripts).
+THIN = {
+    "sudo": "thin: no sudoers policy installed here, so only the front end and the plugin's error paths",
+    "dovecot": "thin: doveadm pw, fs and dict commands only; mail commands need the auth service",
+}
 
 GRAPHS = [("andersen", "Andersen"), ("r0", "R0"), ("rulesonly", "rules-only"), ("rplus", "R+"), ("rpm", "R±")]
 
@@ -38,7 +44,7 @@ def kv(path):
 def main():
     argv = sys.argv[1:]
     work = argv.pop(0)
-    results = plot = None
+    results = plot = note = None
     check = False
     subjects = []
     while argv:
@@ -47,6 +53,8 @@ def main():
             results = argv.pop(0)
         elif a == "--plot":
             plot = argv.pop(0)
+        elif a == "--note":
+            note = argv.pop(0)
         elif a == "--check-recall":
             check = True
         elif a == "--":
@@ -74,7 +82,7 @@ def main():
     w("## Dynamic ground truth: facet trace and facet score (issue 5)")
     w("")
     w("Command: `bench/trace-bench.sh " + " ".join(subjects) + "` (this machine: 2 cores, shared with other "
-      "builds). For each subject, `facet trace build bench/work/bc/<subject>.bc` builds the instrumented "
+      "builds)." + (" " + note if note else "") + " For each subject, `facet trace build bench/work/bc/<subject>.bc` builds the instrumented "
       "executable (linked with the libraries the original binary needs), `bench/workloads/<subject>.sh` runs "
       "its workload with `FACET_TRACE_OUT` set, and `facet score` scores each graph against the observed edges "
       "over the observed sites (per-site macro P/R/F1, SEA/KallGraph definition: an empty prediction scores 0; "
@@ -90,7 +98,7 @@ def main():
         unobs = f"{rpm['spurious']} of {rpm['spurious'] + rpm['recovered']}" if rpm else "–"
         w(f"| {s} | {ver} | {kloc} | {o.get('indirect_sites', '?')} | {o['sites']} | "
           f"{100 * o.get('coverage', 0):.0f}% | {o['edges']} | {o['calls']:,} | {o['records']} | {unobs} | {bs} | {at} | {mem} | "
-          f"{'complete' if status == 'ok' else status[4:-1]} |")
+          f"{THIN.get(s, 'complete') if status == 'ok' else status[4:-1]} |")
     w("")
     w("Per subject and graph, over the observed sites (P, R, F1 macro per site; targets = mean targets per "
       "observed site; empty and =1 = observed sites with no / exactly one target; edges recovered / spurious "
