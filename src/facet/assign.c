@@ -118,6 +118,30 @@ static void form0(adder *a)
 
 /* ---- form 1 ---------------------------------------------------------------------- */
 
+static void fp_slots(facet_ctx *x, di_type *t, uint64_t base, slot_list *out, int depth);
+
+static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsigned i, const ir_stmt *st,
+                            fn_list *fns)
+{
+	facet_ctx *x = a->x;
+	slot_list slots = {0};
+	fp_slots(x, record, 0, &slots, 0);
+	functions_in(a, pts, fns);
+	unsigned fn = x->stmt_function[i];
+	for (size_t s = 0; s < slots.len; s++) {
+		key_result k = dispatch_key_in(x, record, (int64_t)slots.items[s], NULL);
+		unsigned field = field_of_key(x, &k);
+		for (size_t j = 0; field != IR_NONE && j < fns->len; j++) {
+			facet_assign as = {.function = fns->items[j], .form = FORM_STORE,
+			                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL};
+			if (st->loc)
+				as.loc = *st->loc;
+			add(a, field, &as);
+		}
+	}
+	VEC_FREE(&slots);
+}
+
 static void form1(adder *a)
 {
 	facet_ctx *x = a->x;
@@ -133,6 +157,14 @@ static void form1(adder *a)
 			continue;
 		key_result k = dispatch_key(x, st->dst, st->offset);
 		unsigned field = field_of_key(x, &k);
+		if (field == IR_NONE && k.any_field) {
+			/* A write at an unknown offset into a known struct (the optimiser
+			 * merged stores into several fields): it may reach any of the
+			 * struct's function-pointer fields; the signature filter in add()
+			 * keeps the compatible ones. */
+			store_any_field(a, k.record, pts, i, st, &fns);
+			continue;
+		}
 		if (field == IR_NONE)
 			continue;
 		functions_in(a, pts, &fns);

@@ -189,6 +189,7 @@ typedef struct place {
 	const char *member;        /* path from record: "create_loc_conf", "u", "pub._upsample" */
 	di_type *type;             /* the member's declared type */
 	bool array;                /* the member is an array (of function pointers): one location */
+	bool in_array;             /* the byte lies in an array member (of any element type) */
 } place;
 
 static const di_member *member_at(const di_type *t, uint64_t k)
@@ -304,9 +305,10 @@ static bool locate(facet_ctx *x, di_type *type, int64_t k, place *out)
 					path = join(x, path, arena_printf(x->arena, "%s[]", name));
 				k = (k - (int64_t)mo) % (int64_t)es;
 				t = e;
+				out->in_array = true;
 				continue;
 			}
-			out->array = true;
+			out->array = out->in_array = true;
 			out->record = record;
 			out->offset = rec_off + mo;
 			out->member = join(x, path, name ? name : "?");
@@ -456,6 +458,7 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			r.ok = true;
 			r.type = g->var->type;
 			r.global = g;
+			r.exact = true;
 			r.step = STEP_DIRECT;
 			return r;
 		}
@@ -463,6 +466,7 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 		if (slot) {
 			r.ok = true;
 			r.type = slot->var->type;
+			r.exact = true;
 			r.step = STEP_DIRECT;
 			return r;
 		}
@@ -505,16 +509,36 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 				typed = d->gep_record;
 				typed_off = r.offset + (d->var_offset ? 0 : d->offset);
 			}
-			if (d->var_offset)
+			if (d->var_offset) {
+				if (!r.var_index) {
+					r.var_tail = r.offset;
+					r.var_typed = d->gep_record != NULL;
+				}
 				r.var_index = true;
-			else
+				r.n_var++;
+			} else {
 				r.offset += d->offset;
+			}
 			v = d->src;
 			continue;
 		}
 		if (d->op == ST_COPY) {
 			v = d->src;
 			continue;
+		}
+		if (d->op == ST_CALL) {
+			/* The pointer a direct call returns has the type its callee
+			 * declares (list *listCreate(void)): the debug info binds it
+			 * as surely as a variable record would. */
+			const ir_site *cs = &x->prog->sites[d->site];
+			di_type *sig = cs->kind == SITE_DIRECT && cs->callee ? cs->callee->di_sig : NULL;
+			di_type *t = sig && sig->n_params > 0 ? pointee(x, sig->params[0]) : NULL;
+			if (t && fits(x, t, r.offset, r.var_index)) {
+				r.ok = true;
+				r.type = t;
+				r.step = STEP_DIRECT;
+				return r;
+			}
 		}
 		break;
 	}
@@ -561,7 +585,12 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 				agreed = sub;
 		}
 		if (agreed.ok && !conflict) {
-			agreed.var_index |= r.var_index;
+			if (r.var_index) {   /* the variable part lies between the phi and the address */
+				agreed.var_tail = agreed.var_index ? agreed.var_tail : r.var_tail;
+				agreed.var_typed |= r.var_typed;
+				agreed.n_var += r.n_var;
+				agreed.var_index = true;
+			}
 			return agreed;
 		}
 		why = conflict ? "the base merges pointers to different types or offsets" : why;
@@ -604,6 +633,36 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 	return fail(r, why);
 }
 
+/* An address with a variable index: base + head + i + tail. The index
+ * picks an element of an array, and the key is the element's field:
+ *   - head = 0 into an array object (a global table), or into a struct by a
+ *     GEP typed with that struct (p[i].m): the field at tail in an element;
+ *   - head > 0 landing in an array member of the struct (s->methods[i]):
+ *     that member, or for an array of structs the field at tail in one.
+ * Anything else — an untyped variable offset into a struct, two variable
+ * offsets — says nothing about the field (the optimiser merges stores into
+ * different fields as base + phi(24, 104)); *k receives the offset to key. */
+static bool var_key_offset(facet_ctx *x, const object_ref *o, di_type *t, int64_t *k)
+{
+	if (o->n_var != 1 || !t)
+		return false;
+	int64_t head = o->offset - o->var_tail, tail = o->var_tail;
+	if (head == 0 && t->kind == DI_ARRAY) {
+		*k = tail;
+		return true;
+	}
+	if (head == 0 && t->kind == DI_STRUCT && o->var_typed && t->size_bits >= 8) {
+		*k = tail % (int64_t)(t->size_bits / 8);
+		return true;
+	}
+	place pl;
+	if (t->kind == DI_STRUCT && head > 0 && locate(x, t, head, &pl) && pl.in_array) {
+		*k = head + tail;
+		return true;
+	}
+	return false;
+}
+
 key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off)
 {
 	object_ref o = dispatch_object(x, a, off, 0);
@@ -614,9 +673,17 @@ key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off)
 	}
 	di_type *t = complete(x, o.type);
 	int64_t k = o.offset;
-	if (o.var_index && t && t->kind == DI_STRUCT && t->size_bits >= 8)
-		k %= (int64_t)(t->size_bits / 8);   /* p[i].m: the index picks an element */
+	if (o.var_index && !var_key_offset(x, &o, t, &k)) {
+		r.why = o.n_var > 1 ? "several variable offsets into the base object"
+		                    : "a variable offset into a struct that no array member explains";
+		if (t && t->kind == DI_STRUCT) {
+			r.any_field = true;   /* somewhere in this struct: assign.c */
+			r.record = t;
+		}
+		return r;
+	}
 	r = dispatch_key_in(x, o.type, k, o.global);
+	r.variable = !r.ok && o.exact && r.member_type != NULL;
 	r.step = o.step;
 	r.depth = o.depth;
 	char buf[256];

@@ -23,6 +23,8 @@ typedef struct key_result {
 	unsigned depth;
 	const char *base_type;     /* what the base pointer was found to point to, for people */
 	const char *why;           /* !ok: the reason */
+	bool variable;             /* !ok because the address is a declared variable, not a field */
+	bool any_field;            /* !ok, but the address is inside `record` at an unknown offset */
 } key_result;
 
 /* The type of the memory an address points into: an object type and a byte
@@ -31,8 +33,13 @@ typedef struct object_ref {
 	bool ok;
 	di_type *type;             /* the object's type (a struct, an array, a pointer...) */
 	int64_t offset;            /* bytes from the object's start */
-	bool var_index;            /* a variable index was crossed (offset is then unknown) */
+	bool var_index;            /* a variable index was crossed */
+	unsigned n_var;            /* how many */
+	bool var_typed;            /* the (first) variable GEP indexed a named struct: element stride */
+	int64_t var_tail;          /* the constant bytes after the variable index; offset - var_tail
+	                              is the constant part before it */
 	ir_global *global;         /* the object is this global */
+	bool exact;                /* the object is a declared variable itself (a global, a stack slot) */
 	disp_step step;
 	unsigned depth;
 	const char *why;
