@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "pta/andersen.h"
+#include "cli/oracle_cli.h"
+#include "facet/facet.h"
+
+#include <jansson.h>
 #include "util/strmap.h"
 
 typedef struct program_stats {
@@ -137,7 +141,7 @@ static void print_text(const ir_program *p, const program_stats *st)
 	printf("unmodelled external functions: %u\n", st->unmodelled);
 }
 
-static void print_json(const program_stats *st)
+static void print_json(const program_stats *st, json_t *refine)
 {
 	printf("{\"debug_info\": %s, \"functions_defined\": %u, \"functions_declared\": %u, "
 	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
@@ -156,12 +160,34 @@ static void print_json(const program_stats *st)
 		       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
 		       st->solver.collapsed_objects, st->wrappers, share(st->andersen_targets, st->indirect),
 		       share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
+	if (refine) {
+		char *text = json_dumps(refine, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+		printf(", \"refine\": %s", text ? text : "null");
+		free(text);
+	}
 	puts("}");
+}
+
+/* --refine: the refinement's counts and the oracle's accounting (docs/oracle.md). */
+static json_t *refine_stats(const facet_result *fr, const cli_oracle *orc)
+{
+	unsigned answered = 0;
+	for (unsigned i = 0; i < fr->n_questions; i++)
+		answered += fr->questions[i].answered;
+	json_t *j = json_object();
+	json_object_set_new(j, "seconds", json_real(fr->seconds));
+	json_object_set_new(j, "fields", json_integer(fr->n_fields));
+	json_object_set_new(j, "decisions", json_integer(fr->n_decisions));
+	json_object_set_new(j, "questions", json_integer(fr->n_questions));
+	json_object_set_new(j, "questions_answered", json_integer(answered));
+	json_object_set_new(j, "oracle", cli_oracle_stats_json(orc));
+	return j;
 }
 
 static void usage(FILE *out)
 {
-	fputs("usage: facet stats [--format text|json] [--pta] [--unmodelled] [--no-verify] FILE...\n"
+	fputs("usage: facet stats [--format text|json] [--pta] [--unmodelled] [--refine [ORACLE OPTIONS]]\n"
+	      "                   [--no-verify] FILE...\n"
 	      "\n"
 	      "Links the bitcode/IR files and counts what the analyses work on:\n"
 	      "functions defined/declared, call sites (direct, indirect, inline asm),\n"
@@ -173,6 +199,10 @@ static void usage(FILE *out)
 	      "                targets and empty sites under andersen and r0, allocation\n"
 	      "                wrappers, unmodelled external functions\n"
 	      "  --unmodelled  with --pta, list the unmodelled external functions called\n"
+	      "  --refine      also run the refinement (implies --pta): its time, fields,\n"
+	      "                decisions, residual questions and how many an oracle answered,\n"
+	      "                and the oracle's accounting (queries, tokens, cache hits) when\n"
+	      "                --oracle names one; the oracle options are facet fields --help's\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 bad input, 2 usage error.\n",
 	      out);
@@ -185,15 +215,22 @@ int cmd_stats(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *format = "text";
-	bool verify = true, pta = false, list_unmodelled = false;
+	bool verify = true, pta = false, list_unmodelled = false, refine = false;
+	cli_oracle_args oargs = {0};
 	char **files = argv + 1;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
 		int r = cli_option("stats", argc, argv, &i, "--format", &format);
+		if (!r)
+			r = cli_oracle_option("stats", argc, argv, &i, &oargs);
 		if (r < 0)
 			return EXIT_USAGE;
 		if (r)
 			continue;
+		if (strcmp(argv[i], "--refine") == 0) {
+			refine = pta = true;
+			continue;
+		}
 		if (strcmp(argv[i], "--no-verify") == 0)
 			verify = false;
 		else if (strcmp(argv[i], "--pta") == 0)
@@ -214,17 +251,53 @@ int cmd_stats(int argc, char **argv)
 		fprintf(stderr, "facet stats: unknown format '%s' (text, json)\n", format);
 		return EXIT_USAGE;
 	}
+	if (oargs.backend && !refine) {
+		fputs("facet stats: the oracle options need --refine\n", stderr);
+		return EXIT_USAGE;
+	}
+	cli_oracle orc = {0};
+	if (refine) {
+		int orc_rc = cli_oracle_open("stats", &oargs, &orc);
+		if (orc_rc != EXIT_OK)
+			return orc_rc;
+	}
 	ir_program *p = cli_load("stats", files, nfiles, verify);
-	if (!p)
+	if (!p) {
+		if (refine)
+			cli_oracle_close("stats", &orc);
 		return EXIT_INPUT;
+	}
 	program_stats st = compute(p);
 	pta_result *r = pta ? pta_analyze(p, NULL) : NULL;
 	if (r)
 		compute_pta(p, &st, r);
-	if (strcmp(format, "json") == 0)
-		print_json(&st);
-	else
+	json_t *rj = NULL;
+	if (refine) {
+		facet_options fo;
+		facet_options_default(&fo);
+		fo.oracle = orc.oracle;
+		facet_result *fr = facet_refine(r, &fo);
+		rj = refine_stats(fr, &orc);
+		facet_result_free(fr);
+	}
+	if (strcmp(format, "json") == 0) {
+		print_json(&st, rj);
+	} else {
 		print_text(p, &st);
+		if (rj) {
+			printf("refinement:                    %.3f s, %lld fields, %lld decisions, %lld residual questions "
+			       "(%lld answered)\n",
+			       json_real_value(json_object_get(rj, "seconds")),
+			       (long long)json_integer_value(json_object_get(rj, "fields")),
+			       (long long)json_integer_value(json_object_get(rj, "decisions")),
+			       (long long)json_integer_value(json_object_get(rj, "questions")),
+			       (long long)json_integer_value(json_object_get(rj, "questions_answered")));
+			cli_oracle_print_stats(stdout, "oracle:                        ", &orc);
+		}
+	}
+	json_decref(rj);
+	if (refine)
+		cli_oracle_close("stats", &orc);
 	for (unsigned i = 0; list_unmodelled && i < r->n_unmodelled; i++)
 		printf("  unmodelled: %s\n", r->unmodelled[i]);
 	pta_result_free(r);
