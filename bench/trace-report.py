@@ -133,6 +133,14 @@ def main():
           f"{sum(x['f1'] for x in xs) / n:.3f} | {sum(x['mean_targets'] for x in xs) / n:.1f} | "
           f"{sum(x['empty'] for x in xs)} | {100 * sum(x['exactly_one'] for x in xs) / max(sites, 1):.1f}% |")
     w("")
+    # Issue 5's CI condition, stated for the whole run.
+    below = []
+    for s, *_ in rows:
+        by = {g["graph"]: g for g in scores[s]["graphs"]}
+        if "rpm" in by and by["rpm"]["recall"] < by["r0"]["recall"] - 1e-9:
+            below.append(f"{s} ({by['rpm']['recall']:.3f} < {by['r0']['recall']:.3f})")
+    w("Subjects where R±'s recall is below R0's: " + (", ".join(below) if below else "none") + ".")
+    w("")
     if failed:
         w("Not scored here:")
         w("")
