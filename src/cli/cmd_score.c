@@ -395,9 +395,11 @@ int cmd_score(int argc, char **argv)
 				rc = EXIT_INPUT;
 				goto done;
 			}
+		cli_graphs *set = cli_graphs_new("score", p, NULL);
 		for (unsigned i = 0; i < ngr; i++) {
-			cg_graph *g = cli_graph("score", p, graphs[i], NULL);
+			cg_graph *g = cli_graphs_get(set, graphs[i]);
 			if (!g) {
+				cli_graphs_free(set);
 				rc = EXIT_INPUT;
 				goto done;
 			}
@@ -407,6 +409,7 @@ int cmd_score(int argc, char **argv)
 			ng++;
 			cg_free(g);
 		}
+		cli_graphs_free(set);
 	}
 	for (unsigned i = 0; i < ngf; i++) {
 		unsigned ind = 0;

@@ -7,6 +7,7 @@
 #include "facet/facet.h"
 #include "pta/andersen.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 static ir_program *load(const char *cmd, char **files, int n, bool verify, bool sites_only)
 {
@@ -67,33 +68,84 @@ bool cli_graph_needs_pta(const char *name)
 	return cli_graph_known(name) && strcmp(name, "direct") != 0;
 }
 
-cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt)
+struct cli_graphs {
+	const char *cmd;
+	const ir_program *prog;
+	cli_graph_options opt;
+	bool have_opt;
+	pta_result *pta;           /* computed on first need */
+	facet_result *refined;     /* without the oracle: rulesonly, rplus */
+	bool noted;
+};
+
+cli_graphs *cli_graphs_new(const char *cmd, const ir_program *p, const cli_graph_options *opt)
+{
+	cli_graphs *s = xcalloc(1, sizeof *s);
+	s->cmd = cmd;
+	s->prog = p;
+	if (opt) {
+		s->opt = *opt;
+		s->have_opt = true;
+	}
+	return s;
+}
+
+static facet_result *refine(cli_graphs *s, facet_oracle *oracle)
+{
+	facet_options fo;
+	facet_options_default(&fo);
+	if (s->have_opt && (s->opt.tau || s->opt.tau_set))
+		fo.tau = s->opt.tau;
+	fo.oracle = oracle;
+	facet_result *fr = facet_refine(s->pta, &fo);
+	if (fr->note && !s->noted) {
+		fprintf(stderr, "facet %s: note: %s\n", s->cmd, fr->note);
+		s->noted = true;
+	}
+	return fr;
+}
+
+cg_graph *cli_graphs_get(cli_graphs *s, const char *name)
 {
 	if (!cli_graph_known(name)) {
-		fprintf(stderr, "facet %s: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", cmd, name);
+		fprintf(stderr, "facet %s: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", s->cmd,
+		        name);
 		return NULL;
 	}
 	if (strcmp(name, "direct") == 0)
-		return cg_direct(p);
-	pta_result *pta = pta_analyze(p, NULL);
-	cg_graph *g;
-	if (strcmp(name, "andersen") == 0 || strcmp(name, "r0") == 0) {
-		g = pta_callgraph(pta, strcmp(name, "r0") == 0);
-	} else {
-		facet_options fo;
-		facet_options_default(&fo);
-		if (opt && (opt->tau || opt->tau_set))
-			fo.tau = opt->tau;
-		if (opt && !strcmp(name, "rpm"))
-			fo.oracle = opt->oracle;   /* only R± can adopt an answer: ask nothing for the others */
-		facet_result *fr = facet_refine(pta, &fo);
-		if (fr->note)
-			fprintf(stderr, "facet %s: note: %s\n", cmd, fr->note);
-		facet_graph_kind kind = !strcmp(name, "rulesonly") ? GRAPH_RULES_ONLY
-		                        : !strcmp(name, "rplus") ? GRAPH_RPLUS : GRAPH_RPM;
-		g = facet_graph(fr, kind);
+		return cg_direct(s->prog);
+	if (!s->pta)
+		s->pta = pta_analyze(s->prog, NULL);
+	if (strcmp(name, "andersen") == 0 || strcmp(name, "r0") == 0)
+		return pta_callgraph(s->pta, strcmp(name, "r0") == 0);
+	facet_graph_kind kind = !strcmp(name, "rulesonly") ? GRAPH_RULES_ONLY
+	                        : !strcmp(name, "rplus") ? GRAPH_RPLUS : GRAPH_RPM;
+	/* Only R± can adopt an oracle's answer: the other graphs ask nothing. */
+	facet_oracle *oracle = kind == GRAPH_RPM && s->have_opt ? s->opt.oracle : NULL;
+	if (oracle) {
+		facet_result *fr = refine(s, oracle);
+		cg_graph *g = facet_graph(fr, kind);
 		facet_result_free(fr);
+		return g;
 	}
-	pta_result_free(pta);
+	if (!s->refined)
+		s->refined = refine(s, NULL);
+	return facet_graph(s->refined, kind);
+}
+
+void cli_graphs_free(cli_graphs *s)
+{
+	if (!s)
+		return;
+	facet_result_free(s->refined);
+	pta_result_free(s->pta);
+	free(s);
+}
+
+cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt)
+{
+	cli_graphs *s = cli_graphs_new(cmd, p, opt);
+	cg_graph *g = cli_graphs_get(s, name);
+	cli_graphs_free(s);
 	return g;
 }

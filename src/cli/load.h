@@ -37,4 +37,11 @@ typedef struct cli_graph_options {
  * cannot be built. The caller frees the graph with cg_free. */
 cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt);
 
+/* Several graphs of one program: the points-to analysis and the refinement
+ * run once for all of them (facet score asks for five). */
+typedef struct cli_graphs cli_graphs;
+cli_graphs *cli_graphs_new(const char *cmd, const ir_program *p, const cli_graph_options *opt);
+cg_graph *cli_graphs_get(cli_graphs *s, const char *name);   /* NULL + message when unknown */
+void cli_graphs_free(cli_graphs *s);
+
 #endif
