@@ -119,8 +119,8 @@ for s in "${run_subjects[@]}"; do
 		st "failed: workload wrote no trace (exit $wrc, see work/trace/$s/workload.log)"
 		continue
 	fi
-	# The time and peak memory of scoring: every graph is built from scratch
-	# (ingest, Andersen, and the refinement for rulesonly/rplus/rpm).
+	# The time and peak memory of scoring: ingest, one Andersen analysis and
+	# one refinement, shared by all the graphs (cli_graphs).
 	if ! /usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" score --trace "$d/observed.trace" "${graphs[@]}" \
 		--format json "$bc" >"$d/score.json" 2>"$d/score.err"; then
 		# The refinement's graphs may not be built: score what there is.
