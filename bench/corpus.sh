@@ -11,7 +11,7 @@
 # and copy the program's `<output>.0.0.preopt.bc` to bench/work/bc/<subject>.bc. Each .bc is then
 # verified (opt -passes=verify, debug info, `main`) and measured by bench/bc-stats.py.
 #
-# Idempotent: a subject whose .bc exists is skipped unless --force. --quick builds lua and md4c
+# Idempotent: a subject whose .bc exists is skipped unless --force. --quick builds lua, md4c, gdbm
 # only (CI). Logs: bench/work/logs/<subject>.log. A failing subject does not stop the others; the
 # exit status is non-zero if any requested subject failed. Ends with a summary table.
 # --report prints, without building, a Markdown table of the modules in bench/work/bc.
@@ -55,7 +55,7 @@ sudo          sudo           src/sudo
 dwarfutils    dwarfutils     dwarfdump/dwarfdump
 dovecot       dovecot        src/doveadm/doveadm
 "
-QUICK="lua md4c"
+QUICK="lua md4c gdbm"   # the three small subjects CI builds (and trace-bench.sh --quick traces)
 
 # Build dependencies (Debian packages) installed when missing, common and per subject.
 COMMON_DEPS="clang-22 llvm-22 llvm-22-tools lld-22 make cmake autoconf automake libtool pkg-config

@@ -2,7 +2,7 @@
 # test.sh — the whole test suite: install dependencies, build facet twice
 # (a -Werror build and an ASan+UBSan build) and run every test in both.
 # With --corpus (CI passes it) it first builds the quick real-program corpus
-# (lua and md4c from Debian sources, see bench/README.md) so the corpus tests
+# (lua, md4c and gdbm from Debian sources, see bench/README.md) so the corpus tests
 # run instead of being skipped. Ends with "N passed, N failed, N skipped".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
