@@ -91,13 +91,8 @@ int cmd_callgraph(int argc, char **argv)
 	bool want_pta = cli_graph_needs_pta(graph);
 	cli_graph_options gopt = {0};
 	if (tau) {
-		char *end;
-		unsigned long v = strtoul(tau, &end, 10);
-		if (!*tau || *end || v > 1000000) {
-			fprintf(stderr, "facet callgraph: --tau wants a non-negative integer, not '%s'\n", tau);
+		if (!cli_parse_tau("callgraph", tau, &gopt.tau))
 			return EXIT_USAGE;
-		}
-		gopt.tau = (unsigned)v;
 		gopt.tau_set = true;
 	}
 	bool llvm = !strcmp(format, "llvm"), json = !strcmp(format, "json"), dot = !strcmp(format, "dot");

@@ -315,15 +315,9 @@ int cmd_explain(int argc, char **argv)
 	}
 	facet_options fo;
 	facet_options_default(&fo);
-	if (tau_arg) {
-		char *end;
-		unsigned long v = strtoul(tau_arg, &end, 10);
-		if (!*tau_arg || *end) {
-			fprintf(stderr, "facet explain: --tau wants a non-negative integer, not '%s'\n", tau_arg);
-			free(at_file);
-			return EXIT_USAGE;
-		}
-		fo.tau = (unsigned)v;
+	if (tau_arg && !cli_parse_tau("explain", tau_arg, &fo.tau)) {
+		free(at_file);
+		return EXIT_USAGE;
 	}
 
 	cli_oracle oracle;

@@ -253,15 +253,8 @@ int cmd_fields(int argc, char **argv)
 	}
 	facet_options fo;
 	facet_options_default(&fo);
-	if (tau_arg) {
-		char *end;
-		unsigned long v = strtoul(tau_arg, &end, 10);
-		if (!*tau_arg || *end) {
-			fprintf(stderr, "facet fields: --tau wants a non-negative integer, not '%s'\n", tau_arg);
-			return EXIT_USAGE;
-		}
-		fo.tau = (unsigned)v;
-	}
+	if (tau_arg && !cli_parse_tau("fields", tau_arg, &fo.tau))
+		return EXIT_USAGE;
 	cli_oracle oracle;
 	int orc = cli_oracle_open("fields", &oargs, &oracle);
 	if (orc != EXIT_OK)

@@ -272,15 +272,9 @@ int cmd_rederive(int argc, char **argv)
 	}
 	const char *built_tau = catalog_meta(c, "tau");
 	unsigned tau = built_tau ? (unsigned)strtoul(built_tau, NULL, 10) : 2;
-	if (tau_arg) {
-		char *end;
-		unsigned long v = strtoul(tau_arg, &end, 10);
-		if (!*tau_arg || *end) {
-			fprintf(stderr, "facet rederive: --tau wants a non-negative integer, not '%s'\n", tau_arg);
-			catalog_close(c);
-			return EXIT_USAGE;
-		}
-		tau = (unsigned)v;
+	if (tau_arg && !cli_parse_tau("rederive", tau_arg, &tau)) {
+		catalog_close(c);
+		return EXIT_USAGE;
 	}
 	provenance pv = {0};
 	int rc = EXIT_OK;

@@ -1,6 +1,7 @@
 #include "cli/load.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ingest.h"
@@ -148,4 +149,16 @@ cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, cons
 	cg_graph *g = cli_graphs_get(s, name);
 	cli_graphs_free(s);
 	return g;
+}
+
+bool cli_parse_tau(const char *cmd, const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+	if (*s < '0' || *s > '9' || *end || v > 1000000) {
+		fprintf(stderr, "facet %s: --tau wants an integer from 0 to 1000000, not '%s'\n", cmd, s);
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
 }

@@ -20,6 +20,10 @@ ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify);
  * the value is missing, 0 when argv[*i] is another option. */
 int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
 
+/* Parses --tau's value: a decimal integer 0..1000000 (no sign). Prints
+ * "facet CMD: --tau wants ..." and returns false otherwise. */
+bool cli_parse_tau(const char *cmd, const char *s, unsigned *out);
+
 /* The graph names every command accepts: direct, andersen, r0, rulesonly,
  * rplus, rpm. */
 bool cli_graph_known(const char *name);

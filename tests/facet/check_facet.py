@@ -197,6 +197,33 @@ def check_replay(c, label, facet, bcs, work, taus, runs):
     os.remove(cat)
 
 
+def check_cli_errors(c, facet, srcdir, work):
+    """Bad arguments and bad input: a message, the documented exit code, no crash."""
+    src = os.path.join(srcdir, "tests", "facet", "programs", "globals.c")
+    bc = os.path.join(work, "errors.bc")
+    run(["clang-22", "-g", "-O0", "-c", "-emit-llvm", "-o", bc, src])
+    junk = os.path.join(work, "junk.bc")
+    with open(junk, "wb") as f:
+        f.write(b"BC\xc0\xde this is not bitcode")
+    cases = [
+        (["callgraph", "--graph", "rpm", "--tau", "-1", bc], 2, "--tau"),
+        (["explain", "--tau", "x", "--all", bc], 2, "--tau"),
+        (["fields", "--tau", "99999999", bc], 2, "--tau"),
+        (["explain", bc], 2, "FILE:LINE"),
+        (["explain", "--site", "100000", bc], 1, "no call site"),
+        (["explain", bc, "globals.c:1"], 1, "no indirect call site"),
+        (["explain", "--site", "0", "--all", junk], 1, junk),
+        (["fields", junk], 1, junk),
+        (["callgraph", "--graph", "rpm", junk], 1, junk),
+        (["rederive", "--catalog", junk], 1, junk),
+        (["rederive", "--catalog", bc, "--graph", "r0"], 2, "--graph"),
+    ]
+    for args, want, says in cases:
+        rc, _, err = run([facet] + args)
+        c.check(rc == want and says in err,
+                f"facet {' '.join(os.path.basename(a) for a in args)}: exit {rc} (want {want}), says {err.strip()!r}")
+
+
 def check_no_debug_info(c, facet, srcdir, work):
     """Without debug info R± equals R0, and facet says why."""
     src = os.path.join(srcdir, "tests", "facet", "programs", "modules.c")
@@ -266,6 +293,7 @@ def main():
                 check_replay(c, f"{name} -{opt}", facet, bcs, work, taus, runs)
     if not only:
         check_no_debug_info(c, facet, srcdir, work)
+        check_cli_errors(c, facet, srcdir, work)
     if keep:
         print(f"work directory: {work}")
     else:
