@@ -458,7 +458,6 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			r.ok = true;
 			r.type = g->var->type;
 			r.global = g;
-			r.exact = true;
 			r.step = STEP_DIRECT;
 			return r;
 		}
@@ -466,7 +465,6 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 		if (slot) {
 			r.ok = true;
 			r.type = slot->var->type;
-			r.exact = true;
 			r.step = STEP_DIRECT;
 			return r;
 		}
@@ -683,7 +681,6 @@ key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off)
 		return r;
 	}
 	r = dispatch_key_in(x, o.type, k, o.global);
-	r.variable = !r.ok && o.exact && r.member_type != NULL;
 	r.step = o.step;
 	r.depth = o.depth;
 	char buf[256];

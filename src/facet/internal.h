@@ -23,7 +23,6 @@ typedef struct key_result {
 	unsigned depth;
 	const char *base_type;     /* what the base pointer was found to point to, for people */
 	const char *why;           /* !ok: the reason */
-	bool variable;             /* !ok because the address is a declared variable, not a field */
 	bool any_field;            /* !ok, but the address is inside `record` at an unknown offset */
 } key_result;
 
@@ -39,7 +38,6 @@ typedef struct object_ref {
 	int64_t var_tail;          /* the constant bytes after the variable index; offset - var_tail
 	                              is the constant part before it */
 	ir_global *global;         /* the object is this global */
-	bool exact;                /* the object is a declared variable itself (a global, a stack slot) */
 	disp_step step;
 	unsigned depth;
 	const char *why;
