@@ -118,15 +118,8 @@ int cmd_build(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	unsigned tau = 2;
-	if (tau_s) {
-		char *end;
-		long v = strtol(tau_s, &end, 10);
-		if (*tau_s == 0 || *end != 0 || v < 0 || v > 1000000) {
-			fprintf(stderr, "facet build: --tau wants a non-negative integer, not '%s'\n", tau_s);
-			return EXIT_USAGE;
-		}
-		tau = (unsigned)v;
-	}
+	if (tau_s && !cli_parse_tau("build", tau_s, &tau))
+		return EXIT_USAGE;
 	char *out = output ? xstrdup(output) : default_output(files[0]);
 	/* A catalog is never changed in place (readers open it immutable): one
 	 * may serve as the answers to replay, not as the cache to write. */
