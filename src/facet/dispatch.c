@@ -10,7 +10,8 @@
  *   ❷ chained: the base was loaded from a field of a receiver resolved by
  *     the same steps; the field's recorded type names the pointee (depth
  *     cap 4, counting loads from the resolved receiver);
- *   ❸ typed access: a GEP of unoptimised IR names a struct; the name is
+ *   ❸ typed access: a GEP of unoptimised IR names a struct, or a local
+ *     struct's slot has no #dbg_declare and its alloca names one; the name is
  *     looked up in the debug info.
  * The field at the offset is then found in the layout (locate), descending
  * into embedded structs, stopping at a union (one location), keying a plain
@@ -523,6 +524,14 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 		if (d->op == ST_COPY) {
 			v = d->src;
 			continue;
+		}
+		if (d->op == ST_ALLOCA && d->gep_record) {
+			/* A local struct whose slot no #dbg_declare names (optimised
+			 * code tracks assignments instead): the allocated IR type
+			 * names the struct, a typed access like a GEP's. */
+			typed = d->gep_record;
+			typed_off = r.offset;
+			break;
 		}
 		if (d->op == ST_CALL) {
 			/* The pointer a direct call returns has the type its callee

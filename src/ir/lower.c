@@ -111,9 +111,8 @@ bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
 }
 
 /* "struct.ngx_module_s.123" -> "ngx_module_s"; NULL for unnamed and non-struct types. */
-static const char *gep_record(lowering *L, LLVMValueRef gep)
+static const char *struct_record(lowering *L, LLVMTypeRef ty)
 {
-	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
 	if (LLVMGetTypeKind(ty) != LLVMStructTypeKind)
 		return NULL;
 	const char *name = LLVMGetStructName(ty);
@@ -148,7 +147,7 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 	if (dst == IR_NONE || base == IR_NONE)
 		return;
 	int64_t off = 0;
-	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base, .gep_record = gep_record(L, gep)};
+	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base, .gep_record = struct_record(L, LLVMGetGEPSourceElementType(gep))};
 	if (lower_gep_offset(L, gep, &off))
 		st.offset = off;
 	else
@@ -222,7 +221,11 @@ static void lower_alloca(lowering *L, LLVMValueRef inst)
 		size *= LLVMConstIntGetZExtValue(count);
 	else
 		size = 0;   /* a VLA: unknown size */
-	emit(L, false, (ir_stmt){.op = ST_ALLOCA, .dst = lower_value_id(L, inst), .size = size});
+	/* The allocated struct types the slot when no #dbg_declare does (at -O1
+	 * and above clang tracks assignments with #dbg_assign records, whose
+	 * address operand the C API does not expose). */
+	emit(L, false, (ir_stmt){.op = ST_ALLOCA, .dst = lower_value_id(L, inst), .size = size,
+	                         .gep_record = struct_record(L, ty)});
 }
 
 /* Where a store is in the source: the refinement cites it as evidence. */

@@ -159,7 +159,8 @@ typedef struct ir_stmt {
 	/* ST_GEP whose source element type is a named struct or union (unoptimised
 	 * IR keeps them: getelementptr %struct.S, ptr %p, ...): the tag as the
 	 * source spells it ("S"; clang's "struct."/"union." prefix and the linker's
-	 * ".N" suffix removed), interned; NULL for byte GEPs. */
+	 * ".N" suffix removed), interned; NULL for byte GEPs. ST_ALLOCA of a named
+	 * struct or union: the same for the allocated type. */
 	const char *gep_record;
 	const ir_loc *loc;         /* ST_STORE: the store's source position (innermost), NULL if none */
 } ir_stmt;
