@@ -61,7 +61,24 @@ static bool in_graph(const cg_graph *g, unsigned site, unsigned f)
 	return false;
 }
 
-static json_t *field_json(const facet_field *fl)
+/* The functions written into the field that the signature filter kept out
+ * of F, each with the place it was written. */
+static json_t *rejected_json(const ir_program *p, const facet_field *fl)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < fl->n_rejected; i++) {
+		const facet_assign *as = &fl->rejected[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "function", json_string(p->functions[as->function]->name));
+		json_object_set_new(j, "form", json_string(assign_form_name(as->form)));
+		json_object_set_new(j, "file", as->loc.file ? json_string(as->loc.file) : json_null());
+		json_object_set_new(j, "line", json_integer(as->loc.line));
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
+static json_t *field_json(const ir_program *p, const facet_field *fl)
 {
 	static const char *const kinds[] = {"struct", "global", "array"};
 	json_t *j = json_object();
@@ -74,6 +91,7 @@ static json_t *field_json(const facet_field *fl)
 	json_object_set_new(j, "signature", json_string(fl->sig_text));
 	json_object_set_new(j, "init", json_integer(fl->n_init));
 	json_object_set_new(j, "assigned", json_integer(fl->n_F));
+	json_object_set_new(j, "signature_rejected", rejected_json(p, fl));
 	return j;
 }
 
@@ -129,7 +147,7 @@ static json_t *site_json(const facet_result *r, const graphs *gs, unsigned idx)
 	json_object_set_new(j, "depth", json_integer(fs->depth));
 	json_object_set_new(j, "reason", fs->reason ? json_string(fs->reason) : json_null());
 	json_object_set_new(j, "base_type", fs->base_type ? json_string(fs->base_type) : json_null());
-	json_object_set_new(j, "field", fs->field != IR_NONE ? field_json(&r->fields[fs->field]) : json_null());
+	json_object_set_new(j, "field", fs->field != IR_NONE ? field_json(p, &r->fields[fs->field]) : json_null());
 	json_object_set_new(j, "r0_size", json_integer(fs->n_r0));
 	json_object_set_new(j, "symbolic_size", json_integer(fs->n_sym));
 	json_object_set_new(j, "abstains", json_boolean(fs->abstains));
@@ -194,9 +212,10 @@ static void print_site_text(json_t *s)
 	else
 		printf("  dispatched field: unrecovered (%s)\n", json_string_value(json_object_get(s, "reason")));
 	if (json_is_object(f))
-		printf("  F(field): %lld functions, %lld by initializers\n",
+		printf("  F(field): %lld functions, %lld by initializers; %zu written there with an incompatible signature\n",
 		       (long long)json_integer_value(json_object_get(f, "assigned")),
-		       (long long)json_integer_value(json_object_get(f, "init")));
+		       (long long)json_integer_value(json_object_get(f, "init")),
+		       json_array_size(json_object_get(f, "signature_rejected")));
 	printf("  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(s, "r0_size")),
 	       (long long)json_integer_value(json_object_get(s, "symbolic_size")),
 	       json_is_true(json_object_get(s, "abstains")) ? " — abstains (no addition, no residual removal)" : "");

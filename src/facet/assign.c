@@ -28,6 +28,8 @@ typedef struct adder {
 	facet_ctx *x;
 	VEC(facet_assign) assigns;
 	VEC(unsigned) field_of;    /* per assign */
+	VEC(facet_assign) rejected;   /* incompatible signature: the first place of each (field, function) */
+	VEC(unsigned) rejected_field;
 	ptrmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
 	sbitmap fn_locs;           /* the locations of function objects */
 	bool *is_function_value;   /* value id -> a function's own address */
@@ -45,6 +47,10 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 		const ir_function *f = a->x->prog->functions[as->function];
 		n = sig_compatible_cached(&a->x->sigs, f->di_sig, fl->sig) ? 1 : INCOMPATIBLE;
 		ptrmap_put(&a->count, key, (void *)n);
+		if (n == INCOMPATIBLE) {
+			VEC_PUSH(&a->rejected, *as);
+			VEC_PUSH(&a->rejected_field, field);
+		}
 	}
 	if (n == INCOMPATIBLE || n > EVIDENCE_CAP)
 		return;
@@ -349,6 +355,25 @@ static unsigned unique(unsigned *v, unsigned n)
 	return m;
 }
 
+/* Groups the rejected assignments by field; count is scratch of nf + 1. */
+static void group_rejected(adder *a, unsigned *count)
+{
+	facet_ctx *x = a->x;
+	unsigned nf = (unsigned)x->fields.len;
+	memset(count, 0, (nf + 1) * sizeof *count);
+	for (size_t i = 0; i < a->rejected.len; i++)
+		count[a->rejected_field.items[i]]++;
+	for (unsigned f = 0; f < nf; f++) {
+		facet_field *fl = &x->fields.items[f];
+		fl->rejected = ARENA_ARRAY(x->arena, facet_assign, count[f] ? count[f] : 1);
+		fl->n_rejected = 0;
+	}
+	for (size_t i = 0; i < a->rejected.len; i++) {
+		facet_field *fl = &x->fields.items[a->rejected_field.items[i]];
+		fl->rejected[fl->n_rejected++] = a->rejected.items[i];
+	}
+}
+
 /* Groups the assignments by field and derives init and F from them. */
 static void finish(adder *a)
 {
@@ -379,6 +404,7 @@ static void finish(adder *a)
 		fl->n_F = unique(fl->F, fl->n_F);
 		fl->n_init = unique(fl->init, fl->n_init);
 	}
+	group_rejected(a, count);
 	free(count);
 }
 
@@ -405,4 +431,6 @@ void assign_fields(facet_ctx *x)
 	sbm_free(&a.fn_locs);
 	VEC_FREE(&a.assigns);
 	VEC_FREE(&a.field_of);
+	VEC_FREE(&a.rejected);
+	VEC_FREE(&a.rejected_field);
 }

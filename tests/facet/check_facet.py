@@ -13,6 +13,7 @@ line and writes what facet must answer in comment lines:
     // EXPECT name r0: f g h            (also rulesonly, rplus, rpm; "-" is empty)
     // EXPECT name decision f: FACT OUTCOME RULE PREMISE
     // EXPECT name evidence f: WORD       (a decision on f cites "WORD ..." : store, copy, initializer)
+    // EXPECT name rejected: f g       (written into the field with an incompatible signature; "-" none)
     // EXPECT name abstains: yes | no
     // EXPECT name question: completion | disambiguation | none
 
@@ -148,6 +149,11 @@ def check_expect(c, label, sites, data, e):
             got = field_text(s)
             c.check(got == value, f"{what}: field {got}, expected {value}"
                     + (f" (reason: {s['reason']})" if s["reason"] else ""))
+        elif kind == "rejected":
+            f = s["field"] or {}
+            got = sorted(r["function"] for r in f.get("signature_rejected", []))
+            want = [] if value == "-" else sorted(value.split())
+            c.check(got == want, f"{what}: signature-rejected {got}, expected {want}")
         elif kind == "step":
             c.check(s["step"] == value, f"{what}: step {s['step']}, expected {value}")
         elif kind == "abstains":
