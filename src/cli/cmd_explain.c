@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "facet/facet.h"
+#include "facet/sig.h"
 #include "pta/andersen.h"
 
 static void usage(FILE *out)
@@ -148,6 +149,9 @@ static json_t *site_json(const facet_result *r, const graphs *gs, unsigned idx)
 	json_object_set_new(j, "reason", fs->reason ? json_string(fs->reason) : json_null());
 	json_object_set_new(j, "base_type", fs->base_type ? json_string(fs->base_type) : json_null());
 	json_object_set_new(j, "field", fs->field != IR_NONE ? field_json(p, &r->fields[fs->field]) : json_null());
+	char sig[256];
+	json_object_set_new(j, "callee_type", fs->callee_sig ? json_string(sig_text(fs->callee_sig, sig, sizeof sig)) : json_null());
+	json_object_set_new(j, "callee_variable", fs->callee_var ? json_string(fs->callee_var) : json_null());
 	json_object_set_new(j, "r0_size", json_integer(fs->n_r0));
 	json_object_set_new(j, "symbolic_size", json_integer(fs->n_sym));
 	json_object_set_new(j, "abstains", json_boolean(fs->abstains));
@@ -209,8 +213,12 @@ static void print_site_text(json_t *s)
 		       json_string_value(json_object_get(f, "record")), json_string_value(json_object_get(f, "name")),
 		       json_string_value(json_object_get(f, "signature")), status,
 		       json_is_string(json_object_get(s, "step")) ? json_string_value(json_object_get(s, "step")) : "?");
-	else
+	else {
 		printf("  dispatched field: unrecovered (%s)\n", json_string_value(json_object_get(s, "reason")));
+		if (json_is_string(json_object_get(s, "callee_type")))
+			printf("  callee declared as %s (variable %s)\n", json_string_value(json_object_get(s, "callee_type")),
+			       json_string_value(json_object_get(s, "callee_variable")));
+	}
 	if (json_is_object(f))
 		printf("  F(field): %lld functions, %lld by initializers; %zu written there with an incompatible signature\n",
 		       (long long)json_integer_value(json_object_get(f, "assigned")),

@@ -60,6 +60,24 @@ static const facet_assign *evidence_of(const facet_field *fl, unsigned f, bool i
 	return NULL;
 }
 
+/* An unrecovered site whose callee a variable or parameter declares (facet's
+ * extension): Prune-Sig and Add-Sig against that type, under the same
+ * premise π_sig as a field's signature. No F, so no other rule applies. */
+static void classify_by_callee_type(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind kind,
+                                    facet_decision *d)
+{
+	const ir_function *fn = x->prog->functions[f];
+	if (!fs->callee_sig || sig_compatible_cached(&x->sigs, fn->di_sig, fs->callee_sig))
+		return;
+	char a[256], b[256];
+	d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
+	d->premise = PREMISE_SIG;
+	d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
+	d->evidence = arena_printf(x->arena, "sig(%s) = %s is not compatible with the callee's declared type %s "
+	                           "(variable %s)", fn->name, sig_text(fn->di_sig, a, sizeof a),
+	                           sig_text(fs->callee_sig, b, sizeof b), fs->callee_var ? fs->callee_var : "?");
+}
+
 /* Classifies ⟨c, f, kind⟩ by Figure 4; fills d's rule, premise, outcome, evidence. */
 static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind kind, facet_decision *d)
 {
@@ -70,8 +88,10 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 	d->premise = PREMISE_NONE;
 	d->outcome = OUTCOME_RESIDUAL;
 	d->evidence = NULL;
-	if (fs->field == IR_NONE)
+	if (fs->field == IR_NONE) {
+		classify_by_callee_type(x, fs, f, kind, d);
 		return;
+	}
 	const facet_field *fl = &x->fields.items[fs->field];
 	if (!fl->function_pointer)
 		return;
@@ -162,7 +182,8 @@ static int cmp_unsigned(const void *a, const void *b)
 
 /* Completion candidates: the address-taken functions of the site's
  * signature category — the call's IR type (as R0's filter) and, when the
- * field is recovered and typed, a signature compatible with it. */
+ * field is recovered and typed, a signature compatible with it (else with
+ * the callee's declared type, when a variable declares it). */
 static void completion_candidates(facet_ctx *x, const facet_site *fs, fn_list *out)
 {
 	const ir_program *p = x->prog;
@@ -174,6 +195,8 @@ static void completion_candidates(facet_ctx *x, const facet_site *fs, fn_list *o
 		if (!fn->address_taken || fn->intrinsic || fn->ir_type != s->call_type)
 			continue;
 		if (fl && fl->function_pointer && !sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig))
+			continue;
+		if (!fl && fs->callee_sig && !sig_compatible_cached(&x->sigs, fn->di_sig, fs->callee_sig))
 			continue;
 		VEC_PUSH(out, f);
 	}
@@ -240,6 +263,13 @@ void classify_sites(facet_ctx *x)
 				classify(x, fs, fl->F[k], FACT_ADD, &d);
 				push(&dl, &d);
 			}
+			for (unsigned k = 0; k < r0->n_targets[fs->site]; k++) {
+				facet_decision d;
+				classify(x, fs, r0->targets[fs->site][k], FACT_PRUNE, &d);
+				if (d.outcome == OUTCOME_SUPPORTED)
+					push(&dl, &d);
+			}
+		} else if (!fl && fs->callee_sig) {
 			for (unsigned k = 0; k < r0->n_targets[fs->site]; k++) {
 				facet_decision d;
 				classify(x, fs, r0->targets[fs->site][k], FACT_PRUNE, &d);

@@ -755,6 +755,41 @@ static key_result site_key(facet_ctx *x, const ir_site *s)
 	return r;
 }
 
+/* The declared type of a callee no field key explains: a variable or
+ * parameter of function-pointer type the callee value is bound to, or the
+ * local slot it is loaded from (lcode = *(ngx_http_script_len_code_pt *) ip;
+ * volatile lua_CFunction cf = p->closef). NULL when nothing declares it. */
+static di_type *callee_type(facet_ctx *x, const ir_site *s, const char **var)
+{
+	unsigned v = s->callee_value;
+	for (int guard = 0; guard < WALK_CAP && v != IR_NONE && v < x->prog->n_values; guard++) {
+		for (unsigned k = x->value_binding[v]; k; k = x->next_binding[k - 1]) {
+			const ir_dbg_binding *b = &x->prog->bindings[k - 1];
+			di_type *sig = sig_of_pointer(b->var->type);
+			if (sig) {
+				*var = b->var->name;
+				return sig;
+			}
+		}
+		if (n_defs(x, v) != 1)
+			return NULL;
+		const ir_stmt *d = def(x, v, 0);
+		if (d->op == ST_COPY) {
+			v = d->src;
+			continue;
+		}
+		if (d->op == ST_LOAD && d->offset == 0 && d->src < x->prog->n_values && x->slot_binding[d->src]) {
+			const ir_dbg_binding *slot = x->slot_binding[d->src];
+			di_type *sig = sig_of_pointer(slot->var->type);
+			if (sig)
+				*var = slot->var->name;
+			return sig;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
 void dispatch_sites(facet_ctx *x)
 {
 	facet_result *res = x->res;
@@ -772,6 +807,7 @@ void dispatch_sites(facet_ctx *x)
 			fs->status = DISP_UNRECOVERED;
 			fs->reason = k.why ? k.why : "unknown";
 			fs->base_type = k.base_type;
+			fs->callee_sig = callee_type(x, s, &fs->callee_var);
 			continue;
 		}
 		fs->status = k.kind == FIELD_STRUCT ? DISP_FIELD : k.kind == FIELD_GLOBAL ? DISP_GLOBAL : DISP_ARRAY;

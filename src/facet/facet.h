@@ -93,6 +93,12 @@ typedef struct facet_site {
 	int64_t offset;            /* byte offset of the callee load from its base */
 	const char *reason;        /* DISP_UNRECOVERED: why, for people */
 	const char *base_type;     /* the struct or variable type found for the base, or NULL */
+	/* DISP_UNRECOVERED: the callee's declared type when a variable or
+	 * parameter of function-pointer type holds it (a subroutine type; NULL
+	 * when nothing declares it), and that variable's name. Prune-Sig then
+	 * checks R0's targets against it, as it does against a field's. */
+	di_type *callee_sig;
+	const char *callee_var;
 	/* classification summary */
 	unsigned n_r0;             /* |R0(c)| */
 	unsigned n_sym;            /* |R0(c) \ Psym(c)|: the symbolic result */
