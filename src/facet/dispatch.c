@@ -70,6 +70,71 @@ static void index_records(facet_ctx *x)
 	}
 }
 
+enum { SLOT_NONE, SLOT_PRIVATE, SLOT_ESCAPED };
+
+static void escape(unsigned char *state, unsigned nv, unsigned v)
+{
+	if (v < nv && state[v])
+		state[v] = SLOT_ESCAPED;
+}
+
+/* The stores into each private slot: an alloca whose address is used only
+ * by whole-slot loads and stores (not stored, passed, offset or merged), so
+ * those stores are all that can be loaded from it. A callee loaded from one
+ * (`h = p->cb; h(x)` at -O0, a volatile local at -O2) is keyed by what was
+ * stored there (value_key). */
+static void index_slots(facet_ctx *x)
+{
+	const ir_program *p = x->prog;
+	unsigned nv = p->n_values;
+	unsigned char *state = xcalloc(nv + 1, 1);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op == ST_ALLOCA && p->stmts[i].dst < nv)
+			state[p->stmts[i].dst] = SLOT_PRIVATE;
+	for (unsigned i = 0; i < p->n_stmts; i++) {
+		const ir_stmt *st = &p->stmts[i];
+		switch (st->op) {
+		case ST_STORE:
+			escape(state, nv, st->src);
+			if (st->offset != 0 || st->var_offset)
+				escape(state, nv, st->dst);
+			break;
+		case ST_LOAD:
+			if (st->offset != 0 || st->var_offset)
+				escape(state, nv, st->src);
+			break;
+		case ST_COPY: case ST_GEP: case ST_RET:
+			escape(state, nv, st->src);
+			break;
+		case ST_CALL: {
+			const ir_site *s = &p->sites[st->site];
+			if (s->kind == SITE_DIRECT && s->callee && strncmp(s->callee->name, "llvm.lifetime.", 14) == 0)
+				break;   /* marks the slot live or dead: neither reads nor writes it */
+			for (unsigned a = 0; a < s->n_args; a++)
+				escape(state, nv, s->args[a]);
+			escape(state, nv, s->callee_value);
+			break;
+		}
+		case ST_ALLOCA:
+			break;
+		}
+	}
+	x->slot_store_start = xcalloc(nv + 1, sizeof *x->slot_store_start);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op == ST_STORE && p->stmts[i].dst < nv && state[p->stmts[i].dst] == SLOT_PRIVATE)
+			x->slot_store_start[p->stmts[i].dst + 1]++;
+	for (unsigned v = 0; v < nv; v++)
+		x->slot_store_start[v + 1] += x->slot_store_start[v];
+	x->slot_stores = xmalloc((x->slot_store_start[nv] + 1) * sizeof *x->slot_stores);
+	unsigned *fill = xmalloc((nv + 1) * sizeof *fill);
+	memcpy(fill, x->slot_store_start, (nv + 1) * sizeof *fill);
+	for (unsigned i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].op == ST_STORE && p->stmts[i].dst < nv && state[p->stmts[i].dst] == SLOT_PRIVATE)
+			x->slot_stores[fill[p->stmts[i].dst]++] = i;
+	free(fill);
+	free(state);
+}
+
 void dispatch_init(facet_ctx *x)
 {
 	const ir_program *p = x->prog;
@@ -142,10 +207,13 @@ void dispatch_init(facet_ctx *x)
 		}
 	}
 	index_records(x);
+	index_slots(x);
 }
 
 void dispatch_free(facet_ctx *x)
 {
+	free(x->slot_store_start);
+	free(x->slot_stores);
 	free(x->def_start);
 	free(x->defs);
 	free(x->gep_start);
@@ -701,12 +769,41 @@ key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off)
 
 /* ---- the load side: disp(c) for every indirect site ------------------------------------ */
 
-/* The loads the callee value comes from (through copies): one, or all the
- * operands of a phi that are loads of the same key. */
+static key_result value_key(facet_ctx *x, unsigned v, unsigned hops);
+
+/* A callee loaded from a private slot: the key every store into the slot
+ * agrees on (stores of untracked values — NULL — put no function there). */
+static key_result slot_key(facet_ctx *x, unsigned slot, unsigned hops, key_result r)
+{
+	if (hops >= CHAIN_CAP || slot >= x->prog->n_values)
+		return r;
+	unsigned first = x->slot_store_start[slot], end = x->slot_store_start[slot + 1];
+	key_result agreed = {0};
+	for (unsigned i = first; i < end; i++) {
+		const ir_stmt *st = &x->prog->stmts[x->slot_stores[i]];
+		if (st->src == IR_NONE)
+			continue;
+		key_result k = value_key(x, st->src, hops + 1);
+		if (!k.ok || (agreed.ok && (agreed.kind != k.kind || agreed.offset != k.offset ||
+		                            strcmp(agreed.record_name, k.record_name) != 0)))
+			return r;
+		agreed = k;
+	}
+	return agreed.ok ? agreed : r;
+}
+
+/* The site's callee, keyed by the loads it comes from. */
 static key_result site_key(facet_ctx *x, const ir_site *s)
 {
+	return value_key(x, s->callee_value, 0);
+}
+
+/* The loads a value comes from (through copies): one, or all the operands
+ * of a phi that are loads of the same key; a load from a private slot is
+ * followed to the stores into it (hops counts those). */
+static key_result value_key(facet_ctx *x, unsigned v, unsigned hops)
+{
 	key_result r = {0};
-	unsigned v = s->callee_value;
 	for (int guard = 0; guard < WALK_CAP; guard++) {
 		if (v == IR_NONE) {
 			r.why = "the callee is not tracked";
@@ -723,8 +820,13 @@ static key_result site_key(facet_ctx *x, const ir_site *s)
 			v = d->src;
 			continue;
 		}
-		if (n == 1 && d->op == ST_LOAD)
-			return dispatch_key(x, d->src, d->offset);
+		if (n == 1 && d->op == ST_LOAD) {
+			key_result k = dispatch_key(x, d->src, d->offset);
+			if (!k.ok && d->offset == 0 && !d->var_offset && d->src < x->prog->n_values &&
+			    x->slot_store_start[d->src + 1] > x->slot_store_start[d->src])
+				return slot_key(x, d->src, hops, k);
+			return k;
+		}
 		if (n == 1 && d->op == ST_CALL) {
 			r.why = "the callee is returned by a call";
 			return r;

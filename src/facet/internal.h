@@ -57,6 +57,8 @@ typedef struct facet_ctx {
 	unsigned *value_binding;   /* value id -> first #dbg_value with an empty expression on it, + 1 */
 	unsigned *next_binding;    /* binding index -> the next one on the same value, + 1 */
 	const ir_dbg_binding **slot_binding;    /* value id -> #dbg_declare of an alloca */
+	unsigned *slot_store_start;   /* value id -> the stores into a private slot (CSR; dispatch.c) */
+	unsigned *slot_stores;        /* statement indices */
 	const ir_dbg_binding **fragment_binding; /* value id -> a record binding it to a fragment of a variable */
 	strmap record_by_name;     /* struct/union tag or typedef name -> di_type* (a definition) */
 	ptrmap typedef_of_record;  /* anonymous struct/union -> the typedef name naming it */
