@@ -45,26 +45,67 @@ static bool fail(char *why, size_t n, const char *where, const char *fmt, const 
 	return false;
 }
 
-static bool check_type(const json_t *schema, const json_t *v, const char *where, char *why, size_t n)
+/* True when schema's "type" (a name or a list of names) admits v; a
+ * schema without "type" admits anything. names[] receives the names. */
+static bool type_admits(const json_t *schema, const json_t *v, char *names, size_t n)
 {
 	const json_t *t = json_object_get(schema, "type");
+	if (names)
+		*names = 0;
 	if (!t)
 		return true;
 	if (json_is_string(t)) {
-		if (has_type(v, json_string_value(t)))
-			return true;
-		return fail(why, n, where, "must be of type %s, not %s", json_string_value(t), type_name(v));
+		if (names)
+			snprintf(names, n, "%s", json_string_value(t));
+		return has_type(v, json_string_value(t));
 	}
-	char names[256] = "";
+	bool ok = false;
 	size_t i;
 	const json_t *e;
 	json_array_foreach(t, i, e) {
-		if (has_type(v, json_string_value(e)))
-			return true;
-		if (i > 0)
-			strncat(names, " or ", sizeof names - strlen(names) - 1);
-		strncat(names, json_string_value(e), sizeof names - strlen(names) - 1);
+		ok = ok || has_type(v, json_string_value(e));
+		if (names && i > 0)
+			strncat(names, " or ", n - strlen(names) - 1);
+		if (names)
+			strncat(names, json_string_value(e), n - strlen(names) - 1);
 	}
+	return ok;
+}
+
+static bool check_type(const json_t *schema, const json_t *v, const char *where, char *why, size_t n)
+{
+	char names[256];
+	if (type_admits(schema, v, names, sizeof names))
+		return true;
+	return fail(why, n, where, "must be of type %s, not %s", names, type_name(v));
+}
+
+/* anyOf: v must satisfy one branch. facet's branches differ by type (a
+ * function is a name or {module_id, symbol}), so the complaint worth
+ * reading is that of the branch admitting v's type ("from: missing required
+ * 'symbol'"); when no branch admits it, the message lists the types the
+ * branches accept. */
+static bool check_any_of(const json_t *schema, const json_t *v, const char *where, char *why, size_t n)
+{
+	const json_t *any = json_object_get(schema, "anyOf");
+	if (!json_is_array(any))
+		return true;
+	const json_t *typed = NULL;
+	char names[256] = "", one[128];
+	size_t i;
+	const json_t *b;
+	json_array_foreach(any, i, b) {
+		char scratch[8];
+		if (mcp_schema_check(b, v, where, scratch, sizeof scratch))
+			return true;
+		if (type_admits(b, v, one, sizeof one) && !typed)
+			typed = b;
+		if (*names && *one)
+			strncat(names, " or ", sizeof names - strlen(names) - 1);
+		strncat(names, one, sizeof names - strlen(names) - 1);
+	}
+	if (typed)
+		return mcp_schema_check(typed, v, where, why, n);
 	return fail(why, n, where, "must be of type %s, not %s", names, type_name(v));
 }
 
@@ -96,7 +137,8 @@ bool mcp_schema_check(const json_t *schema, const json_t *v, const char *where, 
 {
 	if (!json_is_object(schema))
 		return true;
-	if (!check_type(schema, v, where, why, n) || !check_enum(schema, v, where, why, n))
+	if (!check_type(schema, v, where, why, n) || !check_any_of(schema, v, where, why, n) ||
+	    !check_enum(schema, v, where, why, n))
 		return false;
 	char num[64];
 

@@ -6,10 +6,12 @@
  * the published schema cannot drift from what the server accepts.
  *
  * The subset understood is the one facet's tools use: type (a name or a list
- * of names), properties, required, additionalProperties (false only), items,
- * enum, minimum, minLength, minItems. Other keywords (description, title,
- * default) are annotations and are ignored. An integer is a JSON integer
- * (1.0 is refused). */
+ * of names), anyOf, properties, required, additionalProperties (false only),
+ * items, enum, minimum, minLength, minItems. Other keywords (description,
+ * title, default) are annotations and are ignored. An integer is a JSON
+ * integer (1.0 is refused). For anyOf, the message is that of the one branch
+ * that admits the value's type (e.g. "from: missing required 'symbol'"), or
+ * lists the types the branches accept. */
 #ifndef FACET_MCP_SCHEMA_H
 #define FACET_MCP_SCHEMA_H
 

@@ -15,16 +15,41 @@
 
 #define GRAPH_ENUM "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\"]}"
 
+/* A function argument: a name, or {module_id, symbol} naming one of the
+ * definitions of a static that several modules define. The query layer
+ * (q_function) and the overlay (resolve_to) take both forms and list the
+ * candidates as such objects when a name is ambiguous, so the agent can send
+ * one back. module_id may be empty: a definition without debug info has the
+ * module id "" and the candidates say so. */
+#define SCHEMA_FUNCTION \
+	"{\"anyOf\":[" \
+	"{\"type\":\"string\",\"minLength\":1,\"description\":\"The function's linked name as answers print " \
+	"it (report.1) or its source name (report). Use this form unless the name was refused as ambiguous.\"}," \
+	"{\"type\":\"object\",\"required\":[\"module_id\",\"symbol\"],\"additionalProperties\":false," \
+	"\"properties\":{\"module_id\":{\"type\":\"string\",\"description\":\"The defining module: module_id " \
+	"as answers and the ambiguity error give it (the source file of the definition).\"}," \
+	"\"symbol\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The function's linked or source " \
+	"name.\"}},\"description\":\"One definition of a static function that several modules define: copy a " \
+	"candidate from the error that refused the bare name, or module_id and name of a function from defs.\"}]}"
+
 static const mcp_arg a_name = {
+	"name", SCHEMA_FUNCTION, true,
+	"Function: its name, or {module_id, symbol} when a static of that name is defined in several "
+	"modules (the bare name is then refused and the error lists those objects)."};
+static const mcp_arg a_defs_name = {
 	"name", "{\"type\":\"string\",\"minLength\":1}", true,
-	"Function: an exact linked symbol or a bare identifier. For a static function defined in "
-	"several modules the error lists the candidates with their module ids."};
+	"A function or global name, linked (report.1) or source (report). defs lists every definition "
+	"of the name, each with its module_id, so it takes a name only, not {module_id, symbol}."};
 static const mcp_arg a_file = {
 	"file", "{\"type\":\"string\",\"minLength\":1}", true,
 	"Source file as the debug info names it (a suffix such as 'src/ops.c' or 'ops.c' also matches)."};
 static const mcp_arg a_line = {"line", "{\"type\":\"integer\",\"minimum\":1}", true, "Line number (1-based)."};
-static const mcp_arg a_from = {"from", "{\"type\":\"string\",\"minLength\":1}", true, "Start function (symbol or bare identifier)."};
-static const mcp_arg a_to = {"to", "{\"type\":\"string\",\"minLength\":1}", true, "End function (symbol or bare identifier)."};
+static const mcp_arg a_from = {
+	"from", SCHEMA_FUNCTION, true,
+	"Start function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
+static const mcp_arg a_to = {
+	"to", SCHEMA_FUNCTION, true,
+	"End function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
 static const mcp_arg a_graph = {
 	"graph", GRAPH_ENUM, false,
 	"Call graph to use: direct (named calls only), andersen (points-to), r0 (points-to filtered by type), "
@@ -33,11 +58,22 @@ static const mcp_arg a_graph = {
 	"graph it used."};
 static const mcp_arg a_include_overlay = {
 	"include_overlay", "{\"type\":\"boolean\"}", false,
-	"Also walk the agent-recorded edges of the overlay (refuted edges are always skipped). Answers "
-	"then count agent steps in uncertainty; a path with agent steps is not proven."};
+	"Also use the overlay's agent-recorded edges (never refuted ones) at the sites the graph leaves "
+	"unresolved: walks may take them and site lists show them as agent targets. Answers then count "
+	"agent steps in uncertainty; a path with agent steps is not proven."};
 static const mcp_arg a_min_confidence = {
 	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
 	"With include_overlay: ignore agent edges below this confidence."};
+/* resolution_candidates lists every unresolved site whatever the overlay
+ * says (qv_resolution_candidates reads no agent edge); the overlay only
+ * enters its uncertainty.overlay counts. */
+static const mcp_arg a_rc_include_overlay = {
+	"include_overlay", "{\"type\":\"boolean\"}", false,
+	"Count in uncertainty.overlay.covered_sites the unresolved sites an agent edge covers. The groups "
+	"still list every site the graph leaves unresolved, covered or not."};
+static const mcp_arg a_rc_min_confidence = {
+	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
+	"With include_overlay: count only agent edges of at least this confidence."};
 static const mcp_arg a_limit = {
 	"limit", "{\"type\":\"integer\",\"minimum\":1}", false,
 	"For groups without a recovered field: list at most this many candidates per group (default 50)."};
@@ -78,10 +114,9 @@ static const mcp_arg a_load_path = {
 /* The records of record_edges, as seed 001 defines them. The schema checks
  * shapes and vocabularies; the overlay checks the rest (an edge only on an
  * unresolved indirect site, `to` naming one definition, the fields each op
- * needs) and names the index of the first bad record. */
-#define SCHEMA_TO \
-	"{\"type\":[\"string\",\"object\"],\"properties\":{\"module_id\":{\"type\":[\"string\",\"integer\"]}," \
-	"\"symbol\":{\"type\":\"string\",\"minLength\":1}},\"additionalProperties\":false}"
+ * needs) and names the index of the first bad record. `to` is a function
+ * argument like any other (SCHEMA_FUNCTION), also inside an edge key. */
+#define SCHEMA_TO SCHEMA_FUNCTION
 #define SCHEMA_VIA_FIELD \
 	"{\"type\":\"object\",\"required\":[\"record\",\"offset\"],\"properties\":{\"record\":{\"type\":\"string\"," \
 	"\"minLength\":1},\"offset\":{\"type\":\"integer\",\"minimum\":0}},\"additionalProperties\":false}"
@@ -107,8 +142,10 @@ static const mcp_arg a_records = {
 	true,
 	"Overlay records, applied in memory as one batch: all or none (the error names the first bad "
 	"record's index). add: {op, via_field {record, offset} or site, to, confidence high|medium|low, "
-	"provenance [\"file:line: text\", ...], optional graph}. verify: {op, edge (a key from list_overlay, verbatim), "
-	"tool reread|svf|phasar, verdict confirmed|refuted|inconclusive, optional note}. retract: {op, edge, reason}."};
+	"provenance [\"file:line: text\", ...], optional graph}; to is a defined function's name, or "
+	"{module_id, symbol} for a static that several modules define. verify: {op, edge (a key from "
+	"list_overlay, verbatim), tool reread|svf|phasar, verdict confirmed|refuted|inconclusive, optional "
+	"note}. retract: {op, edge, reason}."};
 
 #define ARGS(...) ((const mcp_arg *const[]){__VA_ARGS__, NULL})
 #define NO_ARGS ((const mcp_arg *const[]){NULL})
@@ -125,26 +162,33 @@ const mcp_tool mcp_tools[] = {
 	 "unless discard_pending is true.",
 	 MCP_TOOL_UNLOAD_CATALOG, MCP_NEEDS_CATALOG, ARGS(&a_discard)},
 	{"inventory", "What is loaded",
-	 "The loaded program: its modules, the graphs the catalog holds, counts of functions and call "
-	 "sites (indirect, unresolved), the fingerprint, and the overlay's state.",
+	 "The loaded program: its input files, the graphs the catalog holds with their edge and "
+	 "unresolved-site counts, counts of functions, call sites (all, indirect), globals, address "
+	 "uses, fields and decisions, the fingerprint, the default graph, and in uncertainty.overlay the "
+	 "overlay's edge count (list_overlay tells whether records are unsaved).",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
 	{"defs", "Find definitions",
-	 "Where a function is defined (file, line, module), with every definition when a static name is "
-	 "defined in several modules.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name)},
+	 "Every function (and global) of a name: where it is defined (file, line, module_id), definitions "
+	 "first, every one of them when a static name is defined in several modules (ambiguous: true). Its "
+	 "module_id and name make the {module_id, symbol} the other tools take for such a static.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_defs_name)},
 	{"at", "What runs at a line",
-	 "The functions with code at FILE:LINE and the call sites on that line with their targets. Use it "
-	 "on an assignment's file and line to see what the line does.",
+	 "The functions with code at FILE:LINE, the call sites on that line with their targets, the "
+	 "function addresses taken or stored there, and the field assignments the analysis recorded "
+	 "there. Use it on an assignment's file and line to see what the line does.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_file, &a_line, &a_graph)},
 	{"callers", "Who calls a function",
-	 "The call sites that may call NAME in the chosen graph, each with its caller and location.",
+	 "The call sites that may call NAME in the chosen graph, grouped by caller, each with its "
+	 "location; with include_overlay also the sites an agent edge makes call it (agent: true).",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"callees", "What a function calls",
-	 "NAME's call sites, each classified (direct, indirect resolved, indirect unresolved, asm) with "
-	 "its targets in the chosen graph.",
+	 "NAME's call sites, each classified (direct, asm, indirect-resolved, indirect-unresolved, and "
+	 "with include_overlay indirect-agent) with its targets in the chosen graph.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"uses", "Where a function's address is taken",
-	 "Every place NAME's address is taken or stored, with the record field it is stored into.",
+	 "Every place NAME's address is taken or stored: the function or global where, the offset it is "
+	 "stored at and the record field when one was recovered; and the fields the analysis recorded it "
+	 "as assigned to.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name)},
 	{"reach", "Can FROM reach TO",
 	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. "
@@ -172,16 +216,25 @@ const mcp_tool mcp_tools[] = {
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
 	 ARGS(&a_file, &a_line, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"resolution_candidates", "Unresolved sites and their candidates",
-	 "Unresolved indirect sites grouped by the record field they dispatch through: field "
-	 "(record@offset), field_name, signature, sites, and candidates (functions stored into that "
-	 "field, each with its assignments and signature_matches; single_candidate marked). Start of "
-	 "the loop that completes the call graph: read each assignment (at, and the source) before "
-	 "recording an edge.",
+	 "The indirect sites the chosen graph leaves unresolved, grouped by the record field they "
+	 "dispatch through: field (record@offset), field_name, signature, sites, and candidates: the "
+	 "functions the analysis recorded as assigned to that field, each with its module_id, its "
+	 "assignments (file, line) and signature_matches. A store the analysis did not accept as an "
+	 "assignment (through an incompatible cast, say) is not a candidate: uses NAME shows every store "
+	 "of a function. Sites with no recovered field are grouped by call type (field null) with the "
+	 "address-taken functions of that type as candidates (at most limit); candidates_basis says "
+	 "which basis a group has. single_candidate: exactly one candidate fits, a hint to check, not "
+	 "an answer. Start of the loop that completes the call graph: read each assignment (at, and the "
+	 "source) before recording an edge; give record_edges' to as {module_id, symbol} when the "
+	 "candidate's name is refused as ambiguous.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_graph, &a_include_overlay, &a_min_confidence, &a_limit)},
+	 ARGS(&a_graph, &a_rc_include_overlay, &a_rc_min_confidence, &a_limit)},
 	{"explain", "Why a site has its targets",
-	 "Every target of call site SITE in each graph, with the decision and warrant (rule, evidence "
-	 "file:line, premise) behind it.",
+	 "Call site SITE: its targets in the chosen graph, each with the graphs that have it and the "
+	 "warrants (rule, evidence file:line, premise) behind it; the functions other graphs give it or "
+	 "the refinement decided on, missing from the chosen graph (not_in_graph); the field it "
+	 "dispatches through; the residual questions asked about it; with include_overlay its agent "
+	 "targets.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
 	 ARGS(&a_site, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"record_edges", "Record agent edges",
@@ -194,12 +247,13 @@ const mcp_tool mcp_tools[] = {
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_records, &a_record_graph)},
 	{"list_overlay", "The overlay's edges",
 	 "Every overlay edge with its key (copy it verbatim into verify and retract records), "
-	 "confidence, provenance, verdict and the sites it covers; covered_sites of unresolved_sites; "
-	 "whether records are unsaved.",
+	 "confidence, provenance, verdict and the sites it covers; covered_sites of the default graph's "
+	 "unresolved_sites; whether records are unsaved.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
 	{"save_overlay", "Save the overlay",
-	 "Write the overlay file atomically (the only tool that writes). Save before unload_catalog, "
-	 "before reloading, and before the session ends: unsaved records are not written on exit.",
+	 "Write the overlay file atomically (with slice's emit_module, the only tool that writes a "
+	 "file). Save before unload_catalog, before reloading, and before the session ends: unsaved "
+	 "records are not written on exit.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_save_path)},
 	{"load_overlay", "Load an overlay",
 	 "Replace the in-memory overlay with a file's. Refuses while records are unsaved unless "

@@ -73,6 +73,7 @@ def test_lifecycle():
             check(f"tools/list: {t.get('name')}.{req} required and described",
                   req in sch["properties"] and sch["properties"][req].get("description"))
     check("tools/list: no cursor", "nextCursor" not in r.get("result", {}))
+    check_function_arguments(tools)
     finish("lifecycle", s)
     # --verbose logs every request, on stderr only.
     s = Session(FACET, ["--verbose"])
@@ -82,6 +83,41 @@ def test_lifecycle():
     finish("verbose", s)
     check("--verbose: requests logged on stderr", b"tools/list" in s.stderr and b"tools/call inventory" in s.stderr,
           s.stderr)
+
+
+FUNCTION_ARGS = {("callers", "name"), ("callees", "name"), ("uses", "name"), ("closure", "name"),
+                 ("reach", "from"), ("reach", "to"), ("slice", "from"), ("slice", "to")}
+
+
+def check_function_arguments(tools):
+    """Every argument naming a function is a non-empty name or
+    {module_id, symbol} (issue 7: a static defined in several modules), each
+    form described for the model; defs takes a name only."""
+    by_name = {t.get("name"): t.get("inputSchema", {}) for t in tools}
+    props = {(t, a): p for t, sch in by_name.items() for a, p in sch.get("properties", {}).items()}
+    check("function arguments: every one is known here",
+          {k for k in props if k[1] in ("name", "from", "to") and k[0] not in ("defs", "load_catalog")} ==
+          FUNCTION_ARGS, sorted(props))
+    items = by_name.get("record_edges", {}).get("properties", {}).get("records", {}).get("items", {})
+    targets = [((t, a), props.get((t, a), {})) for t, a in sorted(FUNCTION_ARGS)]
+    targets.append((("record_edges", "records[].to"), items.get("properties", {}).get("to", {})))
+    targets.append((("record_edges", "records[].edge.to"),
+                    items.get("properties", {}).get("edge", {}).get("properties", {}).get("to", {})))
+    for where, p in targets:
+        branches = p.get("anyOf", [])
+        types = [b.get("type") for b in branches]
+        obj = branches[1] if len(branches) == 2 else {}
+        check(f"{where}: a name or an object", types == ["string", "object"], p)
+        check(f"{where}: the name is non-empty", branches[:1] and branches[0].get("minLength") == 1, p)
+        check(f"{where}: the object is {{module_id, symbol}}, both strings, nothing else",
+              obj.get("required") == ["module_id", "symbol"] and obj.get("additionalProperties") is False and
+              {k: v.get("type") for k, v in obj.get("properties", {}).items()} ==
+              {"module_id": "string", "symbol": "string"}, obj)
+        check(f"{where}: each form says when to use it",
+              all("ambiguous" in b.get("description", "") or "several modules" in b.get("description", "")
+                  for b in branches), branches)
+    defs_name = by_name.get("defs", {}).get("properties", {}).get("name", {})
+    check("defs.name: a name only", defs_name.get("type") == "string" and "anyOf" not in defs_name, defs_name)
 
 
 def test_versions():
@@ -222,6 +258,26 @@ def test_tools_without_catalog():
         res = s.call(tool, args)
         check(f"{tool} without a catalog: tool error", res.get("isError") is True, res)
         check(f"{tool} without a catalog: says to load one", "load_catalog" in tool_text(res), tool_text(res))
+    # {module_id, symbol} passes the schema (the missing catalog is the
+    # error); malformed ones are tool errors naming the place.
+    fn = {"module_id": "src/a.c", "symbol": "report"}
+    for tool, args in [("callers", {"name": fn}), ("reach", {"from": fn, "to": "main"}),
+                       ("slice", {"from": "main", "to": fn}), ("closure", {"name": fn, "direction": "in"}),
+                       ("record_edges", {"records": [{**VALID_ARGS["record_edges"]["records"][0], "to": fn}]})]:
+        res = s.call(tool, args)
+        check(f"{tool} with {{module_id, symbol}}: accepted, then no catalog", res.get("isError") is True and
+              "load_catalog" in tool_text(res) and "invalid arguments" not in tool_text(res), res)
+    for tool, args, why in [
+            ("callers", {"name": {"module_id": "src/a.c"}}, "callers: invalid arguments: name: missing required 'symbol'"),
+            ("uses", {"name": {"module_id": None, "symbol": "report"}},
+             "uses: invalid arguments: name.module_id: must be of type string, not null"),
+            ("reach", {"from": "main", "to": 12}, "reach: invalid arguments: to: must be of type string or object, not an integer"),
+            ("closure", {"name": {"module_id": "a.c", "symbol": "f", "graph": "r0"}},
+             "closure: invalid arguments: name: unknown argument 'graph' (accepted: module_id, symbol)"),
+            ("defs", {"name": fn}, "defs: invalid arguments: name: must be of type string, not an object")]:
+        res = s.call(tool, args)
+        check(f"{tool} {json.dumps(args)}: tool error", res.get("isError") is True, res)
+        check(f"{tool} {json.dumps(args)}: message", tool_text(res) == why, f"{tool_text(res)!r}, expected {why!r}")
     check("every tool covered by invalid-argument cases", set(INVALID_ARGS) == EXPECTED_TOOLS,
           sorted(EXPECTED_TOOLS - set(INVALID_ARGS)))
     for tool, (args, why) in INVALID_ARGS.items():

@@ -7,8 +7,11 @@
 # WORKDIR/node (inside the build directory, which git ignores), builds a
 # catalog of tests/mcp/programs/plugins.c with `facet build`, and runs
 # sdk_client.mjs: the SDK connects over stdio (its own initialize handshake
-# and version negotiation), lists the tools, and calls load_catalog,
-# resolution_candidates, reach and record_edges, checking the answers.
+# and version negotiation), lists the tools and checks every input schema
+# with Ajv (the SDK's validator, and strictly against the 2020-12
+# meta-schema), and calls load_catalog, defs, callers (a function as
+# {module_id, symbol}), resolution_candidates, reach and record_edges,
+# checking the answers.
 #
 # Exit status: 0 passed, 1 failed, 2 misuse, 77 skipped (no node/npm, npm
 # cannot reach its registry, or `facet build` is not in this build).

@@ -12,6 +12,12 @@ comment says what they are), not from facet's output. Graph-dependent facts
 are asked of r0, which every catalog has; the facts about the flush site
 hold in every graph (no graph resolves it).
 
+Then tests/mcp/programs/stages_a.c and stages_b.c, each compiled alone and
+linked with llvm-link-22: a `static int step` in each, so every function
+argument (name, from, to, record_edges' to) is asked both ways: the bare
+name refused with both candidates, {module_id, symbol} picking the right one,
+and malformed objects refused as tool errors.
+
 Exit status: 0 passed, 1 failed, 77 skipped (`facet build` is not in this
 build)."""
 
@@ -95,6 +101,7 @@ def main():
     work = tempfile.mkdtemp(prefix="facet-mcp-tools.")
     try:
         run(work)
+        run_stages(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
@@ -320,6 +327,173 @@ def run(work):
     rc = s.close()
     check("session 3 (emit_module): exit 0", rc == 0,
           f"exit {rc}; stderr ends: {s.stderr.decode(errors='replace')[-700:]}")
+
+
+
+# ---- a static defined in two modules: function arguments as {module_id, symbol}
+
+STAGES = ("tests/mcp/programs/stages_a.c", "tests/mcp/programs/stages_b.c")
+
+
+def stages_line(path, pattern):
+    with open(os.path.join(SRCDIR, path)) as f:
+        for i, text in enumerate(f, 1):
+            if pattern in text:
+                return i
+    raise RuntimeError(f"{path} has no line with {pattern!r}")
+
+
+def setup_stages(work):
+    """Each file compiled alone (from SRCDIR, so the debug info names it as
+    STAGES does), then linked into one module, as a build system would."""
+    bcs = []
+    for src in STAGES:
+        bc = os.path.join(work, os.path.basename(src).replace(".c", ".bc"))
+        subprocess.run(["clang-22", "-g", "-O0", "-c", "-emit-llvm", src, "-o", bc], cwd=SRCDIR, check=True)
+        bcs.append(bc)
+    linked = os.path.join(work, "stages.bc")
+    subprocess.run(["llvm-link-22", *bcs, "-o", linked], check=True)
+    cat = os.path.join(work, "stages.facet")
+    r = subprocess.run([FACET, "build", linked, "-o", cat], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"FAIL facet build {linked}: {r.stderr}")
+        sys.exit(1)
+    return cat
+
+
+def candidates_in(text):
+    """The {"module_id", "symbol"} objects an ambiguity message lists."""
+    return [json.loads(m) for m in re.findall(r'\{"module_id": "[^"]*", "symbol": "[^"]*"\}', text)]
+
+
+def run_stages(work):
+    cat = setup_stages(work)
+    a_src, b_src = STAGES
+    s = Session(FACET, ["--catalog", cat])
+    s.initialize()
+
+    # defs takes a name and lists both definitions: where the objects come from.
+    d = ok(s, "defs", {"name": "step"})
+    defs = [f for f in d.get("functions", []) if f.get("defined")]
+    by_module = {f.get("module_id"): f for f in defs}
+    check("stages defs step: two definitions, one per file, ambiguous",
+          sorted(by_module) == sorted(STAGES) and d.get("ambiguous") is True, defs)
+    check("stages defs step: each at its file's `static int step` line",
+          all(by_module.get(m, {}).get("line") == stages_line(m, "static int step(int x)") for m in STAGES), defs)
+    if len(by_module) != 2:
+        s.close()
+        return
+    obj = {m: {"module_id": m, "symbol": by_module[m]["name"]} for m in STAGES}
+    by_source = {m: {"module_id": m, "symbol": "step"} for m in STAGES}
+    refused(s, "defs", {"name": obj[a_src]}, "name: must be of type string, not an object")
+
+    # A bare name is refused, listing both candidates; each one sent back works.
+    for tool, args in [("callers", {"name": "step"}), ("closure", {"name": "step"}), ("uses", {"name": "step"}),
+                       ("reach", {"from": "main", "to": "step"}), ("slice", {"from": "step", "to": "a_leaf"})]:
+        text = refused(s, tool, args, "step", "module_id")
+        cands = candidates_in(text)
+        check(f"stages {tool} bare step: both candidates listed",
+              sorted(c["module_id"] for c in cands) == sorted(STAGES) and
+              all(c in obj.values() for c in cands), text)
+    text = refused(s, "callers", {"name": "step"})
+    for c in candidates_in(text):
+        res = s.call("callers", {"name": c, "graph": "r0"})
+        check(f"stages callers {c}: a candidate from the refusal, sent back, names that function",
+              res.get("isError") is False and tool_data(res).get("function", {}).get("module_id") == c["module_id"],
+              tool_text(res))
+
+    # Each object names its own step: callers, closure (out and in), reach, uses, callees, slice.
+    runner = {a_src: "a_run", b_src: "b_run"}
+    leaf = {a_src: "a_leaf", b_src: "b_leaf"}
+    other = {a_src: b_src, b_src: a_src}
+    table = {a_src: "a_stage", b_src: "b_stage"}
+    for m in STAGES:
+        for form, fn in (("linked", obj[m]), ("source", by_source[m])):
+            tag = f"stages {os.path.basename(m)} step ({form} name)"
+            d = ok(s, "callers", {"name": fn, "graph": "r0"})
+            check(f"{tag}: callers is the function itself",
+                  d.get("function", {}).get("module_id") == m and d["function"].get("line") ==
+                  stages_line(m, "static int step(int x)"), d.get("function"))
+            check(f"{tag}: called by {runner[m]} only",
+                  names(c["function"] for c in d.get("callers", [])) == [runner[m]], d.get("callers"))
+        d = ok(s, "callees", {"name": obj[m], "graph": "r0"})
+        check(f"stages callees {m} step: calls {leaf[m]}",
+              [x.get("targets") for x in d.get("sites", [])] == [[leaf[m]]], d.get("sites"))
+        d = ok(s, "closure", {"name": obj[m], "direction": "out", "graph": "r0"})
+        check(f"stages closure out {m} step: itself and {leaf[m]}",
+              sorted(names(d.get("functions", []))) == sorted([obj[m]["symbol"], leaf[m]]), d.get("functions"))
+        d = ok(s, "closure", {"name": obj[m], "direction": "in", "graph": "r0"})
+        check(f"stages closure in {m} step: itself, {runner[m]}, main",
+              sorted(names(d.get("functions", []))) == sorted([obj[m]["symbol"], runner[m], "main"]),
+              d.get("functions"))
+        d = ok(s, "reach", {"from": "main", "to": obj[m], "graph": "r0"})
+        check(f"stages reach main -> {m} step: through {runner[m]}",
+              d.get("reachable") is True and d.get("path") == ["main", runner[m], obj[m]["symbol"]] and
+              d.get("to", {}).get("module_id") == m, d)
+        d = ok(s, "reach", {"from": obj[m], "to": leaf[m], "graph": "r0"})
+        check(f"stages reach {m} step -> {leaf[m]}: yes", d.get("reachable") is True, d)
+        d = ok(s, "reach", {"from": obj[m], "to": leaf[other[m]], "graph": "r0"})
+        check(f"stages reach {m} step -> {leaf[other[m]]}: no", d.get("reachable") is False, d)
+        d = ok(s, "slice", {"from": obj[m], "to": leaf[m], "graph": "r0"})
+        check(f"stages slice {m} step -> {leaf[m]}",
+              sorted(names(d.get("functions", []))) == sorted([obj[m]["symbol"], leaf[m]]), d.get("functions"))
+        d = ok(s, "uses", {"name": obj[m]})
+        check(f"stages uses {m} step: stored into {table[m]} only",
+              [u.get("global") for u in d.get("uses", [])] == [table[m]], d.get("uses"))
+    refused(s, "callers", {"name": {"module_id": "tests/mcp/programs/nope.c", "symbol": "step"}},
+            "no function 'step' in module 'tests/mcp/programs/nope.c'")
+
+    # record_edges: `to` as a bare name is refused with both candidates; as an object it names one.
+    run_line = stages_line(a_src, "@site run")
+    site = [x["id"] for x in ok(s, "at", {"file": a_src, "line": run_line, "graph": "r0"}).get("sites", [])
+            if x.get("kind") == "indirect"]
+    check("stages at the run line: one indirect site", len(site) == 1, site)
+    add = {"op": "add", "site": site[0] if site else -1, "confidence": "medium", "graph": "r0",
+           "provenance": [f"{b_src}:{stages_line(b_src, 'b_stage =')}: const struct stage b_stage = {{\"b\", step}};"]}
+    text = refused(s, "record_edges", {"records": [{**add, "to": "step"}]}, "record 0")
+    check("stages record_edges to bare step: both candidates listed",
+          sorted(c["module_id"] for c in candidates_in(text)) == sorted(STAGES), text)
+    d = ok(s, "record_edges", {"records": [{**add, "to": by_source[b_src]}]})
+    check("stages record_edges to {module_id, symbol}: applied", d.get("applied") == 1, d)
+    edges = ok(s, "list_overlay", {}).get("edges", [])
+    check("stages list_overlay: the edge goes to stages_b.c's step",
+          [e.get("key", {}).get("to") for e in edges] == [obj[b_src]], edges)
+    d = ok(s, "callers", {"name": obj[b_src], "graph": "r0", "include_overlay": True})
+    got = {c["function"]["name"]: [x.get("agent") for x in c.get("sites", [])] for c in d.get("callers", [])}
+    check("stages callers of stages_b.c step with the overlay: b_run directly, main through the agent edge",
+          got == {"b_run": [False], "main": [True]}, got)
+    d = ok(s, "callers", {"name": obj[a_src], "graph": "r0", "include_overlay": True})
+    check("stages callers of stages_a.c step with the overlay: still a_run only",
+          names(c["function"] for c in d.get("callers", [])) == ["a_run"], d.get("callers"))
+    d = ok(s, "record_edges", {"records": [{"op": "retract", "edge": edges[0]["key"] if edges else {},
+                                            "reason": "test: the key from list_overlay, object `to` and all"}]})
+    check("stages retract by the listed key: no live edge left", d.get("edges") == 0, d)
+    d = ok(s, "callers", {"name": obj[b_src], "graph": "r0", "include_overlay": True})
+    check("stages after the retract: b_run only", names(c["function"] for c in d.get("callers", [])) == ["b_run"],
+          d.get("callers"))
+
+    # Malformed objects: tool errors naming the place, never protocol errors.
+    bad = [
+        ("callers", {"name": {"symbol": "step"}}, "name: missing required 'module_id'"),
+        ("closure", {"name": {"module_id": a_src}}, "name: missing required 'symbol'"),
+        ("reach", {"from": "main", "to": {"module_id": 3, "symbol": "step"}},
+         "to.module_id: must be of type string, not an integer"),
+        ("reach", {"from": {"module_id": a_src, "symbol": ""}, "to": "main"}, "from.symbol: must not be empty"),
+        ("slice", {"from": {"module_id": a_src, "symbol": "step", "line": 22}, "to": "a_leaf"},
+         "from: unknown argument 'line' (accepted: module_id, symbol)"),
+        ("uses", {"name": ["step"]}, "name: must be of type string or object, not an array"),
+        ("callees", {"name": ""}, "name: must not be empty"),
+        ("record_edges", {"records": [{**add, "to": {"symbol": "step"}}]},
+         "records[0].to: missing required 'module_id'"),
+        ("record_edges", {"records": [{"op": "retract", "edge": {"site": 1, "to": {"module_id": a_src, "symbol": 7}},
+                                       "reason": "x"}]},
+         "records[0].edge.to.symbol: must be of type string, not an integer"),
+    ]
+    for tool, args, why in bad:
+        refused(s, tool, args, f"{tool}: invalid arguments: {why}")
+    rc = s.close()
+    check("stages session: exit 0", rc == 0, s.stderr)
+    check("stages session: stdout clean", not s.stray, s.stray)
 
 
 if __name__ == "__main__":

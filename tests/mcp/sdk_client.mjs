@@ -7,12 +7,18 @@
 // revision, version check, notifications/initialized) and validates every
 // answer against its own schema of MCP, so a malformed reply fails here even
 // when our own tests would accept it. On the catalog of
-// tests/mcp/programs/plugins.c: list the tools, reach without and with an
-// agent edge, record_edges (a bad batch and a good one), and a tool error.
+// tests/mcp/programs/plugins.c: list the tools and compile every input
+// schema with the SDK's own JSON Schema validator (Ajv, as the SDK sets it up)
+// and with a strict Ajv checking it against the 2020-12 meta-schema (the
+// dialect MCP 2025-11-25 assumes); a function given as {module_id, symbol};
+// reach without and with an agent edge, record_edges (a bad batch and a good
+// one), and a tool error.
 // Prints one line per failed check and "N passed, N failed"; exit 1 on failure.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import Ajv2020 from "ajv/dist/2020.js";
 
 const [facet, catalog] = process.argv.slice(2);
 let passed = 0, failed = 0;
@@ -51,8 +57,49 @@ try {
 	check("reach schema requires from and to",
 	      JSON.stringify(reachTool?.inputSchema?.required) === JSON.stringify(["from", "to"]), reachTool?.inputSchema);
 
+	// Every input schema is valid JSON Schema for the SDK's validator and,
+	// strictly, for the 2020-12 meta-schema (unknown keywords are errors).
+	const sdkAjv = new AjvJsonSchemaValidator();
+	const strict = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+	const validators = {};
+	for (const t of tools) {
+		try {
+			validators[t.name] = sdkAjv.getValidator(t.inputSchema);
+			check(`${t.name}: input schema valid against the 2020-12 meta-schema`,
+			      strict.validateSchema(t.inputSchema), strict.errors);
+			strict.compile(t.inputSchema);
+			passed++;
+		} catch (e) {
+			check(`${t.name}: input schema compiles`, false, String(e));
+		}
+	}
+	// The SDK's validator and facet's agree on function arguments.
+	const fn = { module_id: "tests/mcp/programs/plugins.c", symbol: "run_codec" };
+	const cases = [
+		[{ from: "main", to: fn }, true], [{ from: fn, to: "main" }, true],
+		[{ from: "main", to: { symbol: "run_codec" } }, false],
+		[{ from: "main", to: { ...fn, module_id: 3 } }, false],
+		[{ from: "main", to: { ...fn, line: 3 } }, false], [{ from: "main", to: "" }, false],
+		[{ from: "main", to: [] }, false],
+	];
+	for (const [args, valid] of cases)
+		check(`SDK validator on reach ${JSON.stringify(args)}: ${valid ? "valid" : "invalid"}`,
+		      validators.reach?.(args).valid === valid, validators.reach?.(args));
+
 	let { r, data } = await tool("load_catalog", { path: catalog });
 	check("load_catalog succeeds", r.isError === false, r);
+
+	// The same verdicts from facet: the valid ones answer, the others are tool errors.
+	for (const [args, valid] of cases) {
+		({ r } = await tool("reach", args));
+		check(`facet on reach ${JSON.stringify(args)}: ${valid ? "answers" : "a tool error"}`, r.isError === !valid, r);
+	}
+	// {module_id, symbol} as defs gives it names the function.
+	({ data } = await tool("defs", { name: "run_codec" }));
+	const def = data.functions?.[0];
+	({ r, data } = await tool("callers", { name: { module_id: def?.module_id, symbol: def?.name } }));
+	check("callers {module_id, symbol} of run_codec: main",
+	      r.isError === false && JSON.stringify(data.callers?.map((c) => c.function.name)) === '["main"]', data);
 
 	({ r, data } = await tool("reach", { from: "main", to: "legacy_flush" }));
 	check("reach main -> legacy_flush: no path without the overlay", r.isError === false && data.reachable === false, data);

@@ -251,6 +251,67 @@ static void test_schema(void **state)
 	json_decref(schema);
 }
 
+/* anyOf as the function arguments use it: a name or {module_id, symbol}.
+ * A value of one branch's type gets that branch's message. */
+static void test_schema_any_of(void **state)
+{
+	(void)state;
+	json_t *schema = json_loads("{\"type\":\"object\",\"properties\":{\"f\":{\"anyOf\":["
+	                            "{\"type\":\"string\",\"minLength\":1},"
+	                            "{\"type\":\"object\",\"required\":[\"module_id\",\"symbol\"],"
+	                            "\"additionalProperties\":false,\"properties\":{\"module_id\":{\"type\":\"string\"},"
+	                            "\"symbol\":{\"type\":\"string\",\"minLength\":1}}}]}}}",
+	                            0, NULL);
+	assert_non_null(schema);
+	char why[256];
+	const char *good[] = {"{\"f\":\"report\"}", "{\"f\":{\"module_id\":\"a.c\",\"symbol\":\"report\"}}",
+	                      "{\"f\":{\"module_id\":\"\",\"symbol\":\"report.1\"}}"};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		json_t *v = json_loads(good[i], 0, NULL);
+		if (!mcp_schema_check(schema, v, "", why, sizeof why))
+			fail_msg("%s refused: %s", good[i], why);
+		json_decref(v);
+	}
+	struct { const char *value, *why; } bad[] = {
+		{"{\"f\":\"\"}", "f: must not be empty"},
+		{"{\"f\":3}", "f: must be of type string or object, not an integer"},
+		{"{\"f\":null}", "f: must be of type string or object, not null"},
+		{"{\"f\":{\"symbol\":\"report\"}}", "f: missing required 'module_id'"},
+		{"{\"f\":{\"module_id\":\"a.c\"}}", "f: missing required 'symbol'"},
+		{"{\"f\":{\"module_id\":1,\"symbol\":\"report\"}}", "f.module_id: must be of type string, not an integer"},
+		{"{\"f\":{\"module_id\":\"a.c\",\"symbol\":\"\"}}", "f.symbol: must not be empty"},
+		{"{\"f\":{\"module_id\":\"a.c\",\"symbol\":\"r\",\"file\":\"a.c\"}}",
+		 "f: unknown argument 'file' (accepted: module_id, symbol)"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		json_t *v = json_loads(bad[i].value, 0, NULL);
+		assert_false(mcp_schema_check(schema, v, "", why, sizeof why));
+		assert_string_equal(why, bad[i].why);
+		json_decref(v);
+	}
+	json_decref(schema);
+}
+
+static bool str_is(const json_t *v, const char *text)
+{
+	return json_is_string(v) && strcmp(json_string_value(v), text) == 0;
+}
+
+/* A function argument's published schema: a non-empty name or
+ * {module_id, symbol} with both required and nothing else. */
+static bool is_function_schema(const json_t *p)
+{
+	const json_t *any = json_object_get(p, "anyOf");
+	if (json_array_size(any) != 2)
+		return false;
+	const json_t *str = json_array_get(any, 0), *obj = json_array_get(any, 1);
+	const json_t *req = json_object_get(obj, "required");
+	return str_is(json_object_get(str, "type"), "string") && json_integer_value(json_object_get(str, "minLength")) == 1 &&
+	       str_is(json_object_get(obj, "type"), "object") && json_array_size(req) == 2 &&
+	       str_is(json_array_get(req, 0), "module_id") && str_is(json_array_get(req, 1), "symbol") &&
+	       json_is_false(json_object_get(obj, "additionalProperties"));
+}
+
 /* ---- tool table ---- */
 
 static void test_tool_table(void **state)
@@ -281,6 +342,28 @@ static void test_tool_table(void **state)
 	for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
 		assert_non_null(mcp_tool_find(expected[i]));
 	assert_null(mcp_tool_find("drop_tables"));
+
+	/* Every argument naming a function takes {module_id, symbol} too (the
+	 * query layer's q_function does), except defs', which lists all the
+	 * definitions of a name and takes a string only. */
+	for (size_t i = 0; i < mcp_n_tools; i++) {
+		json_t *schema = mcp_tool_schema(&mcp_tools[i]);
+		const char *key;
+		json_t *p;
+		json_object_foreach(json_object_get(schema, "properties"), key, p) {
+			bool fn_arg = strcmp(key, "from") == 0 || strcmp(key, "to") == 0 ||
+			              (strcmp(key, "name") == 0 && strcmp(mcp_tools[i].name, "defs") != 0);
+			if (fn_arg && !is_function_schema(p))
+				fail_msg("%s.%s does not accept {module_id, symbol}", mcp_tools[i].name, key);
+		}
+		json_decref(schema);
+	}
+	json_t *rec = mcp_tool_schema(mcp_tool_find("record_edges"));
+	json_t *item = json_object_get(json_object_get(json_object_get(rec, "properties"), "records"), "items");
+	assert_true(is_function_schema(json_object_get(json_object_get(item, "properties"), "to")));
+	json_t *edge = json_object_get(json_object_get(item, "properties"), "edge");
+	assert_true(is_function_schema(json_object_get(json_object_get(edge, "properties"), "to")));
+	json_decref(rec);
 
 	/* The table tracks the query layer: every verb is a tool of the same
 	 * name, and every verb tool is a verb. */
@@ -448,6 +531,16 @@ static void test_invalid_arguments_are_tool_errors(void **state)
 	struct { const char *tool, *args, *why; } bad[] = {
 		{"defs", "{}", "defs: invalid arguments: arguments: missing required 'name'"},
 		{"defs", "{\"name\":3}", "defs: invalid arguments: name: must be of type string, not an integer"},
+		{"defs", "{\"name\":{\"module_id\":\"a.c\",\"symbol\":\"f\"}}",
+		 "defs: invalid arguments: name: must be of type string, not an object"},
+		{"callers", "{\"name\":3}", "callers: invalid arguments: name: must be of type string or object, not an integer"},
+		{"callers", "{\"name\":{\"symbol\":\"f\"}}", "callers: invalid arguments: name: missing required 'module_id'"},
+		{"reach", "{\"from\":\"main\",\"to\":{\"module_id\":\"a.c\",\"symbol\":1}}",
+		 "reach: invalid arguments: to.symbol: must be of type string, not an integer"},
+		{"slice", "{\"from\":{\"module_id\":\"a.c\",\"symbol\":\"f\",\"id\":4},\"to\":\"g\"}",
+		 "slice: invalid arguments: from: unknown argument 'id' (accepted: module_id, symbol)"},
+		{"record_edges", "{\"records\":[{\"op\":\"add\",\"to\":{\"module_id\":7,\"symbol\":\"f\"}}]}",
+		 "record_edges: invalid arguments: records[0].to.module_id: must be of type string, not an integer"},
 		{"at", "{\"file\":\"a.c\",\"line\":0}", "at: invalid arguments: line: must be at least 1"},
 		{"reach", "{\"from\":\"a\",\"to\":\"b\",\"graph\":\"cha\"}",
 		 "reach: invalid arguments: graph: must be one of direct, andersen, r0, rulesonly, rplus, rpm"},
@@ -496,6 +589,15 @@ static void test_verbs_pass_through(void **state)
 	json_t *args = json_object_get(sc, "args");
 	assert_string_equal(json_string_value(json_object_get(args, "from")), "main");
 	assert_true(json_is_true(json_object_get(args, "include_overlay")));
+	json_decref(res);
+
+	/* {module_id, symbol} reaches the backend as sent */
+	res = call(s, "reach", "{\"from\":{\"module_id\":\"src/a.c\",\"symbol\":\"report\"},\"to\":\"main\"}");
+	assert_false(is_error(res));
+	sc = json_object_get(res, "structuredContent");
+	json_t *sent = json_pack("{s:s,s:s}", "module_id", "src/a.c", "symbol", "report");
+	assert_true(json_equal(json_object_get(json_object_get(sc, "args"), "from"), sent));
+	json_decref(sent);
 	/* the text block is the same JSON */
 	json_t *again = json_loads(text_of(res), 0, NULL);
 	assert_true(json_equal(again, sc));
@@ -629,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_reader_huge_line_is_dropped_while_streaming),
 		cmocka_unit_test(test_json_text_replaces_bad_utf8),
 		cmocka_unit_test(test_schema),
+		cmocka_unit_test(test_schema_any_of),
 		cmocka_unit_test(test_tool_table),
 		cmocka_unit_test(test_before_initialize),
 		cmocka_unit_test(test_version_negotiation),
