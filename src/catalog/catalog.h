@@ -28,7 +28,7 @@
 typedef struct facet_result facet_result;   /* facet/facet.h */
 typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
-#define CATALOG_SCHEMA_VERSION 1
+#define CATALOG_SCHEMA_VERSION 2
 
 /* The graphs a catalog may hold; graph i is bit (1 << i) of edges.graphs. */
 enum { CATALOG_DIRECT, CATALOG_ANDERSEN, CATALOG_R0, CATALOG_RULESONLY, CATALOG_RPLUS, CATALOG_RPM,
@@ -80,5 +80,35 @@ bool catalog_has_graph(const catalog *c, int i);
 const char *catalog_default_graph(const catalog *c);
 /* True when the refinement's tables hold data. */
 bool catalog_has_refinement(const catalog *c);
+
+/* ---- a graph for walks (table adjacency) --------------------------------------------- */
+
+#define CATALOG_NO_SET 0xffffffffu
+
+/* One graph as arrays: function f's call sites are ids function_sites[f] ..
+ * function_sites[f+1]-1; site s calls the functions of target set
+ * site_sets[s] (CATALOG_NO_SET: none); set k is set_targets[set_offsets[k] ..
+ * set_offsets[k+1]-1], ascending. Sets are distinct, so a walk that expands
+ * each set once touches every target list once. */
+typedef struct catalog_adjacency {
+	unsigned n_functions, n_sites, n_sets;
+	size_t n_members;
+	uint32_t *function_sites;  /* n_functions + 1 */
+	uint32_t *site_sets;       /* n_sites */
+	uint32_t *set_offsets;     /* n_sets + 1 */
+	uint32_t *set_targets;     /* n_members */
+	/* Derived on load, for walks towards callers: */
+	uint32_t *site_caller;     /* n_sites */
+	uint32_t *target_offsets;  /* n_functions + 1: function f is in sets target_sets[target_offsets[f] ..] */
+	uint32_t *target_sets;
+	uint32_t *set_site_offsets;   /* n_sets + 1: set k is the target set of sites set_sites[set_site_offsets[k] ..] */
+	uint32_t *set_sites;          /* ascending per set */
+} catalog_adjacency;
+
+/* Reads graph i's adjacency (catalog_graph_index; the graph must be
+ * present) and checks that its arrays fit together. NULL + err naming the
+ * file when they do not. */
+catalog_adjacency *catalog_adjacency_load(catalog *c, int graph, facet_error *err);
+void catalog_adjacency_free(catalog_adjacency *a);
 
 #endif

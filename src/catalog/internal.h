@@ -20,6 +20,15 @@ void catalog_w_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NUL
 void catalog_w_id(sqlite3_stmt *st, int i, unsigned id);       /* IR_NONE binds NULL */
 bool catalog_w_step(writer *w, sqlite3_stmt *st);              /* step, reset, clear */
 
+/* adjacency.c: every site's (target, graphs) list, interned. */
+typedef struct catalog_edge_sets catalog_edge_sets;
+catalog_edge_sets *catalog_edge_sets_new(const catalog_build *b);
+void catalog_edge_sets_free(catalog_edge_sets *e);
+/* Site's list id (sites.target_set), CATALOG_NO_SET when no graph gives it a target. */
+uint32_t catalog_edge_set_of(const catalog_edge_sets *e, unsigned site);
+/* Tables target_sets and adjacency. */
+bool catalog_write_edges(writer *w, const catalog_build *b, const catalog_edge_sets *e);
+
 /* refine.c: fields, assignments, dispatch, decisions, questions. */
 bool catalog_write_refinement(writer *w, const facet_result *r);
 

@@ -13,7 +13,7 @@ static const char catalog_schema_sql[] =
 	"  vararg INTEGER NOT NULL, ir_type TEXT, n_sites INTEGER NOT NULL);\n"
 	"CREATE TABLE sites(id INTEGER PRIMARY KEY, caller INTEGER NOT NULL, kind TEXT NOT NULL,\n"
 	"  callee INTEGER, call_type TEXT, file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL,\n"
-	"  resolved INTEGER NOT NULL, field INTEGER);\n"
+	"  resolved INTEGER NOT NULL, field INTEGER, target_set INTEGER);\n"
 	"CREATE TABLE site_inlined(site INTEGER NOT NULL, depth INTEGER NOT NULL, function TEXT,\n"
 	"  file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL, PRIMARY KEY(site, depth)) WITHOUT ROWID;\n"
 	"CREATE TABLE site_callbacks(site INTEGER NOT NULL, function INTEGER NOT NULL);\n"
@@ -28,11 +28,14 @@ static const char catalog_schema_sql[] =
 	"CREATE TABLE graphs(name TEXT PRIMARY KEY, bit INTEGER NOT NULL, present INTEGER NOT NULL,\n"
 	"  edges INTEGER NOT NULL, indirect_edges INTEGER NOT NULL, unresolved_sites INTEGER NOT NULL,\n"
 	"  note TEXT) WITHOUT ROWID;\n"
-	/* Keyed by caller first: forward walks read the table itself, and a site
-	 * (one caller) is a key prefix too; site ids run in caller order, so rows
-	 * arrive in key order. */
-	"CREATE TABLE edges(site INTEGER NOT NULL, target INTEGER NOT NULL, caller INTEGER NOT NULL,\n"
-	"  graphs INTEGER NOT NULL, PRIMARY KEY(caller, site, target)) WITHOUT ROWID;\n"
+	/* A site's edges in every graph, as one list of (target, graphs) shared by
+	 * all sites with the same list (sites.target_set); view edges expands
+	 * them (adjacency.c says why). */
+	"CREATE TABLE target_sets(id INTEGER NOT NULL, target INTEGER NOT NULL, graphs INTEGER NOT NULL,\n"
+	"  PRIMARY KEY(id, target)) WITHOUT ROWID;\n"
+	/* Each graph as little-endian u32 arrays, read whole by walks. */
+	"CREATE TABLE adjacency(graph TEXT PRIMARY KEY, function_sites BLOB NOT NULL, site_sets BLOB NOT NULL,\n"
+	"  set_offsets BLOB NOT NULL, set_targets BLOB NOT NULL);\n"
 	"CREATE TABLE fields(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, record TEXT, offset INTEGER NOT NULL,\n"
 	"  name TEXT, key TEXT NOT NULL, signature TEXT, n_sites INTEGER NOT NULL);\n"
 	"CREATE TABLE field_assignments(field INTEGER NOT NULL, function INTEGER NOT NULL, form TEXT NOT NULL,\n"
@@ -51,16 +54,28 @@ static const char catalog_index_sql[] =
 	"CREATE INDEX functions_name ON functions(name);\n"
 	"CREATE INDEX functions_source_name ON functions(source_name);\n"
 	"CREATE INDEX sites_caller ON sites(caller);\n"
+	"CREATE INDEX sites_callee ON sites(callee);\n"
 	"CREATE INDEX sites_line ON sites(line);\n"
 	"CREATE INDEX site_inlined_line ON site_inlined(line);\n"
+	"CREATE INDEX globals_name ON globals(name);\n"
+	"CREATE INDEX globals_var_name ON globals(var_name);\n"
 	"CREATE INDEX address_uses_function ON address_uses(function);\n"
 	"CREATE INDEX address_uses_line ON address_uses(line);\n"
-	"CREATE INDEX edges_target ON edges(target, site, caller, graphs);\n"   /* covering: backward walks */
+	"CREATE INDEX sites_target_set ON sites(target_set);\n"
+	"CREATE INDEX target_sets_target ON target_sets(target, id, graphs);\n"   /* edges by target */
+	/* Small partial indexes for what every answer's uncertainty reads: the
+	 * indirect sites (hundreds) and the address-taken functions, without
+	 * scanning whole tables. */
+	"CREATE INDEX sites_indirect ON sites(field, caller, id, resolved, call_type) WHERE kind = 'indirect';\n"
+	"CREATE INDEX functions_intrinsic ON functions(id) WHERE intrinsic;\n"
+	"CREATE INDEX functions_address_taken ON functions(id, ir_type) WHERE address_taken;\n"
 	"CREATE INDEX field_assignments_field ON field_assignments(field);\n"
 	"CREATE INDEX field_assignments_line ON field_assignments(line);\n"
 	"CREATE INDEX fields_key ON fields(key);\n"
 	"CREATE INDEX dispatch_field ON dispatch(field);\n"
 	"CREATE INDEX decisions_site ON decisions(site);\n"
+	"CREATE VIEW edges AS SELECT s.id AS site, t.target AS target, s.caller AS caller, t.graphs AS graphs\n"
+	"  FROM sites s JOIN target_sets t ON t.id = s.target_set;\n"
 	"CREATE VIEW edges_direct AS SELECT site, caller, target FROM edges WHERE graphs & 1;\n"
 	"CREATE VIEW edges_andersen AS SELECT site, caller, target FROM edges WHERE graphs & 2;\n"
 	"CREATE VIEW edges_r0 AS SELECT site, caller, target FROM edges WHERE graphs & 4;\n"

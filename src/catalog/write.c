@@ -148,11 +148,11 @@ static bool write_functions(writer *w, const ir_program *p)
 	return ok;
 }
 
-static bool write_sites(writer *w, const catalog_build *b)
+static bool write_sites(writer *w, const catalog_build *b, const catalog_edge_sets *es)
 {
 	const ir_program *p = b->prog;
 	const facet_result *r = b->refine;
-	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO sites VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO sites VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)");
 	sqlite3_stmt *in = catalog_w_prep(w, "INSERT INTO site_inlined VALUES(?1,?2,?3,?4,?5,?6)");
 	sqlite3_stmt *cb = catalog_w_prep(w, "INSERT INTO site_callbacks VALUES(?1,?2)");
 	bool ok = st && in && cb;
@@ -175,6 +175,9 @@ static bool write_sites(writer *w, const catalog_build *b)
 		sqlite3_bind_int64(st, 8, s->loc.col);
 		sqlite3_bind_int64(st, 9, resolved);
 		catalog_w_id(st, 10, field);
+		uint32_t set = catalog_edge_set_of(es, i);
+		if (set != CATALOG_NO_SET)
+			sqlite3_bind_int64(st, 11, set);
 		ok = catalog_w_step(w, st);
 		for (unsigned k = 0; ok && k < s->n_inlined; k++) {
 			const ir_inline_frame *fr = &s->inlined_at[k];
@@ -315,54 +318,12 @@ static bool write_address_uses(writer *w, const catalog_build *b)
 
 /* ---- graphs ----------------------------------------------------------------------------- */
 
-typedef struct edge_row { unsigned site, target, caller, bits; } edge_row;
-
-static int edge_cmp(const void *a, const void *b)
-{
-	const edge_row *x = a, *y = b;
-	if (x->site != y->site)
-		return x->site < y->site ? -1 : 1;
-	if (x->target != y->target)
-		return x->target < y->target ? -1 : 1;
-	return 0;
-}
-
+/* Table graphs: what each graph holds (the edges themselves: adjacency.c). */
 static bool write_graphs(writer *w, const catalog_build *b)
 {
 	const ir_program *p = b->prog;
-	size_t n = 0, cap = 1024;
-	edge_row *rows = xmalloc(cap * sizeof *rows);
-	for (int g = 0; g < CATALOG_N_GRAPHS; g++) {
-		const cg_graph *cg = b->graphs[g];
-		if (!cg)
-			continue;
-		for (unsigned s = 0; s < p->n_sites; s++)
-			for (unsigned k = 0; k < cg->n_targets[s]; k++) {
-				if (n == cap)
-					rows = xrealloc(rows, (cap *= 2) * sizeof *rows);
-				rows[n++] = (edge_row){s, cg->targets[s][k], p->sites[s].caller->id, 1u << g};
-			}
-	}
-	qsort(rows, n, sizeof *rows, edge_cmp);
-	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO edges VALUES(?1,?2,?3,?4)");
-	bool ok = st != NULL;
-	for (size_t i = 0; ok && i < n;) {
-		size_t j = i;
-		unsigned bits = 0;
-		while (j < n && rows[j].site == rows[i].site && rows[j].target == rows[i].target)
-			bits |= rows[j++].bits;
-		sqlite3_bind_int64(st, 1, rows[i].site);
-		sqlite3_bind_int64(st, 2, rows[i].target);
-		sqlite3_bind_int64(st, 3, rows[i].caller);
-		sqlite3_bind_int64(st, 4, bits);
-		ok = catalog_w_step(w, st);
-		i = j;
-	}
-	free(rows);
-	sqlite3_finalize(st);
-
 	sqlite3_stmt *gs = catalog_w_prep(w, "INSERT INTO graphs VALUES(?1,?2,?3,?4,?5,?6,?7)");
-	ok = ok && gs;
+	bool ok = gs != NULL;
 	for (int g = 0; ok && g < CATALOG_N_GRAPHS; g++) {
 		const cg_graph *cg = b->graphs[g];
 		unsigned long edges = 0, ind = 0, unresolved = 0;
@@ -431,10 +392,13 @@ static bool write_all(writer *w, const catalog_build *b)
 		free(abs);
 	}
 	sqlite3_finalize(in);
-	ok = ok && write_functions(w, p) && write_sites(w, b) && write_globals(w, p) && write_address_uses(w, b) &&
-	     write_graphs(w, b) && (!b->refine || catalog_write_refinement(w, b->refine)) && exec(w, catalog_index_sql) &&
+	catalog_edge_sets *es = ok ? catalog_edge_sets_new(b) : NULL;
+	ok = ok && write_functions(w, p) && write_sites(w, b, es) && write_globals(w, p) && write_address_uses(w, b) &&
+	     catalog_write_edges(w, b, es) && write_graphs(w, b) &&
+	     (!b->refine || catalog_write_refinement(w, b->refine)) && exec(w, catalog_index_sql) &&
 	     (!b->oracle_answers || oracle_cache_save_sqlite(b->oracle_answers, w->db, w->err)) &&
 	     exec(w, "COMMIT;");
+	catalog_edge_sets_free(es);
 	return ok;
 }
 

@@ -6,7 +6,7 @@ Usage: check_catalog.py FACET SRCDIR [-v]
 For programs of tests/programs/ and tests/query/programs/ at -O0 and -O2:
 every graph's edges in the catalog (edges.graphs bitmask) equal the targets
 `facet callgraph --graph G --format json` prints for the same input, site by
-site; sites, functions and locations agree; graphs.edges counts agree; every
+site, and so do the graph's adjacency arrays; sites, functions and locations agree; graphs.edges counts agree; every
 table and view is documented in docs/catalog.md. Then a build killed with
 SIGKILL while rewriting a catalog leaves the old catalog whole (lua.bc from
 bench/work/bc when present, else the test programs linked)."""
@@ -58,6 +58,17 @@ for src in programs:
                 got.setdefault(site, set()).add(names[target])
             diff = [s["id"] for s in want["sites"] if set(s["targets"]) != got.get(s["id"], set())]
             check(not diff, f"{name} {g}: catalog edges equal facet callgraph's, site by site (differ: {diff[:5]})")
+            # the adjacency arrays, decoded as docs/catalog.md describes them, hold the same edges
+            row = db.execute("SELECT function_sites, site_sets, set_offsets, set_targets FROM adjacency "
+                             "WHERE graph = ?", (g,)).fetchone()
+            fs, ss, so, st = ([int.from_bytes(b[i:i + 4], "little") for i in range(0, len(b), 4)] for b in row)
+            callers = dict(db.execute("SELECT id, caller FROM sites"))
+            from_adj = {s: {names[t] for t in st[so[k]:so[k + 1]]} for s, k in enumerate(ss) if k != 0xffffffff}
+            check(all(callers[s] == f for f in range(len(fs) - 1) for s in range(fs[f], fs[f + 1]))
+                  and fs[-1] == len(ss) == len(callers),
+                  f"{name} {g}: adjacency.function_sites gives each site's caller")
+            differ = sorted(s for s in set(from_adj) | set(got) if from_adj.get(s) != got.get(s))
+            check(not differ, f"{name} {g}: adjacency arrays equal the edges view (differ at sites {differ[:5]})")
             n_edges = db.execute("SELECT edges FROM graphs WHERE name = ?", (g,)).fetchone()[0]
             check(n_edges == sum(len(s["targets"]) for s in want["sites"]), f"{name} {g}: graphs.edges")
             if g == "direct":

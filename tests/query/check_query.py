@@ -85,8 +85,8 @@ for inputs, cat in (([plugin0], cat0), ([plugin2], cat2), ([plugin0, extra0], ca
 check(not [f for f in os.listdir(work) if ".tmp-" in f], "no temporary file left after builds")
 
 rc, inv, err = q(cat0, "inventory")
-check(rc == 0 and inv["meta"]["schema_version"] == "1" and len(inv["fingerprint"]) == 16,
-      f"inventory: schema version 1 and a 16-digit fingerprint ({err})")
+check(rc == 0 and inv["meta"]["schema_version"] == "2" and len(inv["fingerprint"]) == 16,
+      f"inventory: schema version 2 and a 16-digit fingerprint ({err})")
 check(inv and {g["name"] for g in inv["graphs"] if g["present"]} ==
       {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"}, "inventory: every graph present")
 check(inv and inv["default_graph"] == "rpm", "default graph is rpm")
