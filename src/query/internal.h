@@ -23,6 +23,7 @@ struct query_session {
 	unsigned char *intrinsic;  /* per function id: an LLVM intrinsic (left out of answers) */
 	strmap stmts;              /* SQL text -> prepared statement, reused across calls */
 	char **names;              /* function names by id, loaded on first use */
+	catalog_adjacency *adj[CATALOG_N_GRAPHS];   /* each graph's arrays, read on first use */
 	query_module_writer write_module;   /* slice's emit_module; NULL: refused */
 };
 
@@ -41,6 +42,7 @@ typedef struct qctx {
 	int graph;                 /* catalog graph index */
 	unsigned bit;              /* 1 << graph */
 	const char *graph_name;
+	const catalog_adjacency *adj;   /* the graph's edges (verbs that read edges) */
 	bool include_overlay;
 	overlay_confidence min_conf;
 	agent_vec agents;          /* live agent edges at sites unresolved in the graph (when included) */
@@ -68,11 +70,14 @@ json_t *q_fn_json(qctx *q, unsigned id);        /* {id, name, source_name, modul
 const char *q_fn_name(qctx *q, unsigned id);    /* owned by the session */
 json_t *q_site_json(qctx *q, unsigned id);      /* {id, caller, kind, file, line, column, inlined_at} */
 
-/* Walk helpers: graph and overlay edges out of / into a function. */
+/* Graph and overlay edges out of / into a function, from q->adj: out in
+ * (site, target) order, in in site order, agent edges last. */
 typedef struct q_edge { unsigned site, other; const overlay_edge *agent; } q_edge;
 typedef VEC(q_edge) q_edge_vec;
 void q_out_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out);
 void q_in_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out);
+/* True for an LLVM intrinsic (left out of answers). */
+bool q_intrinsic(const qctx *q, unsigned fn);
 /* Unresolved indirect sites of fn in the graph; covered ones (an agent edge
  * applies) counted apart when the overlay is included. */
 void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned *covered);

@@ -2,8 +2,10 @@
  * from verb names to the verbs (verbs.c, walk.c, overlay_verbs.c).
  *
  * Every query reads SQLite only; statements are prepared once per session
- * and reused, which keeps one query on a large catalog within a few
- * milliseconds after the process starts. */
+ * and reused, and edges come from the graph's adjacency arrays, read once
+ * per session (catalog.h), never from one SQL lookup per function: that kept
+ * SQLite's VM busy for most of a walk. Nothing a query does on every call
+ * scans a whole table. */
 #include "query/internal.h"
 
 #include <stdio.h>
@@ -53,8 +55,9 @@ query_session *query_open(const char *catalog_path, facet_error *err)
 	s->cat = c;
 	s->db = catalog_db(c);
 	strmap_init(&s->stmts);
-	if (!count_rows(s, "SELECT count(*) FROM functions", &s->n_functions) ||
-	    !count_rows(s, "SELECT count(*) FROM sites", &s->n_sites)) {
+	/* Ids are dense, so max + 1 is the count, without reading every row. */
+	if (!count_rows(s, "SELECT coalesce(max(id) + 1, 0) FROM functions", &s->n_functions) ||
+	    !count_rows(s, "SELECT coalesce(max(id) + 1, 0) FROM sites", &s->n_sites)) {
 		error_set(err, "%s: damaged catalog (%s)", catalog_path, sqlite3_errmsg(s->db));
 		query_close(s);
 		return NULL;
@@ -88,6 +91,8 @@ void query_close(query_session *s)
 			free((char *)s->stmts.slots[i].key);
 		}
 	strmap_free(&s->stmts);
+	for (int g = 0; g < CATALOG_N_GRAPHS; g++)
+		catalog_adjacency_free(s->adj[g]);
 	overlay_free(s->ov);
 	catalog_close(s->cat);
 	free(s->intrinsic);
@@ -340,19 +345,25 @@ void q_build_agents(qctx *q)
 	}
 }
 
+bool q_intrinsic(const qctx *q, unsigned fn)
+{
+	return fn < q->s->n_functions && q->s->intrinsic[fn];
+}
+
 void q_out_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out)
 {
+	const catalog_adjacency *a = q->adj;
 	VEC_CLEAR(out);
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT site, target FROM edges WHERE caller = ?1 AND (graphs & ?2) "
-	                                "ORDER BY site, target");
-	sqlite3_bind_int64(st, 1, fn);
-	sqlite3_bind_int64(st, 2, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		unsigned t = (unsigned)sqlite3_column_int64(st, 1);
-		if (t < q->s->n_functions && q->s->intrinsic[t])
+	for (uint32_t s = fn < a->n_functions ? a->function_sites[fn] : 0;
+	     fn < a->n_functions && s < a->function_sites[fn + 1]; s++) {
+		uint32_t k = a->site_sets[s];
+		if (k == CATALOG_NO_SET)
 			continue;
-		q_edge e = {(unsigned)sqlite3_column_int64(st, 0), t, NULL};
-		VEC_PUSH(out, e);
+		for (uint32_t i = a->set_offsets[k]; i < a->set_offsets[k + 1]; i++)
+			if (!q_intrinsic(q, a->set_targets[i])) {
+				q_edge e = {s, a->set_targets[i], NULL};
+				VEC_PUSH(out, e);
+			}
 	}
 	if (with_agents)
 		for (size_t i = 0; i < q->agents.len; i++)
@@ -362,17 +373,27 @@ void q_out_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out)
 			}
 }
 
+static int edge_site_cmp(const void *x, const void *y)
+{
+	const q_edge *a = x, *b = y;
+	return a->site < b->site ? -1 : a->site > b->site;
+}
+
 void q_in_edges(qctx *q, unsigned fn, bool with_agents, q_edge_vec *out)
 {
+	const catalog_adjacency *a = q->adj;
 	VEC_CLEAR(out);
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT site, caller FROM edges WHERE target = ?1 AND (graphs & ?2) "
-	                                "ORDER BY site");
-	sqlite3_bind_int64(st, 1, fn);
-	sqlite3_bind_int64(st, 2, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		q_edge e = {(unsigned)sqlite3_column_int64(st, 0), (unsigned)sqlite3_column_int64(st, 1), NULL};
-		VEC_PUSH(out, e);
+	/* The sites whose target set holds fn: per set ascending, merged. */
+	for (uint32_t i = fn < a->n_functions ? a->target_offsets[fn] : 0;
+	     fn < a->n_functions && i < a->target_offsets[fn + 1]; i++) {
+		uint32_t k = a->target_sets[i];
+		for (uint32_t j = a->set_site_offsets[k]; j < a->set_site_offsets[k + 1]; j++) {
+			q_edge e = {a->set_sites[j], a->site_caller[a->set_sites[j]], NULL};
+			VEC_PUSH(out, e);
+		}
 	}
+	if (out->len > 1)
+		qsort(out->items, out->len, sizeof *out->items, edge_site_cmp);
 	if (with_agents)
 		for (size_t i = 0; i < q->agents.len; i++)
 			if (q->agents.items[i].target == fn) {
@@ -389,6 +410,29 @@ static bool site_covered(qctx *q, unsigned site)
 	return false;
 }
 
+static int unsigned_cmp(const void *x, const void *y)
+{
+	unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The distinct sites agent edges cover (q_build_agents keeps only sites the
+ * graph leaves unresolved). */
+static unsigned agent_sites(qctx *q)
+{
+	if (!q->agents.len)
+		return 0;
+	unsigned *sites = xmalloc(q->agents.len * sizeof *sites);
+	for (size_t i = 0; i < q->agents.len; i++)
+		sites[i] = q->agents.items[i].site;
+	qsort(sites, q->agents.len, sizeof *sites, unsigned_cmp);
+	unsigned n = 1;
+	for (size_t i = 1; i < q->agents.len; i++)
+		n += sites[i] != sites[i - 1];
+	free(sites);
+	return n;
+}
+
 /* The graph's unresolved indirect sites, read once per call (there are few:
  * hundreds on nginx) and kept sorted by caller. */
 static void load_unresolved(qctx *q)
@@ -396,7 +440,8 @@ static void load_unresolved(qctx *q)
 	q->unres_loaded = true;
 	VEC(unsigned) callers = {0};
 	VEC(unsigned) sites = {0};
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT caller, id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0 "
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT caller, id FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND "
+	                                "(resolved & ?1) = 0 "
 	                                "ORDER BY caller, id");
 	sqlite3_bind_int64(st, 1, q->bit);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -436,15 +481,14 @@ json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
 	json_object_set_new(u, "graph", json_string(q->graph_name));
 	json_object_set_new(u, "indirect_call_sites", json_integer(n_unresolved));
 	json_object_set_new(u, "unresolved_site_ids", unresolved_ids ? unresolved_ids : json_array());
-	/* Whole-program overlay coverage in this graph. */
-	unsigned total = 0, covered = 0;
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0");
-	sqlite3_bind_int64(st, 1, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		total++;
-		if (q->include_overlay && site_covered(q, (unsigned)sqlite3_column_int64(st, 0)))
-			covered++;
-	}
+	/* Whole-program overlay coverage in this graph: the build counted the
+	 * unresolved sites, and agent edges attach only to those. */
+	unsigned total = 0;
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT unresolved_sites FROM graphs WHERE name = ?1");
+	sqlite3_bind_text(st, 1, q->graph_name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		total = (unsigned)sqlite3_column_int64(st, 0);
+	unsigned covered = q->include_overlay ? agent_sites(q) : 0;
 	json_object_set_new(u, "overlay", json_pack("{s:b, s:s, s:I, s:I, s:I}", "included", q->include_overlay,
 	                                            "min_confidence", overlay_confidence_name(q->min_conf),
 	                                            "edges", (json_int_t)overlay_n_edges(q->s->ov),
@@ -459,27 +503,44 @@ typedef struct verb {
 	const char *name;
 	json_t *(*run)(qctx *q);
 	bool walks;                /* honours include_overlay / min_confidence */
+	bool edges;                /* reads edges through q_out_edges / q_in_edges */
 } verb;
 
 static const verb verbs[] = {
-	{"defs", qv_defs, false},
-	{"at", qv_at, false},
-	{"callers", qv_callers, true},
-	{"callees", qv_callees, true},
-	{"uses", qv_uses, false},
-	{"reach", qv_reach, true},
-	{"closure", qv_closure, true},
-	{"slice", qv_slice, true},
-	{"externals", qv_externals, false},
-	{"indirect_targets", qv_indirect_targets, true},
-	{"resolution_candidates", qv_resolution_candidates, true},
-	{"explain", qv_explain, true},
-	{"inventory", qv_inventory, false},
-	{"record_edges", qv_record_edges, false},
-	{"list_overlay", qv_list_overlay, false},
-	{"save_overlay", qv_save_overlay, false},
-	{"load_overlay", qv_load_overlay, false},
+	{"defs", qv_defs, false, false},
+	{"at", qv_at, false, false},
+	{"callers", qv_callers, true, true},
+	{"callees", qv_callees, true, true},
+	{"uses", qv_uses, false, false},
+	{"reach", qv_reach, true, true},
+	{"closure", qv_closure, true, true},
+	{"slice", qv_slice, true, true},
+	{"externals", qv_externals, false, false},
+	{"indirect_targets", qv_indirect_targets, true, false},
+	{"resolution_candidates", qv_resolution_candidates, true, false},
+	{"explain", qv_explain, true, false},
+	{"inventory", qv_inventory, false, false},
+	{"record_edges", qv_record_edges, false, false},
+	{"list_overlay", qv_list_overlay, false, false},
+	{"save_overlay", qv_save_overlay, false, false},
+	{"load_overlay", qv_load_overlay, false, false},
 };
+
+/* Graph i's adjacency, read on first use and kept for the session. */
+static const catalog_adjacency *adjacency(query_session *s, int i, facet_error *err)
+{
+	if (s->adj[i])
+		return s->adj[i];
+	catalog_adjacency *a = catalog_adjacency_load(s->cat, i, err);
+	if (a && (a->n_functions != s->n_functions || a->n_sites != s->n_sites)) {
+		error_set(err, "%s: damaged catalog (adjacency of graph %s: %u functions and %u sites, tables %u and %u)",
+		          catalog_path(s->cat), catalog_graph_names[i], a->n_functions, a->n_sites, s->n_functions,
+		          s->n_sites);
+		catalog_adjacency_free(a);
+		a = NULL;
+	}
+	return s->adj[i] = a;
+}
 
 json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_error *err)
 {
@@ -534,6 +595,8 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 			goto out;
 		}
 	}
+	if (v->edges && !(q.adj = adjacency(s, q.graph, err)))
+		goto out;
 	if (q.include_overlay && v->walks) {
 		if (s->overlay_error && overlay_n_records(s->ov) == 0) {
 			error_set(err, "the overlay did not load: %s", s->overlay_error);

@@ -172,15 +172,12 @@ json_t *qv_callers(qctx *q)
 	json_t *callers = json_array();
 	unsigned n_agent = 0;
 	/* Group by caller, in the order the edges come (site order). */
+	json_t **group_of = xcalloc(q->s->n_functions + 1, sizeof *group_of);
 	for (size_t i = 0; i < in.len; i++) {
-		json_t *group = NULL;
-		size_t k;
-		json_t *g;
-		json_array_foreach(callers, k, g)
-			if (json_integer_value(json_object_get(json_object_get(g, "function"), "id")) == in.items[i].other)
-				group = g;
+		unsigned c = in.items[i].other < q->s->n_functions ? in.items[i].other : q->s->n_functions;
+		json_t *group = group_of[c];
 		if (!group) {
-			group = json_pack("{s:o, s:[]}", "function", q_fn_json(q, in.items[i].other), "sites");
+			group = group_of[c] = json_pack("{s:o, s:[]}", "function", q_fn_json(q, in.items[i].other), "sites");
 			json_array_append_new(callers, group);
 		}
 		json_t *sj = q_site_json(q, in.items[i].site);
@@ -191,12 +188,13 @@ json_t *qv_callers(qctx *q)
 		}
 		json_array_append_new(json_object_get(group, "sites"), sj);
 	}
+	free(group_of);
 	VEC_FREE(&in);
 	/* What the graph cannot rule out: indirect sites it leaves unresolved
 	 * whose IR type matches this function's (they may call it). */
 	unsigned n = 0;
 	json_t *ids = json_array();
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.id FROM sites s, functions f WHERE f.id = ?1 AND f.address_taken "
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.id FROM sites s INDEXED BY sites_indirect, functions f WHERE f.id = ?1 AND f.address_taken "
 	                                "AND s.kind = 'indirect' AND (s.resolved & ?2) = 0 AND s.call_type = f.ir_type "
 	                                "ORDER BY s.id");
 	sqlite3_bind_int64(st, 1, fn);
@@ -485,7 +483,7 @@ json_t *qv_resolution_candidates(qctx *q)
 	json_t *groups = json_array();
 	unsigned n_sites = 0;
 	/* Field groups. */
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT DISTINCT s.field FROM sites s WHERE s.kind = 'indirect' AND "
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT DISTINCT s.field FROM sites s INDEXED BY sites_indirect WHERE s.kind = 'indirect' AND "
 	                                "(s.resolved & ?1) = 0 AND s.field IS NOT NULL ORDER BY s.field");
 	sqlite3_bind_int64(st, 1, q->bit);
 	VEC(unsigned) fields = {0};
@@ -552,7 +550,7 @@ json_t *qv_resolution_candidates(qctx *q)
 	}
 	VEC_FREE(&fields);
 	/* Sites without a field, by call type. */
-	st = q_stmt(q->s, "SELECT DISTINCT call_type FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0 AND "
+	st = q_stmt(q->s, "SELECT DISTINCT call_type FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND (resolved & ?1) = 0 AND "
 	                  "field IS NULL ORDER BY call_type");
 	sqlite3_bind_int64(st, 1, q->bit);
 	VEC(char *) types = {0};
@@ -560,7 +558,8 @@ json_t *qv_resolution_candidates(qctx *q)
 		VEC_PUSH(&types, xstrdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : ""));
 	for (size_t i = 0; i < types.len; i++) {
 		json_t *sites = json_array(), *cands = json_array();
-		st = q_stmt(q->s, "SELECT id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0 AND field IS NULL "
+		st = q_stmt(q->s, "SELECT id FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND (resolved & ?1) = 0 "
+		                  "AND field IS NULL "
 		                  "AND call_type = ?2 ORDER BY id");
 		sqlite3_bind_int64(st, 1, q->bit);
 		sqlite3_bind_text(st, 2, types.items[i], -1, SQLITE_TRANSIENT);
@@ -614,7 +613,7 @@ json_t *qv_inventory(qctx *q)
 		{"functions", "SELECT count(*) FROM functions"},
 		{"functions_defined", "SELECT count(*) FROM functions WHERE defined"},
 		{"sites", "SELECT count(*) FROM sites"},
-		{"sites_indirect", "SELECT count(*) FROM sites WHERE kind = 'indirect'"},
+		{"sites_indirect", "SELECT count(*) FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect'"},
 		{"globals", "SELECT count(*) FROM globals"},
 		{"address_uses", "SELECT count(*) FROM address_uses"},
 		{"fields", "SELECT count(*) FROM fields"},

@@ -1,7 +1,9 @@
 /* walk.c — the graph walks: reach (one shortest supporting path), closure
  * (everything reachable, either direction) and slice (the functions on some
- * path). Walks read one function's edges at a time through an index, so a
- * query touches only the part of the graph it explores.
+ * path). Walks run over the graph's adjacency arrays (catalog.h), in
+ * memory. A target set is expanded once per walk: after the first site that
+ * calls it, every function in it has been reached, so wide Andersen sets
+ * shared by thousands of sites cost one pass each.
  *
  * With the overlay included, agent edges count only where the graph leaves a
  * site unresolved. reach looks for a proven path first and uses agent edges
@@ -17,25 +19,28 @@
 
 typedef struct bfs {
 	unsigned n;
-	unsigned *prev;            /* predecessor function, IR_NONE-like UINT_MAX when unvisited */
+	unsigned *prev;            /* predecessor function, UNSEEN when unvisited */
 	unsigned *site;            /* the site of the step into it */
 	const overlay_edge **agent;
 	unsigned *order;           /* visit order */
 	unsigned n_order;
+	unsigned char *expanded;   /* per target set of the graph: already expanded in this walk */
+	VEC(unsigned) sites;       /* scratch: the sites calling one function */
 } bfs;
 
 #define UNSEEN 0xffffffffu
 
-static void bfs_init(bfs *b, unsigned n)
+static void bfs_init(qctx *q, bfs *b, unsigned n)
 {
+	memset(b, 0, sizeof *b);
 	b->n = n;
 	b->prev = xmalloc((n + 1) * sizeof *b->prev);
 	b->site = xmalloc((n + 1) * sizeof *b->site);
 	b->agent = xcalloc(n + 1, sizeof *b->agent);
 	b->order = xmalloc((n + 1) * sizeof *b->order);
+	b->expanded = xcalloc(q->adj->n_sets + 1, 1);
 	for (unsigned i = 0; i < n; i++)
 		b->prev[i] = UNSEEN;
-	b->n_order = 0;
 }
 
 static void bfs_free(bfs *b)
@@ -44,13 +49,69 @@ static void bfs_free(bfs *b)
 	free(b->site);
 	free(b->agent);
 	free(b->order);
+	free(b->expanded);
+	VEC_FREE(&b->sites);
 }
 
-/* Breadth-first from start (forward: callees; backward: callers); stops
- * early when stop is reached (stop = UNSEEN: never). */
+/* g reached from f through site (agent: the overlay edge, or NULL). */
+static void bfs_reach(bfs *b, unsigned g, unsigned f, unsigned site, const overlay_edge *agent)
+{
+	if (g >= b->n || b->prev[g] != UNSEEN)
+		return;
+	b->prev[g] = f;
+	b->site[g] = site;
+	b->agent[g] = agent;
+	b->order[b->n_order++] = g;
+}
+
+/* f's callees, in (site, target) order, as q_out_edges gives them. */
+static void step_out(qctx *q, bfs *b, unsigned f)
+{
+	const catalog_adjacency *a = q->adj;
+	for (uint32_t s = f < a->n_functions ? a->function_sites[f] : 0; f < a->n_functions && s < a->function_sites[f + 1];
+	     s++) {
+		uint32_t k = a->site_sets[s];
+		if (k == CATALOG_NO_SET || b->expanded[k])
+			continue;
+		b->expanded[k] = 1;
+		for (uint32_t i = a->set_offsets[k]; i < a->set_offsets[k + 1]; i++)
+			if (!q_intrinsic(q, a->set_targets[i]))
+				bfs_reach(b, a->set_targets[i], f, s, NULL);
+	}
+}
+
+static int site_cmp(const void *x, const void *y)
+{
+	unsigned a = *(const unsigned *)x, c = *(const unsigned *)y;
+	return a < c ? -1 : a > c;
+}
+
+/* f's callers, in site order, as q_in_edges gives them; the sites of sets
+ * expanded before only lead to callers already reached. */
+static void step_in(qctx *q, bfs *b, unsigned f)
+{
+	const catalog_adjacency *a = q->adj;
+	VEC_CLEAR(&b->sites);
+	for (uint32_t i = f < a->n_functions ? a->target_offsets[f] : 0; f < a->n_functions && i < a->target_offsets[f + 1];
+	     i++) {
+		uint32_t k = a->target_sets[i];
+		if (b->expanded[k])
+			continue;
+		b->expanded[k] = 1;
+		for (uint32_t j = a->set_site_offsets[k]; j < a->set_site_offsets[k + 1]; j++)
+			VEC_PUSH(&b->sites, a->set_sites[j]);
+	}
+	if (b->sites.len > 1)
+		qsort(b->sites.items, b->sites.len, sizeof *b->sites.items, site_cmp);
+	for (size_t i = 0; i < b->sites.len; i++)
+		bfs_reach(b, a->site_caller[b->sites.items[i]], f, b->sites.items[i], NULL);
+}
+
+/* Breadth-first from start (forward: callees; backward: callers), agent
+ * edges after the graph's at each function; stops early when stop is
+ * reached (stop = UNSEEN: never). */
 static void bfs_run(qctx *q, bfs *b, unsigned start, bool forward, bool agents, unsigned stop)
 {
-	q_edge_vec ev = {0};
 	b->prev[start] = start;
 	b->site[start] = UNSEEN;
 	b->order[b->n_order++] = start;
@@ -59,20 +120,17 @@ static void bfs_run(qctx *q, bfs *b, unsigned start, bool forward, bool agents, 
 		if (f == stop)
 			break;
 		if (forward)
-			q_out_edges(q, f, agents, &ev);
+			step_out(q, b, f);
 		else
-			q_in_edges(q, f, agents, &ev);
-		for (size_t i = 0; i < ev.len; i++) {
-			unsigned g = ev.items[i].other;
-			if (g >= b->n || b->prev[g] != UNSEEN)
-				continue;
-			b->prev[g] = f;
-			b->site[g] = ev.items[i].site;
-			b->agent[g] = ev.items[i].agent;
-			b->order[b->n_order++] = g;
+			step_in(q, b, f);
+		for (size_t i = 0; agents && i < q->agents.len; i++) {
+			const agent_step *a = &q->agents.items[i];
+			if (forward && a->caller == f)
+				bfs_reach(b, a->target, f, a->site, a->edge);
+			else if (!forward && a->target == f)
+				bfs_reach(b, a->caller, f, a->site, a->edge);
 		}
 	}
-	VEC_FREE(&ev);
 }
 
 static bool walk_args(qctx *q, unsigned *from, unsigned *to)
@@ -87,12 +145,12 @@ json_t *qv_reach(qctx *q)
 		return NULL;
 	unsigned n = q->s->n_functions;
 	bfs b;
-	bfs_init(&b, n);
+	bfs_init(q, &b, n);
 	bfs_run(q, &b, from, true, false, to);
 	bool via_agents = false;
 	if (b.prev[to] == UNSEEN && q->include_overlay && q->agents.len) {
 		bfs proven = b;
-		bfs_init(&b, n);
+		bfs_init(q, &b, n);
 		bfs_run(q, &b, from, true, true, to);
 		via_agents = b.prev[to] != UNSEEN;
 		if (!via_agents) {   /* report the proven exploration's uncertainty */
@@ -168,19 +226,19 @@ static void unresolved_into(qctx *q, const bfs *b, json_t *ids, unsigned *n)
 	strmap types;
 	strmap_init(&types);
 	VEC(char *) owned = {0};
-	for (unsigned i = 0; i < b->n_order; i++) {
-		sqlite3_stmt *st = q_stmt(q->s, "SELECT ir_type FROM functions WHERE id = ?1 AND address_taken");
-		sqlite3_bind_int64(st, 1, b->order[i]);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
-			const char *t = (const char *)sqlite3_column_text(st, 0);
-			if (!strmap_has(&types, t)) {
-				char *c = xstrdup(t);
-				VEC_PUSH(&owned, c);
-				strmap_put(&types, c, c);
-			}
-		}
+	/* One pass over the address-taken functions (a partial index), not a
+	 * lookup per function of the closure. */
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, ir_type FROM functions WHERE address_taken");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(st, 0);
+		const char *t = (const char *)sqlite3_column_text(st, 1);
+		if (!t || id < 0 || id >= b->n || b->prev[id] == UNSEEN || strmap_has(&types, t))
+			continue;
+		char *c = xstrdup(t);
+		VEC_PUSH(&owned, c);
+		strmap_put(&types, c, c);
 	}
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, call_type FROM sites WHERE kind = 'indirect' AND "
+	st = q_stmt(q->s, "SELECT id, call_type FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND "
 	                                "(resolved & ?1) = 0 ORDER BY id");
 	sqlite3_bind_int64(st, 1, q->bit);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -205,12 +263,12 @@ json_t *qv_closure(qctx *q)
 		return NULL;
 	unsigned n = q->s->n_functions;
 	bfs proven;
-	bfs_init(&proven, n);
+	bfs_init(q, &proven, n);
 	bfs_run(q, &proven, fn, forward, false, UNSEEN);
 	bfs all = proven;
 	bool two = q->include_overlay && q->agents.len;
 	if (two) {
-		bfs_init(&all, n);
+		bfs_init(q, &all, n);
 		bfs_run(q, &all, fn, forward, true, UNSEEN);
 	}
 	json_t *fns = json_array(), *agent_reached = json_array(), *ids = json_array();
@@ -243,8 +301,8 @@ json_t *qv_slice(qctx *q)
 	bool agents = q->include_overlay && q->agents.len;
 	unsigned n = q->s->n_functions;
 	bfs fw, bw;
-	bfs_init(&fw, n);
-	bfs_init(&bw, n);
+	bfs_init(q, &fw, n);
+	bfs_init(q, &bw, n);
 	bfs_run(q, &fw, from, true, agents, UNSEEN);
 	bfs_run(q, &bw, to, false, agents, UNSEEN);
 	json_t *fns = json_array(), *edges = json_array(), *ids = json_array();

@@ -119,6 +119,21 @@ rc, _, err = q(old, "callers", "setup")
 check(rc == 1 and old in err and "schema version 99" in err, f"wrong schema version refused: {err.strip()}")
 rc, _, err = q(f"{work}/missing.facet", "inventory")
 check(rc == 1 and "missing.facet" in err, f"missing catalog: {err.strip()}")
+# damaged adjacency arrays (docs/catalog.md) are refused, naming the file, the graph and the array
+for column, value, what in (("site_sets", "x'0102'", "not whole u32s"),
+                            ("set_targets", "x'ffffff7f' || substr(set_targets, 5)", "a target past the functions"),
+                            ("function_sites", "x'05000000' || substr(function_sites, 5)", "offsets not from 0")):
+    bad = f"{work}/bad-adjacency.facet"
+    shutil.copy(cat0, bad)
+    db = sqlite3.connect(bad)
+    db.execute(f"UPDATE adjacency SET {column} = {value} WHERE graph = 'rpm'")
+    db.commit()
+    db.close()
+    rc, _, err = q(bad, "reach", "main", "setup")
+    check(rc == 1 and bad in err and "adjacency of graph rpm" in err and column in err,
+          f"adjacency with {what} in {column} refused: {err.strip()}")
+    rc, _, err = q(bad, "at", "tests/query/programs/plugin.c:30")
+    check(rc == 0, f"a verb that reads no edges still answers on it ({err.strip()})")
 garbage = f"{work}/garbage.bc"
 open(garbage, "wb").write(b"BC\xc0\xde garbage")
 rc, _, err = build([garbage], f"{work}/garbage.facet")
