@@ -180,6 +180,11 @@ void dispatch_init(facet_ctx *x)
 		if (p->globals[g]->value < nv)
 			x->global_of_value[p->globals[g]->value] = p->globals[g];
 
+	x->function_of_value = xcalloc(nv + 1, sizeof *x->function_of_value);
+	for (unsigned f = 0; f < p->n_functions; f++)
+		if (p->functions[f]->value < nv)
+			x->function_of_value[p->functions[f]->value] = p->functions[f];
+
 	x->value_binding = xcalloc(nv + 1, sizeof *x->value_binding);
 	x->next_binding = xcalloc(p->n_bindings + 1, sizeof *x->next_binding);
 	x->slot_binding = xcalloc(nv + 1, sizeof *x->slot_binding);
@@ -220,6 +225,7 @@ void dispatch_free(facet_ctx *x)
 	free(x->geps);
 	free(x->stmt_function);
 	free(x->global_of_value);
+	free(x->function_of_value);
 	free(x->value_binding);
 	free(x->next_binding);
 	free(x->slot_binding);
@@ -811,8 +817,9 @@ static key_result value_key(facet_ctx *x, unsigned v, unsigned hops)
 		}
 		unsigned n = n_defs(x, v);
 		if (n == 0) {
-			r.why = x->global_of_value[v] ? "the callee is a global's address"
-			                               : "the callee is a parameter, not loaded from memory";
+			r.why = x->function_of_value[v] ? "the call names the function through a mismatched prototype"
+			        : x->global_of_value[v] ? "the callee is a global's address"
+			                                : "the callee is a parameter, not loaded from memory";
 			return r;
 		}
 		const ir_stmt *d = def(x, v, 0);

@@ -54,6 +54,7 @@ typedef struct facet_ctx {
 	unsigned *gep_start;       /* value id -> the constant GEPs based on it (CSR) */
 	unsigned *geps;            /* statement indices */
 	ir_global **global_of_value;   /* value id -> global, NULL */
+	const ir_function **function_of_value;   /* value id -> the function it is the address of, NULL */
 	unsigned *value_binding;   /* value id -> first #dbg_value with an empty expression on it, + 1 */
 	unsigned *next_binding;    /* binding index -> the next one on the same value, + 1 */
 	const ir_dbg_binding **slot_binding;    /* value id -> #dbg_declare of an alloca */

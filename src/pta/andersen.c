@@ -206,6 +206,16 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 
 static void bind_call(extractor *x, const ir_site *s, const ir_function *f);
 
+/* The call names f itself but with another function type: a call through a
+ * mismatched prototype (`int f()` defined, `f(...)` or `(int (*)(void))f`
+ * called). LLVM counts it as indirect (getCalledFunction is null), yet the
+ * target is certain, so the type filter, which exists for pointers, does not
+ * apply. */
+static bool calls_itself(const ir_site *s, const ir_function *f)
+{
+	return s->callee_value != IR_NONE && s->callee_value == f->value;
+}
+
 /* A defined function called at s: actuals to formals, return to result. An
  * allocation wrapper's result is instead a fresh object per call site. */
 static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
@@ -263,7 +273,7 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 
 	if (!w.callback) {
 		VEC_PUSH(&x->targets[s->id], f->id);
-		if (x->bind_all || f->ir_type == s->call_type)
+		if (x->bind_all || f->ir_type == s->call_type || calls_itself(s, f))
 			bind_call(x, s, f);
 		return;
 	}
@@ -553,7 +563,7 @@ cg_graph *pta_callgraph(const pta_result *r, bool type_filter)
 			const ir_function *f = p->functions[r->site_targets[i][k]];
 			/* FLTA (§3.2): the IR function types must be equal; types are
 			 * interned, so equal types are the same pointer. */
-			if (!type_filter || f->ir_type == s->call_type)
+			if (!type_filter || f->ir_type == s->call_type || calls_itself(s, f))
 				buf[n++] = f->id;
 		}
 		cg_set_targets(g, i, buf, n);
