@@ -20,7 +20,7 @@ void catalog_w_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NUL
 void catalog_w_id(sqlite3_stmt *st, int i, unsigned id);       /* IR_NONE binds NULL */
 bool catalog_w_step(writer *w, sqlite3_stmt *st);              /* step, reset, clear */
 
-/* adjacency.c: every site's (target, graphs) list, interned. */
+/* edges.c: every site's (target, graphs) list, interned. */
 typedef struct catalog_edge_sets catalog_edge_sets;
 catalog_edge_sets *catalog_edge_sets_new(const catalog_build *b);
 void catalog_edge_sets_free(catalog_edge_sets *e);

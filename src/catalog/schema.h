@@ -30,7 +30,7 @@ static const char catalog_schema_sql[] =
 	"  note TEXT) WITHOUT ROWID;\n"
 	/* A site's edges in every graph, as one list of (target, graphs) shared by
 	 * all sites with the same list (sites.target_set); view edges expands
-	 * them (adjacency.c says why). */
+	 * them (edges.c says why). */
 	"CREATE TABLE target_sets(id INTEGER NOT NULL, target INTEGER NOT NULL, graphs INTEGER NOT NULL,\n"
 	"  PRIMARY KEY(id, target)) WITHOUT ROWID;\n"
 	/* Each graph as little-endian u32 arrays, read whole by walks. */

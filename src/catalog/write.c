@@ -318,7 +318,7 @@ static bool write_address_uses(writer *w, const catalog_build *b)
 
 /* ---- graphs ----------------------------------------------------------------------------- */
 
-/* Table graphs: what each graph holds (the edges themselves: adjacency.c). */
+/* Table graphs: what each graph holds (the edges themselves: edges.c). */
 static bool write_graphs(writer *w, const catalog_build *b)
 {
 	const ir_program *p = b->prog;

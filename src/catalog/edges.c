@@ -1,0 +1,279 @@
+/* edges.c — how the catalog stores call edges (the reading side: adjacency.c).
+ *
+ * Andersen's sets are wide and few: on sqlite its 3.2 M edges come from 21
+ * distinct target sets. So edges are not stored one row each: every site's
+ * list of (target, graphs) pairs is interned, each distinct list is written
+ * once (table target_sets) and the site names its list (sites.target_set);
+ * the view `edges` joins them back into one row per (site, target).
+ *
+ * Walks need the graph whole and fast, not through one SQL lookup per
+ * function. Table adjacency holds each graph as four arrays of
+ * little-endian u32 (docs/catalog.md): which sites each function has, the
+ * graph's target set of each site, and the sets' members. A reader loads
+ * them once per process (adjacency.c).
+ *
+ * The writer lives apart from the reader so that facet-query, which only
+ * reads, does not link the writer and through it the program model. */
+#include "catalog/catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/internal.h"
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+typedef VEC(uint32_t) u32_vec;
+
+/* ---- interning lists of words ------------------------------------------------------------ */
+
+/* Distinct u32 lists get dense ids in the order first seen; list id's words
+ * are words[offsets[id] .. offsets[id+1]). */
+typedef struct interner {
+	u32_vec words;
+	u32_vec offsets;
+	uint32_t *slots;           /* open addressing: id + 1, 0 empty */
+	size_t cap;                /* power of two, at least twice the ids */
+} interner;
+
+static uint64_t hash_words(const uint32_t *w, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= w[i];
+		h *= 0x100000001b3ull;
+	}
+	return h ^ (h >> 29);
+}
+
+static void interner_init(interner *in)
+{
+	memset(in, 0, sizeof *in);
+	in->cap = 256;
+	in->slots = xcalloc(in->cap, sizeof *in->slots);
+	VEC_PUSH(&in->offsets, 0);
+}
+
+static void interner_free(interner *in)
+{
+	VEC_FREE(&in->words);
+	VEC_FREE(&in->offsets);
+	free(in->slots);
+}
+
+static size_t interner_n(const interner *in)
+{
+	return in->offsets.len - 1;
+}
+
+static const uint32_t *interner_list(const interner *in, uint32_t id, size_t *n)
+{
+	*n = in->offsets.items[id + 1] - in->offsets.items[id];
+	return in->words.items + in->offsets.items[id];
+}
+
+static void interner_grow(interner *in)
+{
+	free(in->slots);
+	in->cap *= 2;
+	in->slots = xcalloc(in->cap, sizeof *in->slots);
+	for (uint32_t id = 0; id < interner_n(in); id++) {
+		size_t n;
+		const uint32_t *w = interner_list(in, id, &n);
+		size_t i = (size_t)hash_words(w, n) & (in->cap - 1);
+		while (in->slots[i])
+			i = (i + 1) & (in->cap - 1);
+		in->slots[i] = id + 1;
+	}
+}
+
+static uint32_t intern(interner *in, const uint32_t *w, size_t n)
+{
+	if (2 * (interner_n(in) + 1) > in->cap)
+		interner_grow(in);
+	size_t i = (size_t)hash_words(w, n) & (in->cap - 1);
+	for (; in->slots[i]; i = (i + 1) & (in->cap - 1)) {
+		size_t m;
+		const uint32_t *x = interner_list(in, in->slots[i] - 1, &m);
+		if (m == n && memcmp(x, w, n * sizeof *w) == 0)
+			return in->slots[i] - 1;
+	}
+	uint32_t id = (uint32_t)interner_n(in);
+	VEC_RESERVE(&in->words, in->words.len + n);
+	memcpy(in->words.items + in->words.len, w, n * sizeof *w);
+	in->words.len += n;
+	VEC_PUSH(&in->offsets, (uint32_t)in->words.len);
+	in->slots[i] = id + 1;
+	return id;
+}
+
+/* ---- the build's target sets ---------------------------------------------------------------- */
+
+struct catalog_edge_sets {
+	unsigned n_sites;
+	uint32_t *site_set;        /* per site: its list's id, CATALOG_NO_SET without a target in any graph */
+	interner lists;            /* words: target, graphs bitmask, target, graphs, ... (targets ascending) */
+};
+
+/* Site s's (target, graphs) pairs into out, targets ascending: a merge of
+ * the graphs' target lists (each ascending, cg/graph.h). */
+static void site_pairs(const catalog_build *b, unsigned s, u32_vec *out)
+{
+	unsigned pos[CATALOG_N_GRAPHS] = {0};
+	VEC_CLEAR(out);
+	for (;;) {
+		uint32_t t = UINT32_MAX, bits = 0;
+		for (int g = 0; g < CATALOG_N_GRAPHS; g++) {
+			const cg_graph *cg = b->graphs[g];
+			if (cg && pos[g] < cg->n_targets[s] && cg->targets[s][pos[g]] <= t) {
+				if (cg->targets[s][pos[g]] < t)
+					bits = 0;
+				t = cg->targets[s][pos[g]];
+				bits |= 1u << g;
+			}
+		}
+		if (!bits)
+			return;
+		for (int g = 0; g < CATALOG_N_GRAPHS; g++)
+			if (bits & (1u << g))
+				pos[g]++;
+		VEC_PUSH(out, t);
+		VEC_PUSH(out, bits);
+	}
+}
+
+catalog_edge_sets *catalog_edge_sets_new(const catalog_build *b)
+{
+	catalog_edge_sets *e = xcalloc(1, sizeof *e);
+	e->n_sites = b->prog->n_sites;
+	e->site_set = xmalloc((e->n_sites ? e->n_sites : 1) * sizeof *e->site_set);
+	interner_init(&e->lists);
+	u32_vec pairs = {0};
+	for (unsigned s = 0; s < e->n_sites; s++) {
+		site_pairs(b, s, &pairs);
+		e->site_set[s] = pairs.len ? intern(&e->lists, pairs.items, pairs.len) : CATALOG_NO_SET;
+	}
+	VEC_FREE(&pairs);
+	return e;
+}
+
+void catalog_edge_sets_free(catalog_edge_sets *e)
+{
+	if (!e)
+		return;
+	free(e->site_set);
+	interner_free(&e->lists);
+	free(e);
+}
+
+uint32_t catalog_edge_set_of(const catalog_edge_sets *e, unsigned site)
+{
+	return site < e->n_sites ? e->site_set[site] : CATALOG_NO_SET;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+/* a[0..n) as little-endian bytes, for sqlite3_bind_blob(..., free). */
+static unsigned char *le32_bytes(const uint32_t *a, size_t n)
+{
+	unsigned char *p = xmalloc(n * 4 + 1);
+	for (size_t i = 0; i < n; i++) {
+		p[4 * i] = (unsigned char)a[i];
+		p[4 * i + 1] = (unsigned char)(a[i] >> 8);
+		p[4 * i + 2] = (unsigned char)(a[i] >> 16);
+		p[4 * i + 3] = (unsigned char)(a[i] >> 24);
+	}
+	return p;
+}
+
+static void bind_u32s(sqlite3_stmt *st, int col, const uint32_t *a, size_t n)
+{
+	sqlite3_bind_blob64(st, col, le32_bytes(a, n), (sqlite3_uint64)n * 4, free);
+}
+
+static bool write_target_sets(writer *w, const catalog_edge_sets *e)
+{
+	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO target_sets VALUES(?1,?2,?3)");
+	bool ok = st != NULL;
+	for (uint32_t id = 0; ok && id < interner_n(&e->lists); id++) {
+		size_t n;
+		const uint32_t *p = interner_list(&e->lists, id, &n);
+		for (size_t k = 0; ok && k < n; k += 2) {
+			sqlite3_bind_int64(st, 1, id);
+			sqlite3_bind_int64(st, 2, p[k]);
+			sqlite3_bind_int64(st, 3, p[k + 1]);
+			ok = catalog_w_step(w, st);
+		}
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* function_sites of the adjacency: site ids run in caller order (ingest
+ * numbers a function's sites consecutively), so offsets suffice. False when
+ * the model breaks that order. */
+static bool function_sites(const ir_program *p, uint32_t *off)
+{
+	unsigned s = 0;
+	for (unsigned f = 0; f < p->n_functions; f++) {
+		off[f] = s;
+		while (s < p->n_sites && p->sites[s].caller->id == f)
+			s++;
+	}
+	off[p->n_functions] = s;
+	return s == p->n_sites;
+}
+
+/* Graph g's adjacency row: the build's lists filtered to g's bit and
+ * interned again, so each of g's distinct target sets appears once. */
+static bool write_graph_adjacency(writer *w, sqlite3_stmt *st, const catalog_build *b, const catalog_edge_sets *e,
+                                  int g, const uint32_t *fsites)
+{
+	const ir_program *p = b->prog;
+	size_t n_lists = interner_n(&e->lists);
+	uint32_t *map = xmalloc((n_lists ? n_lists : 1) * sizeof *map);
+	interner sets;
+	interner_init(&sets);
+	u32_vec members = {0};
+	for (uint32_t id = 0; id < n_lists; id++) {
+		size_t n;
+		const uint32_t *pairs = interner_list(&e->lists, id, &n);
+		VEC_CLEAR(&members);
+		for (size_t k = 0; k < n; k += 2)
+			if (pairs[k + 1] & (1u << g))
+				VEC_PUSH(&members, pairs[k]);
+		map[id] = members.len ? intern(&sets, members.items, members.len) : CATALOG_NO_SET;
+	}
+	uint32_t *site_sets = xmalloc((p->n_sites ? p->n_sites : 1) * sizeof *site_sets);
+	for (unsigned s = 0; s < p->n_sites; s++)
+		site_sets[s] = e->site_set[s] == CATALOG_NO_SET ? CATALOG_NO_SET : map[e->site_set[s]];
+	catalog_w_text(st, 1, catalog_graph_names[g]);
+	bind_u32s(st, 2, fsites, p->n_functions + 1);
+	bind_u32s(st, 3, site_sets, p->n_sites);
+	bind_u32s(st, 4, sets.offsets.items, sets.offsets.len);
+	bind_u32s(st, 5, sets.words.items, sets.words.len);
+	bool ok = catalog_w_step(w, st);
+	free(site_sets);
+	VEC_FREE(&members);
+	interner_free(&sets);
+	free(map);
+	return ok;
+}
+
+bool catalog_write_edges(writer *w, const catalog_build *b, const catalog_edge_sets *e)
+{
+	const ir_program *p = b->prog;
+	uint32_t *fsites = xmalloc((p->n_functions + 1) * sizeof *fsites);
+	bool ok = function_sites(p, fsites);
+	if (!ok)
+		error_set(w->err, "%s: cannot write the catalog: call sites are not numbered in caller order", w->path);
+	ok = ok && write_target_sets(w, e);
+	sqlite3_stmt *st = ok ? catalog_w_prep(w, "INSERT INTO adjacency VALUES(?1,?2,?3,?4,?5)") : NULL;
+	ok = ok && st;
+	for (int g = 0; ok && g < CATALOG_N_GRAPHS; g++)
+		if (b->graphs[g])
+			ok = write_graph_adjacency(w, st, b, e, g, fsites);
+	sqlite3_finalize(st);
+	free(fsites);
+	return ok;
+}
