@@ -1,6 +1,7 @@
-/* refine.c — the refinement's results into the catalog: recovered fields and
- * their assignment sets (with evidence), the dispatched field of every
- * indirect site, every decision with its warrant, the residual questions. */
+/* refine.c — the refinement's results into the catalog: recovered fields,
+ * their assignment sets (with evidence) and the assignments the signature
+ * filter rejected, the dispatched field of every indirect site, every
+ * decision with its warrant, the residual questions. */
 #include "catalog/internal.h"
 
 #if CATALOG_WITH_REFINEMENT
@@ -9,15 +10,32 @@
 
 /* ---- the refinement ------------------------------------------------------------------- */
 
+/* One row of field_assignments or field_rejected_assignments (same columns). */
+static bool write_assign(writer *w, sqlite3_stmt *st, unsigned field, const facet_assign *a)
+{
+	sqlite3_bind_int64(st, 1, field);
+	sqlite3_bind_int64(st, 2, a->function);
+	catalog_w_text(st, 3, assign_form_name(a->form));
+	catalog_w_text(st, 4, a->form == FORM_INIT ? a->global : NULL);
+	if (a->form == FORM_INIT)
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)a->slot);
+	catalog_w_text(st, 6, a->loc.file);
+	sqlite3_bind_int64(st, 7, a->loc.line);
+	sqlite3_bind_int64(st, 8, a->loc.col);
+	catalog_w_text(st, 9, a->in_function);
+	return catalog_w_step(w, st);
+}
+
 bool catalog_write_refinement(writer *w, const facet_result *r)
 {
 	sqlite3_stmt *fs = catalog_w_prep(w, "INSERT INTO fields VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
 	sqlite3_stmt *as = catalog_w_prep(w, "INSERT INTO field_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+	sqlite3_stmt *rs = catalog_w_prep(w, "INSERT INTO field_rejected_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)");
 	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *qs = catalog_w_prep(w, "INSERT INTO questions VALUES(?1,?2,?3,?4,?5)");
 	sqlite3_stmt *qc = catalog_w_prep(w, "INSERT INTO question_candidates VALUES(?1,?2)");
-	bool ok = fs && as && ds && de && qs && qc;
+	bool ok = fs && as && rs && ds && de && qs && qc;
 	for (unsigned i = 0; ok && i < r->n_fields; i++) {
 		const facet_field *f = &r->fields[i];
 		sqlite3_bind_int64(fs, 1, f->id);
@@ -29,20 +47,10 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 		catalog_w_text(fs, 7, f->sig_text);
 		sqlite3_bind_int64(fs, 8, f->n_sites);
 		ok = catalog_w_step(w, fs);
-		for (unsigned k = 0; ok && k < f->n_assigns; k++) {
-			const facet_assign *a = &f->assigns[k];
-			sqlite3_bind_int64(as, 1, f->id);
-			sqlite3_bind_int64(as, 2, a->function);
-			catalog_w_text(as, 3, assign_form_name(a->form));
-			catalog_w_text(as, 4, a->form == FORM_INIT ? a->global : NULL);
-			if (a->form == FORM_INIT)
-				sqlite3_bind_int64(as, 5, (sqlite3_int64)a->slot);
-			catalog_w_text(as, 6, a->loc.file);
-			sqlite3_bind_int64(as, 7, a->loc.line);
-			sqlite3_bind_int64(as, 8, a->loc.col);
-			catalog_w_text(as, 9, a->in_function);
-			ok = catalog_w_step(w, as);
-		}
+		for (unsigned k = 0; ok && k < f->n_assigns; k++)
+			ok = write_assign(w, as, f->id, &f->assigns[k]);
+		for (unsigned k = 0; ok && k < f->n_rejected; k++)
+			ok = write_assign(w, rs, f->id, &f->rejected[k]);
 	}
 	for (unsigned i = 0; ok && i < r->n_sites; i++) {
 		const facet_site *s = &r->sites[i];
@@ -110,6 +118,7 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_finalize(us);
 	sqlite3_finalize(fs);
 	sqlite3_finalize(as);
+	sqlite3_finalize(rs);
 	sqlite3_finalize(ds);
 	sqlite3_finalize(de);
 	sqlite3_finalize(qs);

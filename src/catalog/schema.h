@@ -40,6 +40,11 @@ static const char catalog_schema_sql[] =
 	"  name TEXT, key TEXT NOT NULL, signature TEXT, n_sites INTEGER NOT NULL);\n"
 	"CREATE TABLE field_assignments(field INTEGER NOT NULL, function INTEGER NOT NULL, form TEXT NOT NULL,\n"
 	"  global TEXT, slot INTEGER, file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL, in_function TEXT);\n"
+	/* Functions written into a field whose signature does not fit it: left
+	 * out of F(S.m), kept so people see what the signature filter removed. */
+	"CREATE TABLE field_rejected_assignments(field INTEGER NOT NULL, function INTEGER NOT NULL,\n"
+	"  form TEXT NOT NULL, global TEXT, slot INTEGER, file TEXT, line INTEGER NOT NULL, col INTEGER NOT NULL,\n"
+	"  in_function TEXT);\n"
 	"CREATE TABLE dispatch(site INTEGER PRIMARY KEY, status TEXT NOT NULL, step TEXT, depth INTEGER NOT NULL,\n"
 	"  field INTEGER, offset INTEGER NOT NULL, reason TEXT, base_type TEXT, n_r0 INTEGER NOT NULL,\n"
 	"  n_sym INTEGER NOT NULL, abstains INTEGER NOT NULL);\n"
@@ -71,6 +76,7 @@ static const char catalog_index_sql[] =
 	"CREATE INDEX functions_address_taken ON functions(id, ir_type) WHERE address_taken;\n"
 	"CREATE INDEX field_assignments_field ON field_assignments(field);\n"
 	"CREATE INDEX field_assignments_line ON field_assignments(line);\n"
+	"CREATE INDEX field_rejected_assignments_field ON field_rejected_assignments(field);\n"
 	"CREATE INDEX fields_key ON fields(key);\n"
 	"CREATE INDEX dispatch_field ON dispatch(field);\n"
 	"CREATE INDEX decisions_site ON decisions(site);\n"

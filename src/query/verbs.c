@@ -194,9 +194,9 @@ json_t *qv_callers(qctx *q)
 	 * whose IR type matches this function's (they may call it). */
 	unsigned n = 0;
 	json_t *ids = json_array();
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.id FROM sites s INDEXED BY sites_indirect, functions f WHERE f.id = ?1 AND f.address_taken "
-	                                "AND s.kind = 'indirect' AND (s.resolved & ?2) = 0 AND s.call_type = f.ir_type "
-	                                "ORDER BY s.id");
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.id FROM sites s INDEXED BY sites_indirect, functions f WHERE f.id = ?1 "
+	                                "AND f.address_taken AND s.kind = 'indirect' AND (s.resolved & ?2) = 0 "
+	                                "AND s.call_type = f.ir_type ORDER BY s.id");
 	sqlite3_bind_int64(st, 1, fn);
 	sqlite3_bind_int64(st, 2, q->bit);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -471,10 +471,49 @@ json_t *qv_explain(qctx *q)
 	return json_pack("{s:o, s:o}", "site", d, "uncertainty", q_uncertainty(q, unresolved, ids));
 }
 
+/* Appends field's candidates to cands: the functions Algorithm 1 accepted
+ * into F (signature_matches true), or with rejected those it saw written
+ * there but refused for an incompatible signature (false), each with the
+ * places it was assigned. Returns how many it appended. */
+static unsigned field_candidates(qctx *q, unsigned field, bool rejected, json_t *cands)
+{
+	sqlite3_stmt *st = q_stmt(q->s, rejected ? "SELECT DISTINCT function FROM field_rejected_assignments "
+	                                           "WHERE field = ?1 ORDER BY 1"
+	                                         : "SELECT DISTINCT function FROM field_assignments WHERE field = ?1 "
+	                                           "ORDER BY 1");
+	sqlite3_bind_int64(st, 1, field);
+	VEC(unsigned) fids = {0};
+	while (sqlite3_step(st) == SQLITE_ROW)
+		VEC_PUSH(&fids, (unsigned)sqlite3_column_int64(st, 0));
+	for (size_t k = 0; k < fids.len; k++) {
+		json_t *c = q_fn_json(q, fids.items[k]);
+		json_t *as = json_array();
+		st = q_stmt(q->s, rejected ? "SELECT form, global, file, line, in_function FROM field_rejected_assignments "
+		                             "WHERE field = ?1 AND function = ?2 ORDER BY line"
+		                           : "SELECT form, global, file, line, in_function FROM field_assignments "
+		                             "WHERE field = ?1 AND function = ?2 ORDER BY line");
+		sqlite3_bind_int64(st, 1, field);
+		sqlite3_bind_int64(st, 2, fids.items[k]);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			json_array_append_new(as, json_pack("{s:o, s:o, s:o, s:I, s:o}", "form", col_text(st, 0), "global",
+			                                    col_text(st, 1), "file", col_text(st, 2), "line",
+			                                    (json_int_t)sqlite3_column_int64(st, 3), "in_function",
+			                                    col_text(st, 4)));
+		json_object_set_new(c, "assignments", as);
+		json_object_set_new(c, "signature_matches", json_boolean(!rejected));
+		json_array_append_new(cands, c);
+	}
+	unsigned n = (unsigned)fids.len;
+	VEC_FREE(&fids);
+	return n;
+}
+
 /* Unresolved indirect sites grouped by the field they dispatch through
- * (seed 001's resolution_candidates). A site without a recovered field is
- * grouped with the others of its IR call type, and its candidates are the
- * address-taken definitions of that type (a weaker basis, said so). */
+ * (seed 001's resolution_candidates). A field's candidates are the functions
+ * assigned to it, those whose signature fits first; only they count for
+ * single_candidate. A site without a recovered field is grouped with the
+ * others of its IR call type, and its candidates are the address-taken
+ * definitions of that type (a weaker basis, said so). */
 json_t *qv_resolution_candidates(qctx *q)
 {
 	long long limit = 50;
@@ -483,8 +522,9 @@ json_t *qv_resolution_candidates(qctx *q)
 	json_t *groups = json_array();
 	unsigned n_sites = 0;
 	/* Field groups. */
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT DISTINCT s.field FROM sites s INDEXED BY sites_indirect WHERE s.kind = 'indirect' AND "
-	                                "(s.resolved & ?1) = 0 AND s.field IS NOT NULL ORDER BY s.field");
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT DISTINCT s.field FROM sites s INDEXED BY sites_indirect WHERE "
+	                                "s.kind = 'indirect' AND (s.resolved & ?1) = 0 AND s.field IS NOT NULL "
+	                                "ORDER BY s.field");
 	sqlite3_bind_int64(st, 1, q->bit);
 	VEC(unsigned) fields = {0};
 	while (sqlite3_step(st) == SQLITE_ROW)
@@ -499,50 +539,20 @@ json_t *qv_resolution_candidates(qctx *q)
 		                      col_text(st, 3), "signature", col_text(st, 4), "field_kind", col_text(st, 5),
 		                      "candidates_basis", "assignments");
 		json_t *sites = json_array();
-		char call_type[512] = "";
-		st = q_stmt(q->s, "SELECT id, call_type FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
+		st = q_stmt(q->s, "SELECT id FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
 		                  "(resolved & ?2) = 0 ORDER BY id");
 		sqlite3_bind_int64(st, 1, fields.items[i]);
 		sqlite3_bind_int64(st, 2, q->bit);
 		VEC(unsigned) sids = {0};
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while (sqlite3_step(st) == SQLITE_ROW)
 			VEC_PUSH(&sids, (unsigned)sqlite3_column_int64(st, 0));
-			if (!call_type[0] && sqlite3_column_text(st, 1))
-				snprintf(call_type, sizeof call_type, "%s", (const char *)sqlite3_column_text(st, 1));
-		}
 		for (size_t k = 0; k < sids.len; k++)
 			json_array_append_new(sites, q_site_json(q, sids.items[k]));
 		n_sites += (unsigned)sids.len;
 		VEC_FREE(&sids);
 		json_t *cands = json_array();
-		st = q_stmt(q->s, "SELECT DISTINCT a.function FROM field_assignments a WHERE a.field = ?1 ORDER BY 1");
-		sqlite3_bind_int64(st, 1, fields.items[i]);
-		VEC(unsigned) fids = {0};
-		while (sqlite3_step(st) == SQLITE_ROW)
-			VEC_PUSH(&fids, (unsigned)sqlite3_column_int64(st, 0));
-		unsigned matching = 0;
-		for (size_t k = 0; k < fids.len; k++) {
-			json_t *c = q_fn_json(q, fids.items[k]);
-			json_t *as = json_array();
-			st = q_stmt(q->s, "SELECT form, global, file, line, in_function FROM field_assignments WHERE field = ?1 "
-			                  "AND function = ?2 ORDER BY line");
-			sqlite3_bind_int64(st, 1, fields.items[i]);
-			sqlite3_bind_int64(st, 2, fids.items[k]);
-			while (sqlite3_step(st) == SQLITE_ROW)
-				json_array_append_new(as, json_pack("{s:o, s:o, s:o, s:I, s:o}", "form", col_text(st, 0), "global",
-				                                    col_text(st, 1), "file", col_text(st, 2), "line",
-				                                    (json_int_t)sqlite3_column_int64(st, 3), "in_function",
-				                                    col_text(st, 4)));
-			st = q_stmt(q->s, "SELECT ir_type FROM functions WHERE id = ?1");
-			sqlite3_bind_int64(st, 1, fids.items[k]);
-			bool match = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) &&
-			             strcmp((const char *)sqlite3_column_text(st, 0), call_type) == 0;
-			matching += match;
-			json_object_set_new(c, "assignments", as);
-			json_object_set_new(c, "signature_matches", json_boolean(match));
-			json_array_append_new(cands, c);
-		}
-		VEC_FREE(&fids);
+		unsigned matching = field_candidates(q, fields.items[i], false, cands);
+		field_candidates(q, fields.items[i], true, cands);
 		json_object_set_new(g, "sites", sites);
 		json_object_set_new(g, "candidates", cands);
 		json_object_set_new(g, "single_candidate", json_boolean(matching == 1));
@@ -550,8 +560,8 @@ json_t *qv_resolution_candidates(qctx *q)
 	}
 	VEC_FREE(&fields);
 	/* Sites without a field, by call type. */
-	st = q_stmt(q->s, "SELECT DISTINCT call_type FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND (resolved & ?1) = 0 AND "
-	                  "field IS NULL ORDER BY call_type");
+	st = q_stmt(q->s, "SELECT DISTINCT call_type FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND "
+	                  "(resolved & ?1) = 0 AND field IS NULL ORDER BY call_type");
 	sqlite3_bind_int64(st, 1, q->bit);
 	VEC(char *) types = {0};
 	while (sqlite3_step(st) == SQLITE_ROW)

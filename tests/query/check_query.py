@@ -5,7 +5,8 @@ overlay, on programs compiled with clang-22 -g.
 Usage: check_query.py FACET FACET_QUERY SRCDIR [-k] [-v]
 
 The expected answers come from reading tests/query/programs/plugin.c (its
-header lists them) and tests/programs/fnptr_struct.c. Programs are compiled
+header lists them), tests/programs/fnptr_struct.c and
+tests/facet/programs/rejected.c (with a variant written here). Programs are compiled
 from SRCDIR with relative paths, so files read tests/query/programs/....
 Prints one line per failed check and a closing "N passed, N failed"; exit 1
 when a check failed, 2 on misuse."""
@@ -85,8 +86,8 @@ for inputs, cat in (([plugin0], cat0), ([plugin2], cat2), ([plugin0, extra0], ca
 check(not [f for f in os.listdir(work) if ".tmp-" in f], "no temporary file left after builds")
 
 rc, inv, err = q(cat0, "inventory")
-check(rc == 0 and inv["meta"]["schema_version"] == "2" and len(inv["fingerprint"]) == 16,
-      f"inventory: schema version 2 and a 16-digit fingerprint ({err})")
+check(rc == 0 and inv["meta"]["schema_version"] == "3" and len(inv["fingerprint"]) == 16,
+      f"inventory: schema version 3 and a 16-digit fingerprint ({err})")
 check(inv and {g["name"] for g in inv["graphs"] if g["present"]} ==
       {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"}, "inventory: every graph present")
 check(inv and inv["default_graph"] == "rpm", "default graph is rpm")
@@ -268,6 +269,55 @@ if "ops@16" in groups:
 rc, r, _ = q(cat0, "resolution-candidates")
 check(rc == 0 and len(r["groups"]) == 1 and r["groups"][0]["field"] is None,
       "resolution-candidates in rpm: only fire's h() is left")
+
+# Functions written into a field with an incompatible signature are candidates with signature_matches
+# false and do not count for single_candidate. tests/facet/programs/rejected.c: F(job.run) is {run_twice
+# (init, line 24), run_square (store, line 26)}; run_text is stored at line 28 through a cast and rejected.
+# one.c is the same with run_square left out: one matching candidate and one rejected. The graph is
+# `direct`, where job.run's site is unresolved (R± resolves it).
+open(f"{work}/one.c", "w").write(
+    "struct job { int (*run)(int n); const char *name; };\n"                      # 1
+    "static int run_twice(int n) { return 2 * n; }\n"                            # 2
+    "static int run_text(const char *s) { return s ? (int)s[0] : 0; }\n"         # 3
+    "__attribute__((noinline)) int start(struct job *j, int n) { return j->run(n); }\n"
+    "int main(int argc, char **argv)\n"                                          # 5
+    "{\n"
+    "\t(void)argv;\n"
+    "\tstruct job j = {run_twice, \"twice\"};\n"                                 # 8
+    "\tif (argc > 5)\n"
+    "\t\tj.run = (int (*)(int))(void (*)(void))run_text;\n"                      # 10
+    "\treturn start(&j, argc);\n"
+    "}\n")
+for opt in ("-O0", "-O2"):
+    for src, want_match, want_rejected, store_line in (("tests/facet/programs/rejected.c", {"run_twice", "run_square"},
+                                                        {"run_text"}, 28),
+                                                       (f"{work}/one.c", {"run_twice"}, {"run_text"}, 10)):
+        what = f"{os.path.basename(src)} {opt}"
+        cat = f"{work}/rejected{opt}-{os.path.basename(src)}.facet"
+        rc, _, err = build([compile_bc(src, opt, cat[:-6] + ".bc")], cat)
+        check(rc == 0, f"{what}: build ({err.strip()})")
+        con = sqlite3.connect(cat)
+        rows = con.execute("SELECT f.name, a.form FROM field_rejected_assignments a JOIN functions f "
+                           "ON f.id = a.function JOIN fields d ON d.id = a.field WHERE d.key = 'job@0'").fetchall()
+        con.close()
+        check({n for n, _ in rows} == want_rejected and all(form == "store" for _, form in rows),
+              f"{what}: field_rejected_assignments holds run_text's store into job.run ({rows})")
+        rc, r, err = q(cat, "resolution-candidates", "--graph", "direct")
+        g = [g for g in (r["groups"] if r else []) if g["field"] == "job@0"]
+        check(rc == 0 and len(g) == 1, f"{what}: a group for job@0 in the direct graph ({err.strip()})")
+        if len(g) != 1:
+            continue
+        got = {c["name"]: c["signature_matches"] for c in g[0]["candidates"]}
+        check(got == {**{n: True for n in want_match}, **{n: False for n in want_rejected}},
+              f"{what}: candidates with signature_matches {got}")
+        check([c["name"] for c in g[0]["candidates"]][-1] == "run_text", f"{what}: the rejected candidate comes last")
+        check(g[0]["single_candidate"] == (len(want_match) == 1),
+              f"{what}: single_candidate counts only the matching candidates ({g[0]['single_candidate']})")
+        text = [c for c in g[0]["candidates"] if c["name"] == "run_text"]
+        check(text and [a["form"] for a in text[0]["assignments"]] == ["store"]
+              and (opt == "-O2" or [a["line"] for a in text[0]["assignments"]] == [store_line]),
+              f"{what}: run_text's rejected assignment is its store (line {store_line} at -O0): "
+              f"{text and text[0]['assignments']}")
 
 # -O2: inlining moves calls; the answers that do not depend on it hold
 rc, r, _ = q(cat2, "reach", "main", "ops_lookup")
