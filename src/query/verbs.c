@@ -474,18 +474,22 @@ json_t *qv_explain(qctx *q)
 /* Appends field's candidates to cands: the functions Algorithm 1 accepted
  * into F (signature_matches true), or with rejected those it saw written
  * there but refused for an incompatible signature (false), each with the
- * places it was assigned. Returns how many it appended. */
-static unsigned field_candidates(qctx *q, unsigned field, bool rejected, json_t *cands)
+ * places it was assigned. Rejected ones can be hundreds (a copy through an
+ * untyped pointer reaches every address-taken function), so at most limit
+ * of them are listed, direct initialisers and stores before copies.
+ * Returns how many there are. */
+static unsigned field_candidates(qctx *q, unsigned field, bool rejected, long long limit, json_t *cands)
 {
-	sqlite3_stmt *st = q_stmt(q->s, rejected ? "SELECT DISTINCT function FROM field_rejected_assignments "
-	                                           "WHERE field = ?1 ORDER BY 1"
+	sqlite3_stmt *st = q_stmt(q->s, rejected ? "SELECT function, min(CASE form WHEN 'copy' THEN 1 ELSE 0 END) AS k "
+	                                           "FROM field_rejected_assignments WHERE field = ?1 GROUP BY function "
+	                                           "ORDER BY k, function"
 	                                         : "SELECT DISTINCT function FROM field_assignments WHERE field = ?1 "
 	                                           "ORDER BY 1");
 	sqlite3_bind_int64(st, 1, field);
 	VEC(unsigned) fids = {0};
 	while (sqlite3_step(st) == SQLITE_ROW)
 		VEC_PUSH(&fids, (unsigned)sqlite3_column_int64(st, 0));
-	for (size_t k = 0; k < fids.len; k++) {
+	for (size_t k = 0; k < fids.len && (!rejected || (long long)k < limit); k++) {
 		json_t *c = q_fn_json(q, fids.items[k]);
 		json_t *as = json_array();
 		st = q_stmt(q->s, rejected ? "SELECT form, global, file, line, in_function FROM field_rejected_assignments "
@@ -551,10 +555,11 @@ json_t *qv_resolution_candidates(qctx *q)
 		n_sites += (unsigned)sids.len;
 		VEC_FREE(&sids);
 		json_t *cands = json_array();
-		unsigned matching = field_candidates(q, fields.items[i], false, cands);
-		field_candidates(q, fields.items[i], true, cands);
+		unsigned matching = field_candidates(q, fields.items[i], false, limit, cands);
+		unsigned n_rejected = field_candidates(q, fields.items[i], true, limit, cands);
 		json_object_set_new(g, "sites", sites);
 		json_object_set_new(g, "candidates", cands);
+		json_object_set_new(g, "n_rejected_candidates", json_integer(n_rejected));
 		json_object_set_new(g, "single_candidate", json_boolean(matching == 1));
 		json_array_append_new(groups, g);
 	}
