@@ -59,10 +59,14 @@ bool lower_tracked_type(lowering *L, LLVMTypeRef ty)
 	return t;
 }
 
+/* Values loaded and stored slot by slot. Vectors too: the optimiser copies
+ * two adjacent pointer fields with one `load <2 x ptr>` / `store <2 x ptr>`
+ * (libxml2's ret->readcallback, ret->closecallback), and a vector taken as
+ * one slot would drop every lane but the first. */
 static bool is_aggregate(LLVMTypeRef ty)
 {
 	LLVMTypeKind k = LLVMGetTypeKind(ty);
-	return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+	return k == LLVMStructTypeKind || k == LLVMArrayTypeKind || k == LLVMVectorTypeKind;
 }
 
 /* ---- emitting -------------------------------------------------------------------------- */
