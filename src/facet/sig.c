@@ -179,14 +179,24 @@ static bool equal(sig_cache *c, di_type *a, di_type *b)
 	return x == y || strcmp(x, y) == 0;
 }
 
+/* `int (*hash)()`: C before C23 declares no parameters, and clang's debug
+ * info spells it {int, null} — the varargs marker with no named parameter
+ * (which `(...)` alone could not have before C23). Any parameter list fits. */
+static bool unprototyped(const di_type *t)
+{
+	return t->n_params == 2 && t->params[1] == NULL;
+}
+
 static bool compatible(sig_cache *c, di_type *fn, di_type *field)
 {
 	if (!fn || !field || fn->n_params == 0 || field->n_params == 0)
 		return true;   /* unknown: no evidence either way */
-	if (fn->n_params != field->n_params)
+	if (fn->n_params != field->n_params && !unprototyped(fn) && !unprototyped(field))
 		return false;
 	if (!equal(c, fn->params[0], field->params[0]))
 		return false;
+	if (unprototyped(fn) || unprototyped(field))
+		return true;
 	for (unsigned i = 1; i < fn->n_params; i++) {
 		di_type *a = fn->params[i], *b = field->params[i];
 		bool a_va = !a && i == fn->n_params - 1, b_va = !b && i == field->n_params - 1;

@@ -15,7 +15,10 @@
  *     as pointers to their element (a parameter decays), pointers by what they
  *     point to, function types by return type and parameters;
  *   - a vararg list is part of the arity: `int (const char *, ...)` and
- *     `int (const char *)` differ.
+ *     `int (const char *)` differ;
+ *   - an unprototyped type (`int (*hash)()` before C23; the debug info spells
+ *     it `int (...)`) declares no parameters: any list with the same return
+ *     type fits it.
  * "void *" means a pointer to void after qualifiers are dropped
  * (`const void *` counts). An unknown signature (no debug info for the
  * function) is compatible with everything: no evidence, no refutation. */

@@ -216,6 +216,27 @@ static bool calls_itself(const ir_site *s, const ir_function *f)
 	return s->callee_value != IR_NONE && s->callee_value == f->value;
 }
 
+/* A call through an unprototyped pointer (`int (*hash)()` before C23):
+ * clang types the call by its promoted arguments plus varargs, `i32 (i64,
+ * ...)`, which no defined function's type equals (oniguruma's st.c calls
+ * str_end_hash, `i32 (ptr)`, this way). Such a call fits a function that is
+ * not varargs and returns the same IR type. */
+static bool fits_unprototyped_call(const ir_site *s, const ir_function *f)
+{
+	const char *call = s->call_type, *fn = f->ir_type;
+	size_t n = call ? strlen(call) : 0;
+	if (n < 5 || strcmp(call + n - 4, "...)") != 0 || f->vararg || !fn)
+		return false;
+	const char *cp = strstr(call, " ("), *fp = strstr(fn, " (");
+	return cp && fp && cp - call == fp - fn && strncmp(call, fn, (size_t)(cp - call)) == 0;
+}
+
+/* The type filter (FLTA, §3.2) with the two exceptions above. */
+static bool type_fits(const ir_site *s, const ir_function *f)
+{
+	return f->ir_type == s->call_type || calls_itself(s, f) || fits_unprototyped_call(s, f);
+}
+
 /* A defined function called at s: actuals to formals, return to result. An
  * allocation wrapper's result is instead a fresh object per call site. */
 static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
@@ -273,7 +294,7 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 
 	if (!w.callback) {
 		VEC_PUSH(&x->targets[s->id], f->id);
-		if (x->bind_all || f->ir_type == s->call_type || calls_itself(s, f))
+		if (x->bind_all || type_fits(s, f))
 			bind_call(x, s, f);
 		return;
 	}
@@ -563,7 +584,7 @@ cg_graph *pta_callgraph(const pta_result *r, bool type_filter)
 			const ir_function *f = p->functions[r->site_targets[i][k]];
 			/* FLTA (§3.2): the IR function types must be equal; types are
 			 * interned, so equal types are the same pointer. */
-			if (!type_filter || f->ir_type == s->call_type || calls_itself(s, f))
+			if (!type_filter || type_fits(s, f))
 				buf[n++] = f->id;
 		}
 		cg_set_targets(g, i, buf, n);
