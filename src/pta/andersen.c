@@ -216,19 +216,40 @@ static bool calls_itself(const ir_site *s, const ir_function *f)
 	return s->callee_value != IR_NONE && s->callee_value == f->value;
 }
 
+/* The fixed parameters of a varargs IR function type "R (A, B, ...)": the
+ * commas at the top level of its parameter list; -1 when not varargs. */
+static int fixed_params(const char *type)
+{
+	size_t n = type ? strlen(type) : 0;
+	const char *open = type ? strstr(type, " (") : NULL;
+	if (!open || n < 5 || strcmp(type + n - 4, "...)") != 0)
+		return -1;
+	int depth = 0, commas = 0;
+	for (const char *p = open + 1; *p; p++) {
+		if (*p == '(' || *p == '{' || *p == '[' || *p == '<')
+			depth++;
+		else if (*p == ')' || *p == '}' || *p == ']' || *p == '>')
+			depth--;
+		else if (*p == ',' && depth == 1)
+			commas++;
+	}
+	return commas;
+}
+
 /* A call through an unprototyped pointer (`int (*hash)()` before C23):
  * clang types the call by its promoted arguments plus varargs, `i32 (i64,
  * ...)`, which no defined function's type equals (oniguruma's st.c calls
- * str_end_hash, `i32 (ptr)`, this way). Such a call fits a function that is
- * not varargs and returns the same IR type. */
+ * str_end_hash, `i32 (ptr)`, this way). A genuinely variadic call has the
+ * same shape, so the call must pass no variadic argument, and the function
+ * must take exactly the arguments passed, not be varargs itself, and return
+ * the same IR type. */
 static bool fits_unprototyped_call(const ir_site *s, const ir_function *f)
 {
 	const char *call = s->call_type, *fn = f->ir_type;
-	size_t n = call ? strlen(call) : 0;
-	if (n < 5 || strcmp(call + n - 4, "...)") != 0 || f->vararg || !fn)
+	if (f->vararg || !fn || fixed_params(call) != (int)s->n_args || f->n_args != s->n_args)
 		return false;
 	const char *cp = strstr(call, " ("), *fp = strstr(fn, " (");
-	return cp && fp && cp - call == fp - fn && strncmp(call, fn, (size_t)(cp - call)) == 0;
+	return fp && cp - call == fp - fn && strncmp(call, fn, (size_t)(cp - call)) == 0;
 }
 
 /* The type filter (FLTA, §3.2) with the two exceptions above. */
