@@ -75,10 +75,12 @@ typedef struct facet_field {
 	unsigned n_init;
 	unsigned *F;               /* F(S.m): function ids, ascending (init ⊆ F) */
 	unsigned n_F;
-	/* The rejected assignments: functions written into the field whose
-	 * signature is incompatible with the field's, so left out of F. One
-	 * place each (the first seen); kept so people and agents see what the
-	 * signature filter removed. */
+	/* The rejected assignments: functions an initializer or a store writes
+	 * into the field whose signature is incompatible with the field's, so
+	 * left out of F (copies are not listed: a copy through an untyped
+	 * pointer moves every slot of its source). One place each (the first
+	 * seen); kept so people and agents see what the signature filter
+	 * removed. */
 	facet_assign *rejected;
 	unsigned n_rejected;
 	unsigned n_sites;          /* indirect sites dispatching through it */
