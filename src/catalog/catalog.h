@@ -28,7 +28,7 @@
 typedef struct facet_result facet_result;   /* facet/facet.h */
 typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
-#define CATALOG_SCHEMA_VERSION 3
+#define CATALOG_SCHEMA_VERSION 4
 
 /* The graphs a catalog may hold; graph i is bit (1 << i) of edges.graphs. */
 enum { CATALOG_DIRECT, CATALOG_ANDERSEN, CATALOG_R0, CATALOG_RULESONLY, CATALOG_RPLUS, CATALOG_RPM,

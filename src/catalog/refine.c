@@ -7,6 +7,7 @@
 #if CATALOG_WITH_REFINEMENT
 
 #include "facet/facet.h"
+#include "facet/sig.h"
 
 /* ---- the refinement ------------------------------------------------------------------- */
 
@@ -31,7 +32,7 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_stmt *fs = catalog_w_prep(w, "INSERT INTO fields VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
 	sqlite3_stmt *as = catalog_w_prep(w, "INSERT INTO field_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *rs = catalog_w_prep(w, "INSERT INTO field_rejected_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
-	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)");
+	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)");
 	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *qs = catalog_w_prep(w, "INSERT INTO questions VALUES(?1,?2,?3,?4,?5)");
 	sqlite3_stmt *qc = catalog_w_prep(w, "INSERT INTO question_candidates VALUES(?1,?2)");
@@ -65,6 +66,9 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 		sqlite3_bind_int64(ds, 9, s->n_r0);
 		sqlite3_bind_int64(ds, 10, s->n_sym);
 		sqlite3_bind_int(ds, 11, s->abstains);
+		char sig[256];
+		catalog_w_text(ds, 12, s->callee_sig ? sig_text(s->callee_sig, sig, sizeof sig) : NULL);
+		catalog_w_text(ds, 13, s->callee_var);
 		ok = catalog_w_step(w, ds);
 	}
 	for (unsigned i = 0; ok && i < r->n_decisions; i++) {

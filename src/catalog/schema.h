@@ -47,7 +47,7 @@ static const char catalog_schema_sql[] =
 	"  in_function TEXT);\n"
 	"CREATE TABLE dispatch(site INTEGER PRIMARY KEY, status TEXT NOT NULL, step TEXT, depth INTEGER NOT NULL,\n"
 	"  field INTEGER, offset INTEGER NOT NULL, reason TEXT, base_type TEXT, n_r0 INTEGER NOT NULL,\n"
-	"  n_sym INTEGER NOT NULL, abstains INTEGER NOT NULL);\n"
+	"  n_sym INTEGER NOT NULL, abstains INTEGER NOT NULL, callee_type TEXT, callee_variable TEXT);\n"
 	"CREATE TABLE decisions(id INTEGER PRIMARY KEY, site INTEGER NOT NULL, function INTEGER NOT NULL,\n"
 	"  fact TEXT NOT NULL, outcome TEXT NOT NULL, rule TEXT NOT NULL, premise TEXT, source TEXT NOT NULL,\n"
 	"  evidence TEXT);\n"

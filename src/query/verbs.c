@@ -359,11 +359,11 @@ static json_t *site_detail(qctx *q, unsigned site)
 {
 	json_t *sj = q_site_json(q, site);
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT d.status, d.step, d.depth, f.key, f.name, f.signature, d.reason, "
-	                                "d.base_type, d.n_r0, d.n_sym, d.abstains FROM dispatch d LEFT JOIN fields f "
-	                                "ON f.id = d.field WHERE d.site = ?1");
+	                                "d.base_type, d.n_r0, d.n_sym, d.abstains, d.callee_type, d.callee_variable "
+	                                "FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
 	sqlite3_bind_int64(st, 1, site);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		json_object_set_new(sj, "dispatch", json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b}",
+		json_object_set_new(sj, "dispatch", json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}",
 		                                              "status", col_text(st, 0), "step", col_text(st, 1), "depth",
 		                                              (json_int_t)sqlite3_column_int64(st, 2), "field",
 		                                              col_text(st, 3), "field_name", col_text(st, 4), "signature",
@@ -371,7 +371,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 		                                              col_text(st, 7), "n_r0",
 		                                              (json_int_t)sqlite3_column_int64(st, 8), "n_sym",
 		                                              (json_int_t)sqlite3_column_int64(st, 9), "abstains",
-		                                              sqlite3_column_int(st, 10)));
+		                                              sqlite3_column_int(st, 10), "callee_type", col_text(st, 11),
+		                                              "callee_variable", col_text(st, 12)));
 	else
 		json_object_set_new(sj, "dispatch", json_null());
 	json_t *targets = json_array(), *dropped = json_array();

@@ -86,8 +86,8 @@ for inputs, cat in (([plugin0], cat0), ([plugin2], cat2), ([plugin0, extra0], ca
 check(not [f for f in os.listdir(work) if ".tmp-" in f], "no temporary file left after builds")
 
 rc, inv, err = q(cat0, "inventory")
-check(rc == 0 and inv["meta"]["schema_version"] == "3" and len(inv["fingerprint"]) == 16,
-      f"inventory: schema version 3 and a 16-digit fingerprint ({err})")
+check(rc == 0 and inv["meta"]["schema_version"] == "4" and len(inv["fingerprint"]) == 16,
+      f"inventory: schema version 4 and a 16-digit fingerprint ({err})")
 check(inv and {g["name"] for g in inv["graphs"] if g["present"]} ==
       {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"}, "inventory: every graph present")
 check(inv and inv["default_graph"] == "rpm", "default graph is rpm")
@@ -323,6 +323,23 @@ for opt in ("-O0", "-O2"):
               and (opt == "-O2" or [a["line"] for a in text[0]["assignments"]] == [store_line]),
               f"{what}: run_text's rejected assignment is its store (line {store_line} at -O0): "
               f"{text and text[0]['assignments']}")
+
+# The callee's declared type at an unrecovered site (tests/facet/programs/callee_type.c: lcode is read
+# out of a byte buffer through a cast to len_code_pt): the catalog's dispatch row and indirect-targets
+# carry it, and the Prune-Sig warrant on req_len cites it.
+for opt in ("-O0", "-O2"):
+    cat = f"{work}/callee_type{opt}.facet"
+    rc, _, err = build([compile_bc("tests/facet/programs/callee_type.c", opt, cat[:-6] + ".bc")], cat)
+    check(rc == 0, f"callee_type.c {opt}: build ({err.strip()})")
+    rc, r, err = q(cat, "indirect-targets", "callee_type.c:35", "--graph", "rpm")
+    d = r["sites"][0]["dispatch"] if r and r["sites"] else {}
+    check(rc == 0 and d.get("status") == "unrecovered" and d.get("callee_type") == "size_t(struct engine *)"
+          and d.get("callee_variable") == "lcode",
+          f"callee_type.c {opt}: dispatch carries the callee's declared type ({d or err.strip()})")
+    dropped = {x["name"]: x["warrants"] for x in (r["sites"][0]["not_in_graph"] if r and r["sites"] else [])}
+    check("req_len" in dropped and any(w["rule"] == "Prune-Sig" and "declared type" in (w["evidence"] or "")
+                                       for w in dropped["req_len"]),
+          f"callee_type.c {opt}: req_len dropped by Prune-Sig against the declared type ({dropped.get('req_len')})")
 
 # -O2: inlining moves calls; the answers that do not depend on it hold
 rc, r, _ = q(cat2, "reach", "main", "ops_lookup")
