@@ -358,23 +358,34 @@ static unsigned unique(unsigned *v, unsigned n)
 	return m;
 }
 
-/* Groups the rejected assignments by field; count is scratch of nf + 1. */
-static void group_rejected(adder *a, unsigned *count)
+/* Groups items (item i goes to field field_of[i]) into each field's array:
+ * fl->assigns, or fl->rejected when rejected. */
+static void group_by_field(facet_ctx *x, const facet_assign *items, const unsigned *field_of, size_t n,
+                           bool rejected)
 {
-	facet_ctx *x = a->x;
 	unsigned nf = (unsigned)x->fields.len;
-	memset(count, 0, (nf + 1) * sizeof *count);
-	for (size_t i = 0; i < a->rejected.len; i++)
-		count[a->rejected_field.items[i]]++;
+	unsigned *count = xcalloc(nf + 1, sizeof *count);
+	for (size_t i = 0; i < n; i++)
+		count[field_of[i]]++;
 	for (unsigned f = 0; f < nf; f++) {
 		facet_field *fl = &x->fields.items[f];
-		fl->rejected = ARENA_ARRAY(x->arena, facet_assign, count[f] ? count[f] : 1);
-		fl->n_rejected = 0;
+		facet_assign *arr = ARENA_ARRAY(x->arena, facet_assign, count[f] ? count[f] : 1);
+		if (rejected) {
+			fl->rejected = arr;
+			fl->n_rejected = 0;
+		} else {
+			fl->assigns = arr;
+			fl->n_assigns = 0;
+		}
 	}
-	for (size_t i = 0; i < a->rejected.len; i++) {
-		facet_field *fl = &x->fields.items[a->rejected_field.items[i]];
-		fl->rejected[fl->n_rejected++] = a->rejected.items[i];
+	for (size_t i = 0; i < n; i++) {
+		facet_field *fl = &x->fields.items[field_of[i]];
+		if (rejected)
+			fl->rejected[fl->n_rejected++] = items[i];
+		else
+			fl->assigns[fl->n_assigns++] = items[i];
 	}
+	free(count);
 }
 
 /* Groups the assignments by field and derives init and F from them. */
@@ -382,18 +393,8 @@ static void finish(adder *a)
 {
 	facet_ctx *x = a->x;
 	unsigned nf = (unsigned)x->fields.len;
-	unsigned *count = xcalloc(nf + 1, sizeof *count);
-	for (size_t i = 0; i < a->assigns.len; i++)
-		count[a->field_of.items[i]]++;
-	for (unsigned f = 0; f < nf; f++) {
-		facet_field *fl = &x->fields.items[f];
-		fl->assigns = ARENA_ARRAY(x->arena, facet_assign, count[f] ? count[f] : 1);
-		fl->n_assigns = 0;
-	}
-	for (size_t i = 0; i < a->assigns.len; i++) {
-		facet_field *fl = &x->fields.items[a->field_of.items[i]];
-		fl->assigns[fl->n_assigns++] = a->assigns.items[i];
-	}
+	group_by_field(x, a->assigns.items, a->field_of.items, a->assigns.len, false);
+	group_by_field(x, a->rejected.items, a->rejected_field.items, a->rejected.len, true);
 	for (unsigned f = 0; f < nf; f++) {
 		facet_field *fl = &x->fields.items[f];
 		fl->F = ARENA_ARRAY(x->arena, unsigned, fl->n_assigns ? fl->n_assigns : 1);
@@ -407,8 +408,6 @@ static void finish(adder *a)
 		fl->n_F = unique(fl->F, fl->n_F);
 		fl->n_init = unique(fl->init, fl->n_init);
 	}
-	group_rejected(a, count);
-	free(count);
 }
 
 void assign_fields(facet_ctx *x)

@@ -70,12 +70,66 @@ static void index_records(facet_ctx *x)
 	}
 }
 
+/* An index value id -> statements: the statements key files under value v
+ * are items[start[v]] .. items[start[v + 1] - 1], in program order. */
+typedef unsigned (*stmt_key)(const ir_stmt *st, const void *aux);   /* a value id, or IR_NONE */
+
+static void csr_build(const ir_program *p, stmt_key key, const void *aux, unsigned **start, unsigned **items)
+{
+	unsigned nv = p->n_values;
+	unsigned *first = xcalloc(nv + 1, sizeof *first);
+	for (unsigned i = 0; i < p->n_stmts; i++) {
+		unsigned v = key(&p->stmts[i], aux);
+		if (v < nv)
+			first[v + 1]++;
+	}
+	for (unsigned v = 0; v < nv; v++)
+		first[v + 1] += first[v];
+	unsigned *list = xmalloc((first[nv] + 1) * sizeof *list);
+	unsigned *fill = xmalloc((nv + 1) * sizeof *fill);
+	memcpy(fill, first, (nv + 1) * sizeof *fill);
+	for (unsigned i = 0; i < p->n_stmts; i++) {
+		unsigned v = key(&p->stmts[i], aux);
+		if (v < nv)
+			list[fill[v]++] = i;
+	}
+	free(fill);
+	*start = first;
+	*items = list;
+}
+
+/* The statements defining a value (stores and returns define none). */
+static unsigned def_key(const ir_stmt *st, const void *aux)
+{
+	(void)aux;
+	return st->op != ST_STORE && st->op != ST_RET ? st->dst : IR_NONE;
+}
+
+/* The constant GEPs based on a value. */
+static unsigned gep_key(const ir_stmt *st, const void *aux)
+{
+	(void)aux;
+	return st->op == ST_GEP && !st->var_offset ? st->src : IR_NONE;
+}
+
 enum { SLOT_NONE, SLOT_PRIVATE, SLOT_ESCAPED };
 
 static void escape(unsigned char *state, unsigned nv, unsigned v)
 {
 	if (v < nv && state[v])
 		state[v] = SLOT_ESCAPED;
+}
+
+typedef struct slot_states {
+	const unsigned char *state;   /* per value: SLOT_NONE, SLOT_PRIVATE, SLOT_ESCAPED */
+	unsigned n;
+} slot_states;
+
+/* The stores into a private slot. */
+static unsigned slot_store_key(const ir_stmt *st, const void *aux)
+{
+	const slot_states *ss = aux;
+	return st->op == ST_STORE && st->dst < ss->n && ss->state[st->dst] == SLOT_PRIVATE ? st->dst : IR_NONE;
 }
 
 /* The stores into each private slot: an alloca whose address is used only
@@ -119,19 +173,8 @@ static void index_slots(facet_ctx *x)
 			break;
 		}
 	}
-	x->slot_store_start = xcalloc(nv + 1, sizeof *x->slot_store_start);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		if (p->stmts[i].op == ST_STORE && p->stmts[i].dst < nv && state[p->stmts[i].dst] == SLOT_PRIVATE)
-			x->slot_store_start[p->stmts[i].dst + 1]++;
-	for (unsigned v = 0; v < nv; v++)
-		x->slot_store_start[v + 1] += x->slot_store_start[v];
-	x->slot_stores = xmalloc((x->slot_store_start[nv] + 1) * sizeof *x->slot_stores);
-	unsigned *fill = xmalloc((nv + 1) * sizeof *fill);
-	memcpy(fill, x->slot_store_start, (nv + 1) * sizeof *fill);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		if (p->stmts[i].op == ST_STORE && p->stmts[i].dst < nv && state[p->stmts[i].dst] == SLOT_PRIVATE)
-			x->slot_stores[fill[p->stmts[i].dst]++] = i;
-	free(fill);
+	slot_states states = {state, nv};
+	csr_build(p, slot_store_key, &states, &x->slot_store_start, &x->slot_stores);
 	free(state);
 }
 
@@ -139,34 +182,8 @@ void dispatch_init(facet_ctx *x)
 {
 	const ir_program *p = x->prog;
 	unsigned nv = p->n_values;
-	x->def_start = xcalloc(nv + 1, sizeof *x->def_start);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		if (p->stmts[i].op != ST_STORE && p->stmts[i].op != ST_RET && p->stmts[i].dst < nv)
-			x->def_start[p->stmts[i].dst + 1]++;
-	for (unsigned v = 0; v < nv; v++)
-		x->def_start[v + 1] += x->def_start[v];
-	x->defs = xmalloc((x->def_start[nv] + 1) * sizeof *x->defs);
-	unsigned *fill = xmalloc((nv + 1) * sizeof *fill);
-	memcpy(fill, x->def_start, (nv + 1) * sizeof *fill);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		if (p->stmts[i].op != ST_STORE && p->stmts[i].op != ST_RET && p->stmts[i].dst < nv)
-			x->defs[fill[p->stmts[i].dst]++] = i;
-	free(fill);
-
-	/* Constant GEPs by base, for the rebased step. */
-	x->gep_start = xcalloc(nv + 1, sizeof *x->gep_start);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		if (p->stmts[i].op == ST_GEP && !p->stmts[i].var_offset && p->stmts[i].src < nv)
-			x->gep_start[p->stmts[i].src + 1]++;
-	for (unsigned v = 0; v < nv; v++)
-		x->gep_start[v + 1] += x->gep_start[v];
-	x->geps = xmalloc((x->gep_start[nv] + 1) * sizeof *x->geps);
-	fill = xmalloc((nv + 1) * sizeof *fill);
-	memcpy(fill, x->gep_start, (nv + 1) * sizeof *fill);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		if (p->stmts[i].op == ST_GEP && !p->stmts[i].var_offset && p->stmts[i].src < nv)
-			x->geps[fill[p->stmts[i].src]++] = i;
-	free(fill);
+	csr_build(p, def_key, NULL, &x->def_start, &x->defs);
+	csr_build(p, gep_key, NULL, &x->gep_start, &x->geps);   /* constant GEPs by base: the rebased step */
 
 	x->stmt_function = xmalloc((p->n_stmts + 1) * sizeof *x->stmt_function);
 	for (unsigned i = 0; i < p->n_stmts; i++)
