@@ -219,11 +219,17 @@ static void print_site_text(json_t *s)
 			printf("  callee declared as %s (variable %s)\n", json_string_value(json_object_get(s, "callee_type")),
 			       json_string_value(json_object_get(s, "callee_variable")));
 	}
-	if (json_is_object(f))
-		printf("  F(field): %lld functions, %lld by initializers; %zu written there with an incompatible signature\n",
+	if (json_is_object(f)) {
+		printf("  F(field): %lld functions, %lld by initializers",
 		       (long long)json_integer_value(json_object_get(f, "assigned")),
-		       (long long)json_integer_value(json_object_get(f, "init")),
-		       json_array_size(json_object_get(f, "signature_rejected")));
+		       (long long)json_integer_value(json_object_get(f, "init")));
+		size_t i;
+		json_t *r;
+		json_array_foreach(json_object_get(f, "signature_rejected"), i, r)
+			printf("%s%s", i ? ", " : "; written there with an incompatible signature: ",
+			       json_string_value(json_object_get(r, "function")));
+		printf("\n");
+	}
 	printf("  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(s, "r0_size")),
 	       (long long)json_integer_value(json_object_get(s, "symbolic_size")),
 	       json_is_true(json_object_get(s, "abstains")) ? " — abstains (no addition, no residual removal)" : "");
