@@ -206,6 +206,17 @@ static void read_params(dinfo_reader *r, di_type *t, LLVMMetadataRef array)
 {
 	unsigned n;
 	LLVMValueRef *ops = operands(r, array, &n);
+	if (n == 0 && array) {
+		/* `void (void)` is the array !{null}, and LLVMMetadataAsValue turns
+		 * a node whose one operand is null into !{} (LLVM canonicalises
+		 * metadata used as a value): read it back as the void return slot,
+		 * not as an unknown signature, which every check would accept. */
+		t->params = ARENA_ARRAY(&r->prog->arena, di_type *, 1);
+		t->params[0] = NULL;
+		t->n_params = 1;
+		free(ops);
+		return;
+	}
 	t->params = ARENA_ARRAY(&r->prog->arena, di_type *, n);
 	t->n_params = n;
 	for (unsigned i = 0; i < n; i++)

@@ -1,0 +1,42 @@
+/* `void (void)` signatures: the debug info spells them !{null}, which
+ * LLVM's C API reads back as an empty list unless facet takes care — and an
+ * empty list is an unknown signature, compatible with everything. Here a
+ * void (void) function written into an int (int, int) field must be
+ * signature-rejected, and a void (void) hook must refute a function taking
+ * an argument. */
+#include <stdio.h>
+
+struct job {
+	int (*run)(int n, int m);
+	void (*hook)(void);
+};
+
+static int add(int n, int m) { return n + m; }
+static void tick(void) { puts("tick"); }
+static void tock(int n) { printf("tock %d\n", n); }
+
+__attribute__((noinline)) int start(struct job *j)
+{
+	j->hook(); /* SITE hook */
+	return j->run(1, 2); /* SITE run */
+}
+
+int main(int argc, char **argv)
+{
+	(void)argv;
+	struct job j = {add, tick};
+	if (argc > 3)
+		j.run = (int (*)(int, int))(void (*)(void))tick;
+	if (argc > 4)
+		j.hook = (void (*)(void))tock;
+	return start(&j);
+}
+
+/*
+ // EXPECT run field: job.run
+ // EXPECT run rejected: tick
+ // EXPECT run rpm: add
+ // EXPECT hook field: job.hook
+ // EXPECT hook rejected: tock
+ // EXPECT hook rpm: tick
+ */
