@@ -187,10 +187,21 @@ static bool unprototyped(const di_type *t)
 	return t->n_params == 2 && t->params[1] == NULL;
 }
 
+/* `void (*)(void)` as a pointer type is C's generic function pointer (GCC's
+ * -Wcast-function-type lets any function type convert to and from it;
+ * sqlite keeps every system call in a sqlite3_syscall_ptr and casts at the
+ * call): a field or variable declared so holds any function. */
+static bool generic(const di_type *t)
+{
+	return t->n_params == 1 && t->params[0] == NULL;
+}
+
 static bool compatible(sig_cache *c, di_type *fn, di_type *field)
 {
 	if (!fn || !field || fn->n_params == 0 || field->n_params == 0)
 		return true;   /* unknown: no evidence either way */
+	if (generic(field))
+		return true;
 	if (fn->n_params != field->n_params && !unprototyped(fn) && !unprototyped(field))
 		return false;
 	if (!equal(c, fn->params[0], field->params[0]))

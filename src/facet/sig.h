@@ -18,7 +18,10 @@
  *     `int (const char *)` differ;
  *   - an unprototyped type (`int (*hash)()` before C23; the debug info spells
  *     it `int (...)`) declares no parameters: any list with the same return
- *     type fits it.
+ *     type fits it;
+ *   - a field or variable of type `void (*)(void)`, C's generic function
+ *     pointer (sqlite3_syscall_ptr), holds any function; a function whose
+ *     own type is `void (void)` fits only such fields and its own kind.
  * "void *" means a pointer to void after qualifiers are dropped
  * (`const void *` counts). An unknown signature (no debug info for the
  * function) is compatible with everything: no evidence, no refutation. */

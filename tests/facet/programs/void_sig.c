@@ -2,8 +2,11 @@
  * LLVM's C API reads back as an empty list unless facet takes care — and an
  * empty list is an unknown signature, compatible with everything. Here a
  * void (void) function written into an int (int, int) field must be
- * signature-rejected, and a void (void) hook must refute a function taking
- * an argument. */
+ * signature-rejected. A field of type void (*)(void) is C's generic function
+ * pointer (sqlite keeps its system calls in one and casts at the call): it
+ * holds any function: tock, stored there through a cast and called through
+ * it, is an Add-Store fact (R0's IR-type filter leaves it out; the site
+ * abstains with one target, so R± does not adopt it). */
 #include <stdio.h>
 
 struct job {
@@ -37,6 +40,9 @@ int main(int argc, char **argv)
  // EXPECT run rejected: tick
  // EXPECT run rpm: add
  // EXPECT hook field: job.hook
- // EXPECT hook rejected: tock
+ // EXPECT hook rejected: -
+ // EXPECT hook r0: tick
  // EXPECT hook rpm: tick
+ // EXPECT hook abstains: yes
+ // EXPECT hook decision tock: add supported Add-Store pi_bind
  */
