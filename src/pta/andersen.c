@@ -246,8 +246,8 @@ static int fixed_params(const char *type)
 static bool fits_unprototyped_call(const ir_site *s, const ir_function *f)
 {
 	const char *call = s->call_type, *fn = f->ir_type;
-	if (f->vararg || !fn || fixed_params(call) != (int)s->n_args || f->n_args != s->n_args)
-		return false;
+	if (f->vararg || !fn || f->n_args != s->n_args || fixed_params(call) != (int)s->n_args)
+		return false;   /* the integer tests first: this runs for every mismatched (site, target) */
 	const char *cp = strstr(call, " ("), *fp = strstr(fn, " (");
 	return fp && cp - call == fp - fn && strncmp(call, fn, (size_t)(cp - call)) == 0;
 }
