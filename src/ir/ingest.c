@@ -76,6 +76,27 @@ const char *lower_type_string(lowering *L, LLVMTypeRef ty)
 	return s;
 }
 
+const ir_fn_type *lower_fn_type(lowering *L, LLVMTypeRef fty)
+{
+	ir_fn_type *t = ptrmap_get(&L->fn_types, fty);
+	if (t)
+		return t;
+	t = ARENA_NEW(&L->prog->arena, ir_fn_type);
+	t->text = lower_type_string(L, fty);
+	t->ret = lower_type_string(L, LLVMGetReturnType(fty));
+	t->n_params = LLVMCountParamTypes(fty);
+	t->vararg = LLVMIsFunctionVarArg(fty) != 0;
+	t->params = ARENA_ARRAY(&L->prog->arena, const char *, t->n_params ? t->n_params : 1);
+	LLVMTypeRef *types = xmalloc((t->n_params ? t->n_params : 1) * sizeof *types);
+	LLVMGetParamTypes(fty, types);
+	for (unsigned i = 0; i < t->n_params; i++)
+		t->params[i] = lower_type_string(L, types[i]);
+	free(types);
+	t->mentions_pointer = strstr(t->text, "ptr") != NULL;
+	ptrmap_put(&L->fn_types, fty, t);
+	return t;
+}
+
 static const char *value_name(lowering *L, LLVMValueRef v)
 {
 	size_t len = 0;
@@ -124,8 +145,9 @@ static void lower_function_decl(lowering *L, LLVMValueRef f)
 	fn->intrinsic = LLVMGetIntrinsicID(f) != 0;
 	fn->nocallback = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, L->nocallback_attr) != NULL;
 	LLVMTypeRef fty = LLVMGlobalGetValueType(f);
-	fn->ir_type = lower_type_string(L, fty);
-	fn->vararg = LLVMIsFunctionVarArg(fty) != 0;
+	fn->fn_type = lower_fn_type(L, fty);
+	fn->ir_type = fn->fn_type->text;
+	fn->vararg = fn->fn_type->vararg;
 	LLVMMetadataRef sp = LLVMGetSubprogram(f);
 	if (sp)
 		dinfo_subprogram(&L->di, sp, &fn->di_name, &fn->loc, L->sites_only ? NULL : &fn->di_sig);
@@ -234,7 +256,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	s.id = (unsigned)L->sites.len;
 	s.caller = fn;
 	s.value = value;
-	s.call_type = lower_type_string(L, LLVMGetCalledFunctionType(inst));
+	s.call_fn_type = lower_fn_type(L, LLVMGetCalledFunctionType(inst));
+	s.call_type = s.call_fn_type->text;
 	LLVMValueRef callee = lower_direct_callee(inst);
 	if (callee) {
 		s.kind = SITE_DIRECT;
@@ -654,6 +677,7 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 	L.nocallback_attr = LLVMGetEnumAttributeKindForName("nocallback", 10);
 	ptrmap_init(&L.value_ids);
 	ptrmap_init(&L.type_strings);
+	ptrmap_init(&L.fn_types);
 	ptrmap_init(&L.functions);
 	ptrmap_init(&L.globals);
 	ptrmap_init(&L.tracked);
@@ -664,6 +688,7 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 	dinfo_finish(&L.di);
 	ptrmap_free(&L.value_ids);
 	ptrmap_free(&L.type_strings);
+	ptrmap_free(&L.fn_types);
 	ptrmap_free(&L.functions);
 	ptrmap_free(&L.globals);
 	VEC_FREE(&L.sites);

@@ -21,6 +21,7 @@ typedef struct lowering {
 	dinfo_reader di;
 	ptrmap value_ids;          /* LLVMValueRef -> (void*)(id + 1) */
 	ptrmap type_strings;       /* LLVMTypeRef -> interned printed type */
+	ptrmap fn_types;           /* LLVMTypeRef of a function type -> its ir_fn_type */
 	ptrmap functions;          /* LLVMValueRef -> ir_function* */
 	ptrmap globals;            /* LLVMValueRef -> ir_global* */
 	unsigned callback_kind, dbg_kind;
@@ -40,6 +41,8 @@ unsigned lower_new_value(lowering *L, LLVMValueRef v);
 unsigned lower_value_id(lowering *L, LLVMValueRef v);
 /* The interned printed form of an IR type. */
 const char *lower_type_string(lowering *L, LLVMTypeRef ty);
+/* The record of a function type (one per distinct type). */
+const ir_fn_type *lower_fn_type(lowering *L, LLVMTypeRef fty);
 /* call, invoke or callbr */
 bool lower_is_call(LLVMValueRef inst);
 /* The callee when the call is direct by LLVM's rule, else NULL. */

@@ -103,6 +103,19 @@ typedef struct ir_dbg_binding {
 typedef enum site_kind { SITE_DIRECT, SITE_INDIRECT, SITE_ASM } site_kind;
 const char *site_kind_name(site_kind k);
 
+/* An IR function type as data (what R0's filter compares): ingest reads it
+ * from LLVM once per distinct type, so no analysis parses a type string.
+ * Every string is interned, and so is the record: equal types are the same
+ * ir_fn_type, and equal parts the same pointer. */
+typedef struct ir_fn_type {
+	const char *text;          /* the whole type as LLVM prints it ("i32 (ptr, ...)") */
+	const char *ret;           /* return type ("void", "i32", "ptr") */
+	const char **params;       /* the fixed parameters' types */
+	unsigned n_params;
+	bool vararg;               /* a trailing `...` */
+	bool mentions_pointer;     /* the return or a parameter type holds a `ptr` somewhere */
+} ir_fn_type;
+
 typedef struct ir_inline_frame {
 	const char *function;      /* the subprogram the call was inlined into at this step */
 	ir_loc loc;
@@ -114,6 +127,7 @@ typedef struct ir_site {
 	site_kind kind;
 	ir_function *callee;       /* direct calls only (intrinsics included) */
 	const char *call_type;     /* IR function type of the call, interned: compare pointers */
+	const ir_fn_type *call_fn_type;   /* the same as data (call_type == call_fn_type->text) */
 	unsigned value;            /* value id of the call instruction */
 	ir_loc loc;                /* innermost source position; line 0 when none */
 	ir_inline_frame *inlined_at;   /* innermost caller outwards */
@@ -180,6 +194,7 @@ struct ir_function {
 	bool intrinsic;
 	bool vararg;
 	const char *ir_type;       /* IR function type, interned */
+	const ir_fn_type *fn_type; /* the same as data (ir_type == fn_type->text) */
 	ir_loc loc;                /* DISubprogram file and line; line 0 when none */
 	const char *di_name;       /* DISubprogram name (the source name of a renamed static) */
 	di_type *di_sig;           /* DISubroutineType of the definition, NULL when none */

@@ -216,26 +216,6 @@ static bool calls_itself(const ir_site *s, const ir_function *f)
 	return s->callee_value != IR_NONE && s->callee_value == f->value;
 }
 
-/* The fixed parameters of a varargs IR function type "R (A, B, ...)": the
- * commas at the top level of its parameter list; -1 when not varargs. */
-static int fixed_params(const char *type)
-{
-	size_t n = type ? strlen(type) : 0;
-	const char *open = type ? strstr(type, " (") : NULL;
-	if (!open || n < 5 || strcmp(type + n - 4, "...)") != 0)
-		return -1;
-	int depth = 0, commas = 0;
-	for (const char *p = open + 1; *p; p++) {
-		if (*p == '(' || *p == '{' || *p == '[' || *p == '<')
-			depth++;
-		else if (*p == ')' || *p == '}' || *p == ']' || *p == '>')
-			depth--;
-		else if (*p == ',' && depth == 1)
-			commas++;
-	}
-	return commas;
-}
-
 /* A call through an unprototyped pointer (`int (*hash)()` before C23):
  * clang types the call by its promoted arguments plus varargs, `i32 (i64,
  * ...)`, which no defined function's type equals (oniguruma's st.c calls
@@ -245,15 +225,14 @@ static int fixed_params(const char *type)
  * the same IR type. */
 static bool fits_unprototyped_call(const ir_site *s, const ir_function *f)
 {
-	const char *call = s->call_type, *fn = f->ir_type;
-	if (f->vararg || !fn || f->n_args != s->n_args || fixed_params(call) != (int)s->n_args)
-		return false;   /* the integer tests first: this runs for every mismatched (site, target) */
-	const char *cp = strstr(call, " ("), *fp = strstr(fn, " (");
-	return fp && cp - call == fp - fn && strncmp(call, fn, (size_t)(cp - call)) == 0;
+	const ir_fn_type *call = s->call_fn_type, *fn = f->fn_type;
+	if (!call || !fn || fn->vararg || !call->vararg)
+		return false;
+	return call->n_params == s->n_args && fn->n_params == s->n_args && call->ret == fn->ret;
 }
 
 /* The type filter (FLTA, §3.2) with the two exceptions above. */
-static bool type_fits(const ir_site *s, const ir_function *f)
+bool pta_type_fits(const ir_site *s, const ir_function *f)
 {
 	return f->ir_type == s->call_type || calls_itself(s, f) || fits_unprototyped_call(s, f);
 }
@@ -292,7 +271,7 @@ static void bind_call(extractor *x, const ir_site *s, const ir_function *f)
 	}
 	/* Unmodelled external: it may return memory it owns. Count it when its
 	 * type can carry an address at all (sin, time-free math cannot). */
-	if (strstr(f->ir_type, "ptr") && !strmap_has(&x->unmodelled, f->name))
+	if (f->fn_type->mentions_pointer && !strmap_has(&x->unmodelled, f->name))
 		strmap_put(&x->unmodelled, f->name, (void *)f);
 	static const lib_model external = {"(external)", 1, {{.kind = LIB_STATIC, .a = LIB_RET}}};
 	apply_library(x, s, f, &external);
@@ -315,7 +294,7 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 
 	if (!w.callback) {
 		VEC_PUSH(&x->targets[s->id], f->id);
-		if (x->bind_all || type_fits(s, f))
+		if (x->bind_all || pta_type_fits(s, f))
 			bind_call(x, s, f);
 		return;
 	}
@@ -605,7 +584,7 @@ cg_graph *pta_callgraph(const pta_result *r, bool type_filter)
 			const ir_function *f = p->functions[r->site_targets[i][k]];
 			/* FLTA (§3.2): the IR function types must be equal; types are
 			 * interned, so equal types are the same pointer. */
-			if (!type_filter || type_fits(s, f))
+			if (!type_filter || pta_type_fits(s, f))
 				buf[n++] = f->id;
 		}
 		cg_set_targets(g, i, buf, n);

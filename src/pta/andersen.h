@@ -75,6 +75,13 @@ const sbitmap *pta_value_pts(const pta_result *r, unsigned value);
  * stack:FUNC:%value, heap sites as heap:FILE:LINE, library memory as lib:NAME. */
 char *pta_loc_name(const pta_result *r, unsigned loc);   /* caller frees */
 
+/* R0's type filter (FLTA, §3.2): f's IR function type equals the call's;
+ * also a call that names f itself through a mismatched prototype, and a
+ * call through an unprototyped pointer (`i32 (i64, ...)` passing exactly
+ * f's parameters, f not varargs, the same return type). The refinement's
+ * adds go through the same test. */
+bool pta_type_fits(const ir_site *s, const ir_function *f);
+
 /* The `andersen` graph (unfiltered) or R0 (type-filtered); direct sites keep
  * their callee. */
 cg_graph *pta_callgraph(const pta_result *r, bool type_filter);

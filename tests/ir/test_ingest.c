@@ -191,6 +191,16 @@ static void ingest_O0(void **state)
 	assert_int_equal(s->loc.col, 9);
 	assert_int_equal(s->n_inlined, 0);
 	assert_string_equal(s->call_type, "i32 (ptr, i32)");
+	/* The same type as data: the analyses compare these, never the text. */
+	const ir_fn_type *ct = s->call_fn_type;
+	assert_ptr_equal(ct->text, s->call_type);
+	assert_string_equal(ct->ret, "i32");
+	assert_int_equal(ct->n_params, 2);
+	assert_string_equal(ct->params[0], "ptr");
+	assert_string_equal(ct->params[1], "i32");
+	assert_false(ct->vararg);
+	assert_true(ct->mentions_pointer);
+	assert_ptr_equal(fn(p, "dispatch")->fn_type->text, fn(p, "dispatch")->ir_type);
 	site_at_line(p, "main", 49, SITE_INDIRECT);   /* global_handler(0, 3) */
 	const ir_site *d = site_at_line(p, "main", 49, SITE_DIRECT);
 	assert_ptr_equal(d->callee, fn(p, "dispatch"));
