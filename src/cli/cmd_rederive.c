@@ -101,8 +101,8 @@ static bool read_decisions(sqlite3 *db, provenance *pv, facet_error *err)
 {
 	static const char *const facts[] = {"add", "prune"};
 	static const char *const outcomes[] = {"supported", "rejected", "residual"};
-	const char *rules[RULE_ADD_SIG + 1];
-	for (int r = 0; r <= RULE_ADD_SIG; r++)
+	const char *rules[FACET_N_RULES];
+	for (int r = 0; r < FACET_N_RULES; r++)
 		rules[r] = facet_rule_name((facet_rule)r);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "SELECT site, function, fact, outcome, rule FROM decisions ORDER BY id", -1, &st,
@@ -115,7 +115,7 @@ static bool read_decisions(sqlite3 *db, provenance *pv, facet_error *err)
 		long long site = sqlite3_column_int64(st, 0), fn = sqlite3_column_int64(st, 1);
 		int fact = lookup(facts, 2, (const char *)sqlite3_column_text(st, 2));
 		int outcome = lookup(outcomes, 3, (const char *)sqlite3_column_text(st, 3));
-		int rule = lookup(rules, RULE_ADD_SIG + 1, (const char *)sqlite3_column_text(st, 4));
+		int rule = lookup(rules, FACET_N_RULES, (const char *)sqlite3_column_text(st, 4));
 		if (site < 0 || (unsigned long long)site >= pv->shell.n_sites || fn < 0 ||
 		    (unsigned long long)fn >= pv->shell.n_functions || fact < 0 || outcome < 0 || rule < 0) {
 			error_set(err, "decision row %zu is not one facet writes", pv->decisions.len + 1);

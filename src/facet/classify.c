@@ -7,6 +7,8 @@
  * refutations first, the first rule that applies deciding:
  *   Prune-Store / Add-Unstored   F(S.m) ≠ ∅ ∧ f ∉ F(S.m)       premise π_proj
  *   Prune-Sig   / Add-Sig        sig(f) ≁ sig(S.m)              premise π_sig
+ *   Add-Type (adds only)         f does not fit the call's IR    premise π_sig
+ *                                type under R0's filter
  *   Add-Witness                  f ∈ init(S.m)                  premise-free
  *   Add-Store                    f ∈ F(S.m) \ init(S.m)         premise π_bind
  * A fact no rule classifies is residual. An oracle's answers (oracle.h) are
@@ -60,6 +62,25 @@ static const facet_assign *evidence_of(const facet_field *fl, unsigned f, bool i
 	return NULL;
 }
 
+/* Add-Type (facet's): an added target must fit the call's IR function type
+ * under the filter R0 applies (pta_type_fits, with its unprototyped-call
+ * rule), whatever the debug info says. A declared library function has no
+ * debug signature, which the signature rules take as compatible with any
+ * field (realloc at a three-argument handler field). */
+static bool reject_by_ir_type(facet_ctx *x, const facet_site *fs, unsigned f, facet_decision *d)
+{
+	const ir_site *s = &x->prog->sites[fs->site];
+	const ir_function *fn = x->prog->functions[f];
+	if (pta_type_fits(s, fn))
+		return false;
+	d->rule = RULE_ADD_TYPE;
+	d->premise = PREMISE_SIG;
+	d->outcome = OUTCOME_REJECTED;
+	d->evidence = arena_printf(x->arena, "%s has IR type %s, which does not fit the call's %s", fn->name,
+	                           fn->ir_type, s->call_type);
+	return true;
+}
+
 /* An unrecovered site whose callee a variable or parameter declares (facet's
  * extension): Prune-Sig and Add-Sig against that type, under the same
  * premise π_sig as a field's signature. No F, so no other rule applies. */
@@ -89,6 +110,8 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 	d->outcome = OUTCOME_RESIDUAL;
 	d->evidence = NULL;
 	if (fs->field == IR_NONE) {
+		if (kind == FACT_ADD && reject_by_ir_type(x, fs, f, d))
+			return;
 		classify_by_callee_type(x, fs, f, kind, d);
 		return;
 	}
@@ -106,6 +129,8 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 		                           fl->n_F == 1 ? "" : "s", fn->name);
 		return;
 	}
+	if (kind == FACT_ADD && reject_by_ir_type(x, fs, f, d))
+		return;
 	if (!sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig)) {
 		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
 		d->premise = PREMISE_SIG;
@@ -192,7 +217,7 @@ static void completion_candidates(facet_ctx *x, const facet_site *fs, fn_list *o
 	VEC_CLEAR(out);
 	for (unsigned f = 0; f < p->n_functions; f++) {
 		const ir_function *fn = p->functions[f];
-		if (!fn->address_taken || fn->intrinsic || fn->ir_type != s->call_type)
+		if (!fn->address_taken || fn->intrinsic || !pta_type_fits(s, fn))
 			continue;
 		if (fl && fl->function_pointer && !sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig))
 			continue;

@@ -145,8 +145,8 @@ const char *disp_step_name(disp_step s)
 const char *facet_rule_name(facet_rule r)
 {
 	static const char *const names[] = {"residual", "Add-Witness", "Add-Store", "Prune-Store",
-	                                    "Add-Unstored", "Prune-Sig", "Add-Sig"};
-	return r <= RULE_ADD_SIG ? names[r] : "?";
+	                                    "Add-Unstored", "Prune-Sig", "Add-Sig", "Add-Type"};
+	return r < FACET_N_RULES ? names[r] : "?";
 }
 
 const char *facet_premise_name(facet_premise p)

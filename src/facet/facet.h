@@ -119,7 +119,10 @@ typedef enum facet_rule {
 	RULE_ADD_UNSTORED,    /* the same, rejecting an add              π_proj */
 	RULE_PRUNE_SIG,       /* sig(f) ≁ sig(S.m)                       π_sig */
 	RULE_ADD_SIG,         /* the same, rejecting an add              π_sig */
+	RULE_ADD_TYPE,        /* f does not fit the call's IR type under R0's filter
+	                         (pta_type_fits), rejecting an add       π_sig */
 } facet_rule;
+#define FACET_N_RULES (RULE_ADD_TYPE + 1)
 typedef enum facet_premise { PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_NONE } facet_premise;
 typedef enum fact_source { SOURCE_SYMBOLIC, SOURCE_ORACLE } fact_source;
 

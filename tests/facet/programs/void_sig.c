@@ -4,9 +4,10 @@
  * void (void) function written into an int (int, int) field must be
  * signature-rejected. A field of type void (*)(void) is C's generic function
  * pointer (sqlite keeps its system calls in one and casts at the call): it
- * holds any function: tock, stored there through a cast and called through
- * it, is an Add-Store fact (R0's IR-type filter leaves it out; the site
- * abstains with one target, so R± does not adopt it). */
+ * holds any function: tock, stored there through a cast, passes the
+ * signature test; but the call `j->hook()` has IR type void (), which tock
+ * (void (i32)) does not fit, so its add is rejected by Add-Type, the filter
+ * R0 applies (issue 15.2; the site abstains with one target anyway). */
 #include <stdio.h>
 
 struct job {
@@ -44,5 +45,5 @@ int main(int argc, char **argv)
  // EXPECT hook r0: tick
  // EXPECT hook rpm: tick
  // EXPECT hook abstains: yes
- // EXPECT hook decision tock: add supported Add-Store pi_bind
+ // EXPECT hook decision tock: add rejected Add-Type pi_sig
  */
