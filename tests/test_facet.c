@@ -77,6 +77,38 @@ static void test_sig_compatible(void **state)
 	sig_cache_free(&c);
 }
 
+/* `T ()` (unprototyped: the debug info spells it {T, null}) fits a list of
+ * any length whose types survive the default argument promotions and that
+ * ends in no `...` (C11 6.7.6.3p15). */
+static void test_sig_unprototyped(void **state)
+{
+	(void)state;
+	static di_type t_float = {.kind = DI_BASIC, .name = "float", .size_bits = 32};
+	static di_type t_short = {.kind = DI_BASIC, .name = "short", .size_bits = 16};
+	static di_type t_double = {.kind = DI_BASIC, .name = "double", .size_bits = 64};
+	static di_type t_small_enum = {.kind = DI_ENUM, .name = "small", .size_bits = 8};
+	di_type *s1[3], *s2[3], *s3[3], *s4[3], *s5[3], *s6[3], *s7[3], *s8[3], *s9[3];
+	di_type *field = fn(&t_int, NULL, NULL, 1, s1);                  /* int () */
+	di_type *one = fn(&t_int, &t_p_item, NULL, 1, s2);               /* int (item *) */
+	di_type *two = fn(&t_int, &t_long, &t_double, 2, s3);            /* int (long, double) */
+	di_type *fl = fn(&t_int, &t_float, NULL, 1, s4);                 /* int (float): promoted to double */
+	di_type *sh = fn(&t_int, &t_p_item, &t_short, 2, s5);            /* int (item *, short) */
+	di_type *en = fn(&t_int, &t_small_enum, NULL, 1, s6);            /* a packed enum: promoted */
+	di_type *va = fn(&t_int, &t_p_item, NULL, 2, s7);                /* int (item *, ...) */
+	di_type *ret = fn(&t_long, &t_p_item, NULL, 1, s8);              /* long (item *) */
+	di_type *knr = fn(&t_int, NULL, NULL, 1, s9);                    /* another int () */
+	assert_true(sig_compatible(one, field));
+	assert_true(sig_compatible(two, field));
+	assert_false(sig_compatible(fl, field));
+	assert_false(sig_compatible(sh, field));
+	assert_false(sig_compatible(en, field));
+	assert_false(sig_compatible(va, field));
+	assert_false(sig_compatible(ret, field));
+	assert_true(sig_compatible(knr, field));
+	assert_true(sig_compatible(field, two));    /* an unprototyped function, a prototyped field */
+	assert_false(sig_compatible(field, sh));
+}
+
 static void test_type_equal(void **state)
 {
 	(void)state;
@@ -226,6 +258,8 @@ static void test_names(void **state)
 	(void)state;
 	assert_string_equal(facet_rule_name(RULE_ADD_WITNESS), "Add-Witness");
 	assert_string_equal(facet_rule_name(RULE_PRUNE_SIG), "Prune-Sig");
+	assert_string_equal(facet_rule_name(RULE_ADD_TYPE), "Add-Type");
+	assert_string_equal(facet_rule_name(FACET_N_RULES), "?");
 	assert_string_equal(facet_rule_name(RULE_NONE), "residual");
 	assert_string_equal(facet_premise_name(PREMISE_PROJ), "pi_proj");
 	assert_string_equal(disp_status_name(DISP_UNRECOVERED), "unrecovered");
@@ -238,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sig_compatible),
+		cmocka_unit_test(test_sig_unprototyped),
 		cmocka_unit_test(test_type_equal),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_names),

@@ -196,6 +196,32 @@ static bool generic(const di_type *t)
 	return t->n_params == 1 && t->params[0] == NULL;
 }
 
+/* A parameter type the default argument promotions leave as it is (C11
+ * 6.5.2.2p6): not float, no integer narrower than int (char, short, _Bool,
+ * a packed enum). A call through an unprototyped pointer passes promoted
+ * arguments, so C (6.7.6.3p15) makes `T ()` compatible only with parameter
+ * lists whose every type survives the promotions and which end in no `...`. */
+static bool survives_promotion(di_type *t)
+{
+	t = di_strip(t);
+	if (!t || (t->kind != DI_BASIC && t->kind != DI_ENUM))
+		return true;   /* pointers, structs, unions: passed as they are */
+	if (t->kind == DI_BASIC && t->name && strcmp(t->name, "float") == 0)
+		return false;
+	return t->size_bits == 0 || t->size_bits >= 32;   /* int's width on every target facet reads */
+}
+
+/* The prototyped side p of a pair whose other side is unprototyped: every
+ * parameter survives the promotions and there is no `...`. Arity does not
+ * matter: `T ()` declares none. */
+static bool fits_unprototyped(const di_type *p)
+{
+	for (unsigned i = 1; i < p->n_params; i++)
+		if (!p->params[i] || !survives_promotion(p->params[i]))
+			return false;   /* a NULL entry is the `...` marker */
+	return true;
+}
+
 static bool compatible(sig_cache *c, di_type *fn, di_type *field)
 {
 	if (!fn || !field || fn->n_params == 0 || field->n_params == 0)
@@ -206,8 +232,12 @@ static bool compatible(sig_cache *c, di_type *fn, di_type *field)
 		return false;
 	if (!equal(c, fn->params[0], field->params[0]))
 		return false;
-	if (unprototyped(fn) || unprototyped(field))
+	if (unprototyped(fn) && unprototyped(field))
 		return true;
+	if (unprototyped(field))
+		return fits_unprototyped(fn);
+	if (unprototyped(fn))
+		return fits_unprototyped(field);
 	for (unsigned i = 1; i < fn->n_params; i++) {
 		di_type *a = fn->params[i], *b = field->params[i];
 		bool a_va = !a && i == fn->n_params - 1, b_va = !b && i == field->n_params - 1;

@@ -17,8 +17,10 @@
  *   - a vararg list is part of the arity: `int (const char *, ...)` and
  *     `int (const char *)` differ;
  *   - an unprototyped type (`int (*hash)()` before C23; the debug info spells
- *     it `int (...)`) declares no parameters: any list with the same return
- *     type fits it;
+ *     it `int (...)`) declares no parameters: a list with the same return
+ *     type fits it when it ends in no `...` and each of its types survives
+ *     the default argument promotions (no float, char, short, _Bool), the
+ *     rule of C11 6.7.6.3p15, whatever its length;
  *   - a field or variable of type `void (*)(void)`, C's generic function
  *     pointer (sqlite3_syscall_ptr), holds any function; a function whose
  *     own type is `void (void)` fits only such fields and its own kind.
