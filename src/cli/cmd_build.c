@@ -35,6 +35,8 @@ static void usage(FILE *out)
 	      "                place of .bc/.ll); written to a temporary file and\n"
 	      "                renamed, so it is never half-written\n"
 	      "  --tau N       abstention threshold of the refinement (default 2)\n"
+	      "  --capture DIR PROGRAM  in place of FILE...: PROGRAM's module from a\n"
+	      "                'facet capture' directory (see facet capture --help)\n"
 	      "  --no-verify   skip LLVM's module verifier\n"
 	      "  -h, --help    this text\n"
 	      "\n"
@@ -91,6 +93,7 @@ int cmd_build(int argc, char **argv)
 	const char *output = NULL, *tau_s = NULL;
 	cli_oracle_args oargs = {0};
 	bool verify = true;
+	const char *capture_dir = NULL, *capture_prog = NULL;   /* --capture DIR PROGRAM */
 	char **files = argv + 1;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -101,6 +104,14 @@ int cmd_build(int argc, char **argv)
 		    (r = cli_oracle_option("build", argc, argv, &i, &oargs))) {
 			if (r < 0)
 				return EXIT_USAGE;
+		} else if (strcmp(argv[i], "--capture") == 0) {
+			if (i + 2 >= argc) {
+				fputs("facet build: --capture needs a capture directory and a program\n", stderr);
+				return EXIT_USAGE;
+			}
+			capture_dir = argv[i + 1];
+			capture_prog = argv[i + 2];
+			i += 2;
 		} else if (strcmp(argv[i], "--no-verify") == 0) {
 			verify = false;
 		} else if (strcmp(argv[i], "--") == 0) {
@@ -113,14 +124,22 @@ int cmd_build(int argc, char **argv)
 			files[nfiles++] = argv[i];
 		}
 	}
-	if (nfiles == 0) {
+	if (capture_dir && nfiles > 0) {
+		fputs("facet build: give either --capture DIR PROGRAM or bitcode files\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (nfiles == 0 && !capture_dir) {
 		fputs("facet build: no input files (see --help)\n", stderr);
 		return EXIT_USAGE;
 	}
 	unsigned tau = 2;
 	if (tau_s && !cli_parse_tau("build", tau_s, &tau))
 		return EXIT_USAGE;
-	char *out = output ? xstrdup(output) : default_output(files[0]);
+	/* --capture: the catalog is named after the program (PROG.facet here). */
+	char *out = output ? xstrdup(output)
+	                   : default_output(capture_prog ? (strrchr(capture_prog, '/') ? strrchr(capture_prog, '/') + 1
+	                                                                               : capture_prog)
+	                                                 : files[0]);
 	/* A catalog is never changed in place (readers open it immutable): one
 	 * may serve as the answers to replay, not as the cache to write. */
 	if (oargs.cache && !oargs.replay_only && strlen(oargs.cache) > 6 &&
@@ -140,12 +159,24 @@ int cmd_build(int argc, char **argv)
 	snprintf(oracle_name, sizeof oracle_name, "%s%s%s", oargs.backend ? oargs.backend : "none",
 	         orc.cfg.model ? ":" : "", orc.cfg.model ? orc.cfg.model : "");
 
+	char *captured = NULL;   /* the extracted module, removed once read */
+	if (capture_dir) {
+		if (!(captured = cli_capture_module("build", capture_dir, capture_prog))) {
+			cli_oracle_close("build", &orc);
+			free(out);
+			return EXIT_INPUT;
+		}
+		files[nfiles++] = captured;
+	}
 	facet_error err = {0};
 	char fingerprint[17];
 	if (!catalog_fingerprint((const char *const *)files, (unsigned)nfiles, tau, oracle_name, fingerprint, &err)) {
 		fprintf(stderr, "facet build: error: %s\n", err.msg);
 		cli_oracle_close("build", &orc);
 		free(out);
+		if (captured)
+			unlink(captured);
+		free(captured);
 		return EXIT_INPUT;
 	}
 
@@ -153,6 +184,9 @@ int cmd_build(int argc, char **argv)
 	progress("reading and linking the inputs...");
 	fflush(stderr);
 	ir_program *p = cli_load("build", files, nfiles, verify);
+	if (captured)
+		unlink(captured);
+	free(captured);
 	progress_done();   /* before ingest's warnings or errors */
 	if (!p) {
 		cli_oracle_close("build", &orc);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cg/graph.h"
 #include "cg/print.h"
@@ -36,6 +37,8 @@ static void usage(FILE *out)
 	      "                llvm: the text of `opt -passes=print-callgraph` (node\n"
 	      "                   addresses are stable fake values); direct graph only\n"
 	      "                dot:  Graphviz, one edge per caller/callee pair\n"
+	      "  --capture DIR PROGRAM  in place of FILE...: PROGRAM's module from a\n"
+	      "                'facet capture' directory (see facet capture --help)\n"
 	      "  --no-verify   skip LLVM's module verifier\n"
 	      "  -h, --help    this text\n"
 	      "\n"
@@ -57,6 +60,7 @@ int cmd_callgraph(int argc, char **argv)
 	}
 	const char *graph = "direct", *format = "text", *tau = NULL;
 	bool verify = true;
+	const char *capture_dir = NULL, *capture_prog = NULL;   /* --capture DIR PROGRAM */
 	char **files = argv + 1;
 	int nfiles = 0;
 	cli_oracle_args oargs = {0};
@@ -68,6 +72,14 @@ int cmd_callgraph(int argc, char **argv)
 		    (r = cli_option("callgraph", argc, argv, &i, "--tau", &tau))) {
 			if (r < 0)
 				return EXIT_USAGE;
+		} else if (strcmp(argv[i], "--capture") == 0) {
+			if (i + 2 >= argc) {
+				fputs("facet callgraph: --capture needs a capture directory and a program\n", stderr);
+				return EXIT_USAGE;
+			}
+			capture_dir = argv[i + 1];
+			capture_prog = argv[i + 2];
+			i += 2;
 		} else if (strcmp(argv[i], "--no-verify") == 0) {
 			verify = false;
 		} else if (strcmp(argv[i], "--") == 0) {
@@ -80,7 +92,11 @@ int cmd_callgraph(int argc, char **argv)
 			files[nfiles++] = argv[i];
 		}
 	}
-	if (nfiles == 0) {
+	if (capture_dir && nfiles > 0) {
+		fputs("facet callgraph: give either --capture DIR PROGRAM or bitcode files\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (nfiles == 0 && !capture_dir) {
 		fputs("facet callgraph: no input files (see --help)\n", stderr);
 		return EXIT_USAGE;
 	}
@@ -111,8 +127,19 @@ int cmd_callgraph(int argc, char **argv)
 	if (orc != EXIT_OK)
 		return orc;
 	gopt.oracle = oracle.oracle;
+	char *captured = NULL;   /* --capture: the extracted module, removed once read */
+	if (capture_dir) {
+		if (!(captured = cli_capture_module("callgraph", capture_dir, capture_prog))) {
+			cli_oracle_close("callgraph", &oracle);
+			return EXIT_INPUT;
+		}
+		files[nfiles++] = captured;
+	}
 	ir_program *p = want_pta ? cli_load("callgraph", files, nfiles, verify)
 	                         : cli_load_sites("callgraph", files, nfiles, verify);
+	if (captured)
+		unlink(captured);
+	free(captured);
 	if (!p) {
 		cli_oracle_close("callgraph", &oracle);
 		return EXIT_INPUT;

@@ -24,6 +24,7 @@ static const command commands[] = {
 	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
 	{"overlay",   cmd_overlay,   "record and list agent edges beside a catalog (the overlay)"},
 	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},
+	{"capture",   cmd_capture,   "run a build observing its compiles and links; list and extract its programs' bitcode"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
 };
 

@@ -1,0 +1,233 @@
+/* args.c — gcc/clang driver command lines, classified as the driver does. */
+#include "capture/args.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Options whose value is the next argument (when not joined). */
+static const char *const with_value[] = {
+	"-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-idirafter", "-iquote", "-iprefix",
+	"-iwithprefix", "-iwithprefixbefore", "-isysroot", "-imultilib", "-MF", "-MT", "-MQ", "-L", "-l", "-T",
+	"-e", "-u", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-aux-info", "--param", "-z",
+	"-target", "-arch", "--sysroot", "-dumpdir", "-dumpbase", "-dumpbase-ext", "-B", "-A", "-wrapper",
+	"-G", "--target", "-MJ", "-ivfsoverlay", "-Xarch_host", "-cxx-isystem", "-iframework",
+};
+
+static bool takes_value(const char *a)
+{
+	for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
+		if (strcmp(a, with_value[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Dependency-file and temporary-file options: the native compile writes
+ * those files; the bitcode compile must not touch them. */
+static bool native_only(const char *a)
+{
+	if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0 || strcmp(a, "-MP") == 0 || strcmp(a, "-MG") == 0)
+		return true;
+	if (strncmp(a, "-Wp,-M", 6) == 0 || strncmp(a, "-save-temps", 11) == 0)
+		return true;
+	return false;
+}
+
+static const char *suffix(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(path, '.');
+	return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+int capture_lang_of(const char *path, const char *xlang, bool cxx)
+{
+	if (xlang && strcmp(xlang, "none") != 0) {
+		if (strncmp(xlang, "c++", 3) == 0)
+			return CAPTURE_LANG_CXX;
+		if (strncmp(xlang, "assembler", 9) == 0)
+			return CAPTURE_LANG_ASM;
+		if (strncmp(xlang, "objective-c", 11) == 0)
+			return CAPTURE_LANG_OBJC;
+		return CAPTURE_LANG_C;
+	}
+	if (strcmp(path, "-") == 0)
+		return CAPTURE_LANG_STDIN;
+	const char *s = suffix(path);
+	if (strcmp(s, "c") == 0 || strcmp(s, "i") == 0)
+		return cxx ? CAPTURE_LANG_CXX : CAPTURE_LANG_C;
+	static const char *const cxx_suffixes[] = {"cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "ii", "tcc"};
+	for (size_t i = 0; i < sizeof cxx_suffixes / sizeof *cxx_suffixes; i++)
+		if (strcmp(s, cxx_suffixes[i]) == 0)
+			return CAPTURE_LANG_CXX;
+	if (strcmp(s, "s") == 0 || strcmp(s, "S") == 0 || strcmp(s, "sx") == 0)
+		return CAPTURE_LANG_ASM;
+	if (strcmp(s, "m") == 0 || strcmp(s, "mm") == 0 || strcmp(s, "M") == 0)
+		return CAPTURE_LANG_OBJC;
+	return -1;
+}
+
+static void push_item(capture_cmd *cmd, capture_item_kind kind, const char *arg)
+{
+	capture_item it = {.kind = kind, .arg = arg};
+	VEC_PUSH(&cmd->items, it);
+}
+
+/* One linker option (from -Wl, or -Xlinker): the ones that change which
+ * inputs are read. */
+static void linker_option(capture_cmd *cmd, const char *o)
+{
+	if (strcmp(o, "--whole-archive") == 0)
+		push_item(cmd, CAPTURE_ITEM_WHOLE_ON, o);
+	else if (strcmp(o, "--no-whole-archive") == 0)
+		push_item(cmd, CAPTURE_ITEM_WHOLE_OFF, o);
+	else if (strcmp(o, "--start-group") == 0 || strcmp(o, "-(") == 0)
+		push_item(cmd, CAPTURE_ITEM_GROUP_START, o);
+	else if (strcmp(o, "--end-group") == 0 || strcmp(o, "-)") == 0)
+		push_item(cmd, CAPTURE_ITEM_GROUP_END, o);
+	else if (strcmp(o, "-Bstatic") == 0 || strcmp(o, "-dn") == 0 || strcmp(o, "-non_shared") == 0 ||
+	         strcmp(o, "-static") == 0)
+		push_item(cmd, CAPTURE_ITEM_STATIC, o);
+	else if (strcmp(o, "-Bdynamic") == 0 || strcmp(o, "-dy") == 0 || strcmp(o, "-call_shared") == 0)
+		push_item(cmd, CAPTURE_ITEM_DYNAMIC, o);
+	else if (strcmp(o, "-r") == 0 || strcmp(o, "--relocatable") == 0 || strcmp(o, "-i") == 0)
+		cmd->relocatable = true;
+	else if (strcmp(o, "-shared") == 0 || strcmp(o, "-Bshareable") == 0)
+		cmd->shared = true;
+}
+
+/* -Wl,a,b,c: each comma-separated piece is one linker argument. Pieces that
+ * take a value (-L dir) are rare inside -Wl and read as joined only. */
+static void wl_options(capture_cmd *cmd, char *list)
+{
+	for (char *p = list; p && *p;) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		if (strncmp(p, "-L", 2) == 0 && p[2])
+			VEC_PUSH(&cmd->libdirs, p + 2);
+		else if (strncmp(p, "-l", 2) == 0 && p[2])
+			push_item(cmd, CAPTURE_ITEM_LIB, p + 2);
+		else if (p[0] != '-')
+			push_item(cmd, CAPTURE_ITEM_FILE, p);
+		else
+			linker_option(cmd, p);
+		p = comma ? comma + 1 : NULL;
+	}
+}
+
+void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv)
+{
+	memset(cmd, 0, sizeof *cmd);
+	bool compile = false, pass = false, any_input = false;
+	const char *xlang = NULL;
+	for (int i = 0; i < argc; i++) {
+		char *a = argv[i];
+		if (a[0] != '-' || strcmp(a, "-") == 0) {
+			any_input = true;
+			int lang = capture_lang_of(a, xlang, false);
+			if (lang >= 0) {
+				capture_source s = {.path = a, .xlang = xlang, .lang = (capture_lang)lang};
+				capture_item it = {.kind = CAPTURE_ITEM_SOURCE, .arg = a, .source = (unsigned)cmd->sources.len};
+				VEC_PUSH(&cmd->sources, s);
+				VEC_PUSH(&cmd->items, it);
+			} else {
+				push_item(cmd, CAPTURE_ITEM_FILE, a);
+			}
+			continue;
+		}
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool sep = takes_value(a) && v;
+		if (strcmp(a, "-c") == 0) {
+			compile = true;
+		} else if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
+		           !strcmp(a, "-fsyntax-only") || !strcmp(a, "-###") || !strncmp(a, "-print-", 7) ||
+		           !strncmp(a, "--print-", 8) || !strncmp(a, "-dump", 5) || !strcmp(a, "--version") ||
+		           !strcmp(a, "--help") || !strcmp(a, "--target-help")) {
+			if (strncmp(a, "-dumpdir", 8) != 0 && strncmp(a, "-dumpbase", 9) != 0)
+				pass = true;
+		}
+		if (!strcmp(a, "-o")) {
+			cmd->output = v;
+			i += v != NULL;
+			continue;
+		}
+		if (!strncmp(a, "-o", 2) && a[2]) {
+			cmd->output = a + 2;
+			continue;
+		}
+		if (!strcmp(a, "-x")) {
+			xlang = v;
+			i += v != NULL;
+			continue;
+		}
+		if (!strncmp(a, "-x", 2) && a[2]) {
+			xlang = a + 2;
+			continue;
+		}
+		if (!strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ") || !strcmp(a, "-MJ")) {
+			i += v != NULL;
+			continue;
+		}
+		if (native_only(a) || (!strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)))
+			continue;
+		if (!strcmp(a, "-l") && v) {
+			push_item(cmd, CAPTURE_ITEM_LIB, v);
+			any_input = true;
+			i++;
+			continue;
+		}
+		if (!strncmp(a, "-l", 2) && a[2]) {
+			push_item(cmd, CAPTURE_ITEM_LIB, a + 2);
+			any_input = true;
+			continue;
+		}
+		if (!strcmp(a, "-L") && v)
+			VEC_PUSH(&cmd->libdirs, v);
+		else if (!strncmp(a, "-L", 2) && a[2])
+			VEC_PUSH(&cmd->libdirs, a + 2);
+		else if (!strcmp(a, "-u") && v)
+			VEC_PUSH(&cmd->undefs, v);
+		else if (!strcmp(a, "-Xlinker") && v) {
+			if (v[0] != '-')
+				push_item(cmd, CAPTURE_ITEM_FILE, v);
+			else
+				linker_option(cmd, v);
+		} else if (!strncmp(a, "-Wl,", 4)) {
+			/* Parsed on a copy: the flag itself is kept intact for the record. */
+			char *copy = xstrdup(a + 4);
+			VEC_PUSH(&cmd->owned, copy);
+			wl_options(cmd, copy);
+		} else if (!strcmp(a, "-shared")) {
+			cmd->shared = true;
+		} else if (!strcmp(a, "-r")) {
+			cmd->relocatable = true;
+		} else if (!strcmp(a, "-static")) {
+			cmd->static_link = true;
+		}
+		VEC_PUSH(&cmd->flags, a);
+		if (sep) {
+			VEC_PUSH(&cmd->flags, argv[i + 1]);
+			i++;
+		}
+	}
+	if (pass || !any_input)
+		cmd->mode = CAPTURE_PASS;
+	else if (compile)
+		cmd->mode = cmd->sources.len ? CAPTURE_COMPILE : CAPTURE_PASS;
+	else
+		cmd->mode = CAPTURE_LINK;
+}
+
+void capture_cmd_free(capture_cmd *cmd)
+{
+	VEC_FREE(&cmd->sources);
+	VEC_FREE(&cmd->flags);
+	VEC_FREE(&cmd->items);
+	VEC_FREE(&cmd->libdirs);
+	VEC_FREE(&cmd->undefs);
+	for (size_t i = 0; i < cmd->owned.len; i++)
+		free(cmd->owned.items[i]);
+	VEC_FREE(&cmd->owned);
+}

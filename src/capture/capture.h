@@ -1,0 +1,28 @@
+/* capture.h — `facet capture`: run a build with every compile and link observed.
+ *
+ * capture_run makes DIR (default .facet-capture) with DIR/bin holding the
+ * wrapper (capture/wrap.h) under every compiler name the build may use,
+ * puts DIR/bin first on PATH and the wrapper in CC/CXX when they are set,
+ * runs COMMAND, and joins the records into DIR/manifest.json whatever
+ * COMMAND's outcome (what was captured before a failure is kept). Several
+ * captures into one DIR add up (`./configure` then `make`); a DIR made for
+ * another directory's build is refused. */
+#ifndef FACET_CAPTURE_CAPTURE_H
+#define FACET_CAPTURE_CAPTURE_H
+
+#include <stdbool.h>
+
+#include "util/error.h"
+
+typedef struct capture_run_options {
+	const char *dir;           /* the capture directory */
+	char **argv;               /* COMMAND and its arguments, NULL-terminated */
+	const char *wrapper;       /* the facet-cc executable */
+} capture_run_options;
+
+/* Runs the command; *status is its exit status (128+N when killed by signal
+ * N). False with err when the capture itself could not be set up or the
+ * manifest not written (the command's status is still set when it ran). */
+bool capture_run(const capture_run_options *opt, int *status, facet_error *err);
+
+#endif

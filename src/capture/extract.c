@@ -1,0 +1,224 @@
+/* extract.c — program lookup, the missing-bitcode check, llvm-link. */
+#include "capture/extract.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/hash.h"
+#include "capture/spawn.h"
+#include "util/xalloc.h"
+
+#ifndef FACET_LLVM_BINDIR
+#define FACET_LLVM_BINDIR "/usr/lib/llvm-22/bin"
+#endif
+
+const char *capture_llvm_bindir(void)
+{
+	const char *e = getenv("FACET_CAPTURE_LLVM_BINDIR");
+	return e && *e ? e : FACET_LLVM_BINDIR;
+}
+
+void capture_messages_free(capture_messages *w)
+{
+	for (size_t i = 0; i < w->len; i++)
+		free(w->items[i]);
+	VEC_FREE(w);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+const capture_program *capture_find_program(const capture_manifest *m, const char *name, facet_error *err)
+{
+	char *real = realpath(name, NULL);
+	for (size_t i = 0; i < m->programs.len; i++)
+		if (strcmp(m->programs.items[i].path, name) == 0 || (real && strcmp(m->programs.items[i].path, real) == 0)) {
+			free(real);
+			return &m->programs.items[i];
+		}
+	free(real);
+	char hash[CAPTURE_HASH_HEX];
+	facet_error ignore = {0};
+	if (strchr(name, '/') && capture_hash_file(name, hash, &ignore))
+		for (size_t i = 0; i < m->programs.len; i++)
+			if (strcmp(m->programs.items[i].hash, hash) == 0)
+				return &m->programs.items[i];
+	const capture_program *found = NULL;
+	char list[700] = "";
+	unsigned n = 0;
+	for (size_t i = 0; i < m->programs.len; i++)
+		if (strcmp(base_name(m->programs.items[i].path), base_name(name)) == 0) {
+			found = &m->programs.items[i];
+			if (n++ < 4)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n > 1 ? ", " : "", found->path);
+		}
+	if (n == 1)
+		return found;
+	if (n > 1)
+		error_set(err, "%s: %u programs of the capture in %s have this name (%s%s): give the path", name, n,
+		          m->dir, list, n > 4 ? ", ..." : "");
+	else
+		error_set(err, "%s: no such program in the capture %s (see 'facet capture list %s')", name, m->dir, m->dir);
+	return NULL;
+}
+
+typedef VEC(int) intvec;
+
+/* The units of p in link order, and with_shared those of the build's shared
+ * libraries it links, each once. */
+static void collect(const capture_manifest *m, const capture_program *p, bool with_shared, intvec *units,
+                    bool *seen_prog, bool *seen_unit)
+{
+	seen_prog[p - m->programs.items] = true;
+	for (size_t i = 0; i < p->inputs.len; i++) {
+		int u = p->inputs.items[i].unit;
+		if (u >= 0 && !seen_unit[u] && p->inputs.items[i].status == CAPTURE_REF_BITCODE) {
+			seen_unit[u] = true;
+			VEC_PUSH(units, u);
+		}
+	}
+	if (!with_shared)
+		return;
+	for (size_t i = 0; i < p->shared.len; i++) {
+		int q = p->shared.items[i].program;
+		if (q >= 0 && !seen_prog[q])
+			collect(m, &m->programs.items[q], with_shared, units, seen_prog, seen_unit);
+	}
+}
+
+static void ref_name(const capture_ref *r, const capture_manifest *m, char *buf, size_t n)
+{
+	const char *src = r->unit >= 0 ? m->units.items[r->unit].source : NULL;
+	if (r->member)
+		snprintf(buf, n, "%s(%s)%s%s%s", r->path, r->member, src ? " from " : "", src ? src : "", "");
+	else
+		snprintf(buf, n, "%s%s%s", r->path, src ? " from " : "", src ? src : "");
+}
+
+/* Refuses (or, allowed, warns about) inputs without bitcode. */
+static bool check_missing(const capture_manifest *m, const capture_program *p, const capture_extract_options *opt,
+                          capture_messages *warnings, facet_error *err)
+{
+	char buf[900], list[900] = "";
+	unsigned n = 0;
+	for (size_t i = 0; i < p->inputs.len; i++) {
+		const capture_ref *r = &p->inputs.items[i];
+		if (r->status != CAPTURE_REF_MISSING)
+			continue;
+		ref_name(r, m, buf, sizeof buf);
+		if (opt->allow_missing) {
+			char w[2000];
+			snprintf(w, sizeof w, "%s: linked without bitcode: %s", buf, r->reason ? r->reason : "no bitcode");
+			VEC_PUSH(warnings, xstrdup(w));
+		} else if (n++ < 3) {
+			size_t used = strlen(list);
+			if (snprintf(list + used, sizeof list - used, "%s%s (%s)", n > 1 ? "; " : "", buf,
+			             r->reason ? r->reason : "no bitcode") < 0)
+				list[used] = 0;
+		}
+	}
+	if (n == 0)
+		return true;
+	error_set(err, "%s: %u of its linked units have no bitcode: %s%s (--allow-missing extracts the rest)", p->path, n,
+	          list, n > 3 ? "; ..." : "");
+	return false;
+}
+
+/* Every bitcode file must be the one the capture wrote. */
+static bool check_bitcode(const capture_manifest *m, const capture_unit *u, facet_error *err)
+{
+	char h[CAPTURE_HASH_HEX];
+	facet_error e = {0};
+	if (!capture_hash_file(u->bitcode, h, &e)) {
+		error_set(err, "%s: %s (unit %s of the capture in %s)", u->bitcode, e.msg, u->source, m->dir);
+		return false;
+	}
+	if (strcmp(h, u->bitcode_hash) != 0) {
+		error_set(err, "%s: does not match %s (its hash differs: changed after the capture, or a directory from "
+		          "another build)", u->bitcode, m->file);
+		return false;
+	}
+	return true;
+}
+
+static bool run_link(const char *tool, const capture_manifest *m, const intvec *units, const char *tmp,
+                     facet_error *err)
+{
+	/* The file list goes through a response file: a large program has
+	 * thousands of units. */
+	char rsp[4400];
+	if (snprintf(rsp, sizeof rsp, "%s.rsp", tmp) >= (int)sizeof rsp) {
+		error_set(err, "%s: path too long", tmp);
+		return false;
+	}
+	FILE *f = fopen(rsp, "w");
+	if (!f) {
+		error_set(err, "%s: %s", rsp, strerror(errno));
+		return false;
+	}
+	for (size_t i = 0; i < units->len; i++)
+		fprintf(f, "\"%s\"\n", m->units.items[units->items[i]].bitcode);
+	bool wrote = fclose(f) == 0;
+	char at[4410];
+	snprintf(at, sizeof at, "@%s", rsp);
+	char *argv[] = {(char *)tool, at, "-o", (char *)tmp, NULL};
+	char *text = NULL;
+	int st = wrote ? capture_run_collect(argv, &text) : 1;
+	unlink(rsp);
+	if (st != 0) {
+		const char *e = text && *text ? text : "no output";
+		error_set(err, "llvm-link failed (status %d) linking %zu units of the capture in %s: %.600s", st, units->len,
+		          m->dir, e);
+		free(text);
+		unlink(tmp);
+		return false;
+	}
+	free(text);
+	return true;
+}
+
+bool capture_extract(const capture_manifest *m, const capture_program *p, const capture_extract_options *opt,
+                     const char *out, capture_messages *warnings, facet_error *err)
+{
+	if (!check_missing(m, p, opt, warnings, err))
+		return false;
+	intvec units = {0};
+	bool *seen_prog = xcalloc(m->programs.len + 1, 1), *seen_unit = xcalloc(m->units.len + 1, 1);
+	collect(m, p, opt->with_shared, &units, seen_prog, seen_unit);
+	free(seen_prog);
+	free(seen_unit);
+	bool ok = units.len > 0;
+	if (!ok)
+		error_set(err, "%s: no unit of this program has bitcode in the capture %s", p->path, m->dir);
+	for (size_t i = 0; ok && i < units.len; i++) {
+		const capture_unit *u = &m->units.items[units.items[i]];
+		ok = check_bitcode(m, u, err);
+		if (ok && !u->debug_info) {
+			char w[1200];
+			snprintf(w, sizeof w, "%s: compiled without debug info (the refinement falls back to R0 there)",
+			         u->source);
+			VEC_PUSH(warnings, xstrdup(w));
+		}
+	}
+	char tool[4200], tmp[4200];
+	if (opt->llvm_link)
+		snprintf(tool, sizeof tool, "%s", opt->llvm_link);
+	else
+		snprintf(tool, sizeof tool, "%s/llvm-link", capture_llvm_bindir());
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+	if (ok)
+		ok = run_link(tool, m, &units, tmp, err);
+	if (ok && rename(tmp, out) != 0) {
+		error_set(err, "%s: cannot write (%s)", out, strerror(errno));
+		unlink(tmp);
+		ok = false;
+	}
+	VEC_FREE(&units);
+	return ok;
+}

@@ -1,0 +1,457 @@
+/* wrap.c — one observed compiler invocation: native run, bitcode, records. */
+#include "capture/wrap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "capture/args.h"
+#include "capture/binfile.h"
+#include "capture/hash.h"
+#include "capture/record.h"
+#include "capture/resolve.h"
+#include "capture/spawn.h"
+#include "util/xalloc.h"
+
+typedef VEC(char *) strvec;
+
+/* One source's bitcode compile: the outcome the unit record keeps. */
+typedef struct bitcode {
+	char tmp[4200];            /* DIR/tmp/PID-I.bc */
+	bool ok;
+	char *failure;             /* why there is no bitcode */
+	strvec dropped;            /* flags clang rejected */
+	strvec args;               /* the bitcode compile's command line */
+} bitcode;
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* PATH without DIR/bin, so the real compiler and everything it runs never
+ * meet the wrapper again. */
+static void clean_path(const char *bin)
+{
+	const char *path = getenv("PATH");
+	if (!path || !bin)
+		return;
+	char *out = xmalloc(strlen(path) + 1), *o = out;
+	const char *p = path;
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		if (!(len == strlen(bin) && strncmp(p, bin, len) == 0)) {
+			if (o != out)
+				*o++ = ':';
+			memcpy(o, p, len);
+			o += len;
+		}
+		p += len + (colon != NULL);
+	}
+	*o = 0;
+	setenv("PATH", out, 1);
+	free(out);
+}
+
+static void split_words(const char *s, strvec *out)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+		VEC_PUSH(out, xstrdup(w));
+	free(copy);
+}
+
+static void strvec_free(strvec *v)
+{
+	for (size_t i = 0; i < v->len; i++)
+		free(v->items[i]);
+	VEC_FREE(v);
+}
+
+/* "clang: error: unknown argument: '-fno-foo'" and its variants: the flag. */
+static bool rejected_flag(const char *line, const capture_cmd *cmd, const strvec *dropped, const char **flag)
+{
+	static const char *const forms[] = {"unknown argument: '", "unknown argument '", "unsupported option '",
+	                                    "unsupported argument '", "unknown warning option '"};
+	for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+		const char *p = strstr(line, forms[f]);
+		if (!p)
+			continue;
+		p += strlen(forms[f]);
+		const char *q = strchr(p, '\'');
+		if (!q)
+			continue;
+		size_t len = (size_t)(q - p);
+		const char *opt = NULL;   /* "unsupported argument 'V' to option '-X'" names the option apart */
+		if (f == 3 && (opt = strstr(q, "to option '")))
+			opt += strlen("to option '");
+		for (size_t i = 0; i < cmd->flags.len; i++) {
+			const char *a = cmd->flags.items[i];
+			bool match = opt ? strncmp(a, opt, strcspn(opt, "'")) == 0 && strlen(a) >= len &&
+			                       strncmp(a + strlen(a) - len, p, len) == 0
+			                 : strlen(a) == len && strncmp(a, p, len) == 0;
+			bool seen = false;
+			for (size_t d = 0; d < dropped->len; d++)
+				seen |= strcmp(dropped->items[d], a) == 0;
+			if (match && !seen) {
+				*flag = a;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void build_args(bitcode *b, const char *clang, const capture_cmd *cmd, const capture_source *src)
+{
+	strvec_free(&b->args);
+	VEC_PUSH(&b->args, xstrdup(clang));
+	for (size_t i = 0; i < cmd->flags.len; i++) {
+		bool drop = false;
+		for (size_t d = 0; d < b->dropped.len; d++)
+			drop |= strcmp(b->dropped.items[d], cmd->flags.items[i]) == 0;
+		if (!drop)
+			VEC_PUSH(&b->args, xstrdup(cmd->flags.items[i]));
+	}
+	/* -g last, so the project's -g0 or -gline-tables-only cannot remove the
+	 * types the refinement reads; -w: clang's warnings (and -Werror on them)
+	 * are not the native build's; the C idioms gcc accepts and clang makes
+	 * errors by default stay warnings. */
+	static const char *const extra[] = {"-c", "-flto", "-g", "-w", "-Qunused-arguments",
+	                                    "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+	                                    "-Wno-error=int-conversion", "-Wno-error=incompatible-pointer-types",
+	                                    "-Wno-error=return-type"};
+	for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
+		VEC_PUSH(&b->args, xstrdup(extra[i]));
+	if (src->xlang) {
+		VEC_PUSH(&b->args, xstrdup("-x"));
+		VEC_PUSH(&b->args, xstrdup(src->xlang));
+	}
+	VEC_PUSH(&b->args, xstrdup(src->path));
+	VEC_PUSH(&b->args, xstrdup("-o"));
+	VEC_PUSH(&b->args, xstrdup(b->tmp));
+	VEC_PUSH(&b->args, NULL);
+	b->args.len--;   /* the NULL stays past the end for execvp */
+}
+
+static char *first_error(const char *text)
+{
+	const char *e = text ? strstr(text, "error:") : NULL;
+	if (!e)
+		return xstrdup("clang-22 failed");
+	size_t len = strcspn(e, "\n");
+	char *r = xmalloc(len + 20);
+	snprintf(r, len + 20, "clang-22: %.*s", (int)len, e);
+	return r;
+}
+
+static void compile_bitcode(bitcode *b, const char *clang, const capture_cmd *cmd, const capture_source *src)
+{
+	if (src->lang == CAPTURE_LANG_ASM) {
+		b->failure = xstrdup("assembly source (no bitcode)");
+		return;
+	}
+	if (src->lang == CAPTURE_LANG_STDIN) {
+		b->failure = xstrdup("source read from stdin (not compiled again)");
+		return;
+	}
+	for (int attempt = 0; attempt < 6; attempt++) {
+		build_args(b, clang, cmd, src);
+		char *text = NULL;
+		int st = capture_run_collect(b->args.items, &text);
+		if (st == 0) {
+			b->ok = true;
+			free(text);
+			return;
+		}
+		/* Drop every flag clang named as unknown, then try again. */
+		size_t before = b->dropped.len;
+		for (char *line = text; line && *line;) {
+			char *nl = strchr(line, '\n');
+			if (nl)
+				*nl = 0;
+			const char *flag;
+			if (rejected_flag(line, cmd, &b->dropped, &flag))
+				VEC_PUSH(&b->dropped, xstrdup(flag));
+			if (nl)
+				*nl = '\n';
+			line = nl ? nl + 1 : NULL;
+		}
+		if (b->dropped.len == before) {
+			b->failure = first_error(text);
+			free(text);
+			unlink(b->tmp);
+			return;
+		}
+		free(text);
+	}
+	b->failure = xstrdup("clang-22 rejected too many flags");
+}
+
+static json_t *strvec_json(const strvec *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->len; i++)
+		json_array_append_new(a, json_string(v->items[i]));
+	return a;
+}
+
+static char *absolute(const char *cwd, const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	size_t n = strlen(cwd) + strlen(path) + 2;
+	char *r = xmalloc(n);
+	snprintf(r, n, "%s/%s", cwd, path);
+	return r;
+}
+
+static bool regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The object a -c compile of source i wrote. */
+static char *object_of(const capture_cmd *cmd, size_t i)
+{
+	if (cmd->output && cmd->sources.len == 1)
+		return xstrdup(cmd->output);
+	const char *b = base_name(cmd->sources.items[i].path);
+	const char *dot = strrchr(b, '.');
+	size_t len = dot ? (size_t)(dot - b) : strlen(b);
+	char *r = xmalloc(len + 3);
+	memcpy(r, b, len);
+	strcpy(r + len, ".o");
+	return r;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+typedef struct invocation {
+	const char *dir, *cwd, *name;
+	char **argv;               /* the original command line, argv[0] the wrapper's name */
+	int argc;
+	long long t;
+} invocation;
+
+static const char *lang_name(capture_lang l)
+{
+	switch (l) {
+	case CAPTURE_LANG_C: return "c";
+	case CAPTURE_LANG_CXX: return "c++";
+	case CAPTURE_LANG_ASM: return "assembly";
+	case CAPTURE_LANG_OBJC: return "objective-c";
+	case CAPTURE_LANG_STDIN: return "stdin";
+	}
+	return "?";
+}
+
+/* Moves the bitcode into DIR/bc/ID.bc and writes the unit record. */
+static void record_unit(const invocation *inv, const capture_source *src, const char *object, const char *object_hash,
+                        const char *id, bitcode *b)
+{
+	char bc_rel[200], bc_abs[4400], bc_hash[CAPTURE_HASH_HEX] = "";
+	bool debug = false;
+	snprintf(bc_rel, sizeof bc_rel, "bc/%s.bc", id);
+	snprintf(bc_abs, sizeof bc_abs, "%s/%s", inv->dir, bc_rel);
+	facet_error err = {0};
+	if (b->ok && rename(b->tmp, bc_abs) == 0) {
+		size_t n;
+		unsigned char *d = capture_read_file(bc_abs, &n, &err);
+		if (d) {
+			capture_hash_mem(d, n, bc_hash);
+			debug = memmem(d, n, "Debug Info Version", 18) != NULL;
+			free(d);
+		} else {
+			b->ok = false;
+		}
+	} else if (b->ok) {
+		b->ok = false;
+		b->failure = xstrdup("cannot move the bitcode into the capture directory");
+	}
+	char *source = absolute(inv->cwd, src->path);
+	json_t *args = json_array();
+	for (int i = 0; i < inv->argc; i++)
+		json_array_append_new(args, json_string(inv->argv[i]));
+	json_t *u = json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b}", "kind", "unit", "id", id, "time",
+	                      (json_int_t)inv->t, "cwd", inv->cwd, "source", source, "language", lang_name(src->lang),
+	                      "compiler", inv->name, "arguments", args, "bitcode_arguments", strvec_json(&b->args),
+	                      "dropped_flags", strvec_json(&b->dropped), "debug_info", debug);
+	json_object_set_new(u, "object", object ? json_string(object) : json_null());
+	json_object_set_new(u, "object_hash", object_hash ? json_string(object_hash) : json_null());
+	json_object_set_new(u, "bitcode", b->ok ? json_string(bc_rel) : json_null());
+	json_object_set_new(u, "bitcode_hash", b->ok ? json_string(bc_hash) : json_null());
+	json_object_set_new(u, "missing", b->ok ? json_null() : json_string(b->failure ? b->failure : "no bitcode"));
+	char name[120];
+	snprintf(name, sizeof name, "u-%s", id);
+	capture_record_write(inv->dir, name, u, &err);
+	json_decref(u);
+	free(source);
+}
+
+static void compile_records(const invocation *inv, const capture_cmd *cmd, bitcode *bcs)
+{
+	for (size_t i = 0; i < cmd->sources.len; i++) {
+		char *obj = object_of(cmd, i);
+		char *abs_obj = absolute(inv->cwd, obj);
+		char hash[CAPTURE_HASH_HEX];
+		facet_error err = {0};
+		/* -o /dev/null and the like: nothing the link can find again */
+		if (regular(abs_obj) && capture_hash_file(abs_obj, hash, &err))
+			record_unit(inv, &cmd->sources.items[i], abs_obj, hash, hash, &bcs[i]);
+		free(obj);
+		free(abs_obj);
+	}
+}
+
+static json_t *input_json(const capture_input *in, const char *unit)
+{
+	json_t *o = json_pack("{s:s}", "path", in->path);
+	json_object_set_new(o, "member", in->member ? json_string(in->member) : json_null());
+	json_object_set_new(o, "hash", in->hash[0] ? json_string(in->hash) : json_null());
+	json_object_set_new(o, "unit", unit ? json_string(unit) : json_null());
+	return o;
+}
+
+static void link_record(const invocation *inv, const capture_cmd *cmd, bitcode *bcs, const char *nm)
+{
+	const char *out = cmd->output ? cmd->output : "a.out";
+	char *abs_out = absolute(inv->cwd, out);
+	char out_hash[CAPTURE_HASH_HEX];
+	facet_error err = {0};
+	if (!regular(abs_out) || !capture_hash_file(abs_out, out_hash, &err)) {
+		free(abs_out);
+		return;
+	}
+	/* Sources compiled by this command: units without an object. */
+	size_t ns = cmd->sources.len;
+	char (*ids)[CAPTURE_HASH_HEX] = xcalloc(ns + 1, sizeof *ids);
+	capture_syms *syms = xcalloc(ns + 1, sizeof *syms);
+	for (size_t i = 0; i < ns; i++) {
+		char seed[4400];
+		snprintf(seed, sizeof seed, "%s\n%s\n%ld\n%lld\n%zu", inv->cwd, cmd->sources.items[i].path, (long)getpid(),
+		         inv->t, i);
+		capture_hash_mem(seed, strlen(seed), ids[i]);
+		if (bcs[i].ok)
+			capture_bitcode_symbols(nm, bcs[i].tmp, &syms[i], &err);
+		record_unit(inv, &cmd->sources.items[i], NULL, NULL, ids[i], &bcs[i]);
+	}
+	capture_resolution r = {0};
+	capture_resolve(cmd, inv->cwd, syms, &r);
+	json_t *inputs = json_array(), *shared = json_array(), *notes = json_array(), *args = json_array();
+	for (size_t i = 0; i < r.used.len; i++)
+		json_array_append_new(inputs, input_json(&r.used.items[i],
+		                                         r.used.items[i].source >= 0 ? ids[r.used.items[i].source] : NULL));
+	for (size_t i = 0; i < r.shared.len; i++)
+		json_array_append_new(shared, input_json(&r.shared.items[i], NULL));
+	for (size_t i = 0; i < r.notes.len; i++)
+		json_array_append_new(notes, json_string(r.notes.items[i]));
+	for (int i = 0; i < inv->argc; i++)
+		json_array_append_new(args, json_string(inv->argv[i]));
+	const char *type = cmd->relocatable ? "relocatable" : cmd->shared ? "shared" : "executable";
+	json_t *l = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "link", "time",
+	                      (json_int_t)inv->t, "cwd", inv->cwd, "compiler", inv->name, "output", abs_out,
+	                      "output_hash", out_hash, "type", type, "arguments", args, "inputs", inputs, "shared",
+	                      shared, "notes", notes);
+	char name[120];
+	snprintf(name, sizeof name, "l-%lld-%ld", inv->t, (long)getpid());
+	capture_record_write(inv->dir, name, l, &err);
+	json_decref(l);
+	capture_resolution_free(&r);
+	for (size_t i = 0; i < ns; i++)
+		capture_syms_free(&syms[i]);
+	free(syms);
+	free(ids);
+	free(abs_out);
+}
+
+static void bitcode_free(bitcode *b)
+{
+	free(b->failure);
+	strvec_free(&b->dropped);
+	strvec_free(&b->args);
+}
+
+/* The real compiler's command line: the original $CC words (a launcher such
+ * as ccache stays in front) or the wrapper's own name, found on the cleaned
+ * PATH; then the arguments. */
+static void real_command(const char *name, int argc, char **argv, strvec *real, bool *cxx)
+{
+	const char *env = NULL;
+	if (strcmp(name, "facet-env-cc") == 0)
+		env = getenv("FACET_CAPTURE_REAL_CC");
+	else if (strcmp(name, "facet-env-cxx") == 0)
+		env = getenv("FACET_CAPTURE_REAL_CXX"), *cxx = true;
+	if (env && *env)
+		split_words(env, real);
+	else
+		VEC_PUSH(real, xstrdup(env ? (*cxx ? "c++" : "cc") : name));
+	if (!env)
+		*cxx = strstr(name, "++") != NULL;
+	for (int i = 1; i < argc; i++)
+		VEC_PUSH(real, xstrdup(argv[i]));
+	VEC_PUSH(real, NULL);
+	real->len--;
+}
+
+int capture_wrap(int argc, char **argv)
+{
+	const char *name = base_name(argv[0]);
+	const char *dir = getenv("FACET_CAPTURE_DIR");
+	clean_path(getenv("FACET_CAPTURE_BIN"));
+	strvec real = {0};
+	bool cxx = false;
+	real_command(name, argc, argv, &real, &cxx);
+	/* Words of $CC after the program (CC="gcc -std=gnu99") are flags too. */
+	size_t first_flag = 0;
+	while (first_flag < real.len && real.items[first_flag][0] != '-' && first_flag < real.len - (size_t)(argc - 1))
+		first_flag++;
+	capture_cmd cmd;
+	capture_cmd_parse(&cmd, (int)(real.len - first_flag), real.items + first_flag);
+	if (!dir || getenv("FACET_CAPTURE_ACTIVE") || cmd.mode == CAPTURE_PASS) {
+		capture_cmd_free(&cmd);
+		execvp(real.items[0], real.items);
+		return 127;
+	}
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, ".");
+	invocation inv = {.dir = dir, .cwd = cwd, .name = name, .argv = argv, .argc = argc, .t = now_ns()};
+	const char *clang = getenv(cxx ? "FACET_CAPTURE_CLANGXX" : "FACET_CAPTURE_CLANG");
+	const char *nm = getenv("FACET_CAPTURE_NM");
+	setenv("FACET_CAPTURE_ACTIVE", "1", 1);
+	pid_t native = capture_spawn(real.items, -1, -1);
+	bitcode *bcs = xcalloc(cmd.sources.len + 1, sizeof *bcs);
+	for (size_t i = 0; i < cmd.sources.len; i++) {
+		snprintf(bcs[i].tmp, sizeof bcs[i].tmp, "%s/tmp/%ld-%zu.bc", dir, (long)getpid(), i);
+		compile_bitcode(&bcs[i], clang ? clang : "clang-22", &cmd, &cmd.sources.items[i]);
+	}
+	int status = capture_wait(native);
+	if (status == 0 && cmd.mode == CAPTURE_COMPILE)
+		compile_records(&inv, &cmd, bcs);
+	else if (status == 0)
+		link_record(&inv, &cmd, bcs, nm ? nm : "llvm-nm");
+	for (size_t i = 0; i < cmd.sources.len; i++) {
+		unlink(bcs[i].tmp);
+		bitcode_free(&bcs[i]);
+	}
+	free(bcs);
+	capture_cmd_free(&cmd);
+	strvec_free(&real);
+	return status;
+}

@@ -1,0 +1,24 @@
+/* wrap.h — the compiler wrapper that `facet capture` puts first on PATH
+ * (as cc, gcc, clang, c++, g++, clang++ and the versioned and triplet names
+ * found on PATH) and in CC/CXX (as facet-env-cc / facet-env-cxx).
+ *
+ * It runs the real compiler with the original arguments, untouched, and its
+ * exit status is the wrapper's: the native build is the build. A compile
+ * (-c) also compiles each C/C++ source again with clang-22 into bitcode
+ * (-flto -g, the command's own -O, defines and include paths; flags clang
+ * rejects dropped and listed), keyed by the SHA-256 of the native object; a
+ * link records which inputs the native linker used (capture/resolve.h).
+ * Everything goes to DIR/records and DIR/bc; the wrapper never writes to
+ * the build's stdout or stderr (configure scripts read compiler stderr). */
+#ifndef FACET_CAPTURE_WRAP_H
+#define FACET_CAPTURE_WRAP_H
+
+/* Environment the wrapper reads (set by capture_run):
+ *   FACET_CAPTURE_DIR       the capture directory (absolute); unset: plain pass-through
+ *   FACET_CAPTURE_BIN       DIR/bin, removed from PATH before the real compiler runs
+ *   FACET_CAPTURE_ROOT      the directory capture ran in
+ *   FACET_CAPTURE_CLANG, FACET_CAPTURE_CLANGXX, FACET_CAPTURE_NM   LLVM 22 tools (absolute)
+ *   FACET_CAPTURE_REAL_CC, FACET_CAPTURE_REAL_CXX   the original $CC/$CXX */
+int capture_wrap(int argc, char **argv);
+
+#endif

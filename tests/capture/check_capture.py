@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""End-to-end test of `facet capture` (issue 14) on a project this script writes.
+
+The project: two directories each holding util.o (same name, different code,
+each with a `static int step`), a static library of two members of which each
+program pulls one, a shared library, an assembly file, weak and strong
+definitions of one function, an object copied under another name and an
+archive installed elsewhere, two executables, and a configure-style script
+that compiles, links and deletes conftest programs. It is built with the
+machine's `cc` through its own script and Makefile, at -O0 -g and at -O2.
+
+Checked: the native build is byte-identical to the same build without facet;
+`capture list` names exactly the programs and shared library, with unit and
+missing counts read from the Makefile; `extract` refuses prog1 (its assembly
+unit has no bitcode) naming the unit and writes nothing, and with
+--allow-missing gives exactly the functions the link used; prog2's module holds
+the strong `pick`, the renamed copy's functions and the installed archive's
+member; --with-shared adds the shared library's functions; `facet callgraph
+--capture` reads the same module. --bad-input: corrupt and foreign manifests,
+changed bitcode, a directory of another build, the command's exit status."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+FILES = {
+    "a/util.c": """
+static int step(int x) { return x + 1; }
+int (*step_a)(int) = step;          /* keeps the static alive at -O2 */
+int util_a(int x) { return step_a(x) * 2; }
+""",
+    "b/util.c": """
+static int step(int x) { return x - 1; }
+int (*step_b)(int) = step;
+int util_b(int x) { return step_b(x) * 3; }
+""",
+    "libs/s1.c": "int s1_used(int x) { return x + 11; }\n",
+    "libs/s2.c": "int s2_other(int x) { return x + 22; }\n",
+    "shlib/sh.c": "int sh_fn(int x) { return x * 7; }\n",
+    "asm/fast.S": """
+	.text
+	.globl asm_add
+	.type asm_add,@function
+asm_add:
+	leal (%rdi,%rsi), %eax
+	ret
+	.section .note.GNU-stack,"",@progbits
+""",
+    "main1.c": """
+int util_a(int); int util_b(int); int s1_used(int); int sh_fn(int); int asm_add(int, int);
+int main(int argc, char **argv) { (void)argv; return util_a(argc) + util_b(argc) + s1_used(argc) + sh_fn(argc) + asm_add(argc, 1); }
+""",
+    "w1.c": "__attribute__((weak)) int pick(void) { return 1; }\n",
+    "w2.c": "int pick(void) { return 2; }\n",
+    "main2.c": """
+int util_b(int); int pick(void); int s2_other(int);
+int main(int argc, char **argv) { (void)argv; return util_b(argc) + pick() + s2_other(argc); }
+""",
+    "configure.sh": """#!/bin/sh
+# a configure-style script: compiles and links test programs, then deletes them
+CC=${CC:-cc}
+cat > conftest.c <<EOF
+int main(void) { return 0; }
+EOF
+$CC $CFLAGS -o conftest conftest.c || exit 1
+./conftest || exit 1
+$CC $CFLAGS -c conftest.c -o conftest.o && $CC -o conftest conftest.o || exit 1
+./conftest || exit 1
+rm -f conftest conftest.o conftest.c
+echo configured > config.status
+""",
+    "Makefile": """
+all: prog1 prog2 libsh.so
+libstat.a: libs/s1.o libs/s2.o
+\tar rc $@ libs/s1.o libs/s2.o
+libsh.so: shlib/sh.c
+\t$(CC) $(CFLAGS) -fPIC -shared shlib/sh.c -o libsh.so
+prog1: main1.o a/util.o b/util.o asm/fast.o libstat.a libsh.so
+\t$(CC) $(CFLAGS) -o prog1 main1.o a/util.o b/util.o asm/fast.o -L. -lstat -lsh
+copy/renamed.o: b/util.o
+\tmkdir -p copy && cp b/util.o copy/renamed.o
+inst/lib/libstat.a: libstat.a
+\tmkdir -p inst/lib && install -m 644 libstat.a inst/lib/libstat.a
+prog2: main2.o copy/renamed.o w1.o w2.o inst/lib/libstat.a
+\t$(CC) $(CFLAGS) -o prog2 main2.o copy/renamed.o w1.o w2.o -Linst/lib -lstat
+""",
+}
+
+
+def write_project(root):
+    for rel, text in FILES.items():
+        p = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(text.lstrip("\n") if rel != "Makefile" else text)
+
+
+def run(cmd, cwd, env=None, expect=0):
+    r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    if expect is not None and r.returncode != expect:
+        FAILS.append("%s exited %d (expected %d): %s" % (" ".join(cmd), r.returncode, expect, r.stderr[-2000:]))
+        print("FAIL:", FAILS[-1])
+    return r
+
+
+def defined_functions(bc):
+    out = subprocess.run(["llvm-nm-22", "--defined-only", bc], capture_output=True, text=True, check=True).stdout
+    funcs = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[1] in "TtWw":
+            funcs[parts[2]] = parts[1]
+    return funcs
+
+
+def normalise(funcs):
+    """The two `static int step` survive as step and a renamed copy (step.N)."""
+    return sorted("step" if n.startswith("step.") else n for n in funcs)
+
+
+def build(root, env):
+    run(["sh", "./configure.sh"], root, env)
+    run(["make", "-s"], root, env)
+
+
+def project(facet, opt):
+    env = dict(os.environ, CFLAGS=opt)
+    env.pop("CC", None)
+    tmp = tempfile.mkdtemp(prefix="facet-capture-test-")
+    try:
+        # the plain build first, in the very directory the captured one uses
+        # (debug info records the directory), its products kept aside
+        plain, cap = os.path.join(tmp, "plain"), os.path.join(tmp, "cap")
+        os.makedirs(cap)
+        write_project(cap)
+        build(cap, env)
+        shutil.move(cap, plain)
+        os.makedirs(cap)
+        write_project(cap)
+        capdir = os.path.join(cap, ".facet-capture")
+        r = run([facet, "capture", "--", "sh", "./configure.sh"], cap, env)
+        r = run([facet, "capture", "-o", capdir, "--", "make", "-s"], cap, env)
+        # the build stays the build: the same bytes as without facet
+        for f in ["prog1", "prog2", "libsh.so", "libstat.a", "a/util.o", "b/util.o", "asm/fast.o"]:
+            with open(os.path.join(plain, f), "rb") as x, open(os.path.join(cap, f), "rb") as y:
+                check(x.read() == y.read(), "%s %s: differs from the build without facet" % (opt, f))
+        check(not os.path.exists(os.path.join(cap, "conftest")), "configure left conftest")
+
+        r = run([facet, "capture", "list", capdir, "--format", "json"], cap, env)
+        listing = json.loads(r.stdout) if r.returncode == 0 else {"programs": []}
+        progs = {os.path.relpath(p["path"], cap): p for p in listing["programs"]}
+        check(sorted(progs) == ["libsh.so", "prog1", "prog2"], "%s list: programs %s" % (opt, sorted(progs)))
+        if "prog1" in progs:
+            p = progs["prog1"]
+            # main1, a/util, b/util, asm/fast, libstat.a(s1.o); s2.o not pulled
+            check(p["units"] == 5 and p["missing"] == 1, "%s prog1: units %d missing %d" % (opt, p["units"], p["missing"]))
+            miss = p["missing_units"][0] if p["missing_units"] else {}
+            check(miss.get("path", "").endswith("asm/fast.o") and "assembly" in miss.get("reason", ""),
+                  "%s prog1: missing unit %s" % (opt, miss))
+            check([os.path.relpath(s, cap) for s in p["shared"]] == ["libsh.so"], "%s prog1 shared %s" % (opt, p["shared"]))
+        if "prog2" in progs:
+            p = progs["prog2"]
+            check(p["units"] == 5 and p["missing"] == 0, "%s prog2: units %d missing %d" % (opt, p["units"], p["missing"]))
+        r = run([facet, "capture", "list", capdir], cap, env)
+        check("prog1" in r.stdout and "asm/fast.o" in r.stdout and "assembly" in r.stdout, "%s list text: %s" % (opt, r.stdout))
+
+        out = os.path.join(tmp, "p1.bc")
+        r = run([facet, "capture", "extract", capdir, "prog1", "-o", out], cap, env, expect=1)
+        check("asm/fast.o" in r.stderr and "fast.S" in r.stderr and "--allow-missing" in r.stderr,
+              "%s extract prog1 refusal names the unit: %s" % (opt, r.stderr))
+        check(not os.path.exists(out) and not [f for f in os.listdir(tmp) if f.startswith("p1.bc")],
+              "%s refused extract left a file" % opt)
+        run([facet, "capture", "extract", capdir, "prog1", "-o", out, "--allow-missing"], cap, env)
+        if os.path.exists(out):
+            f = defined_functions(out)
+            check(normalise(f) == sorted(["main", "util_a", "util_b", "step", "step", "s1_used"]),
+                  "%s prog1 functions %s" % (opt, sorted(f)))
+        out2 = os.path.join(tmp, "p2.bc")
+        run([facet, "capture", "extract", capdir, os.path.join(cap, "prog2"), "-o", out2], cap, env)
+        if os.path.exists(out2):
+            f = defined_functions(out2)
+            check(normalise(f) == sorted(["main", "util_b", "step", "pick", "s2_other"]),
+                  "%s prog2 functions %s" % (opt, sorted(f)))
+            check(f.get("pick") == "T", "%s prog2: pick is the strong definition, got %s" % (opt, f.get("pick")))
+        out3 = os.path.join(tmp, "p1s.bc")
+        run([facet, "capture", "extract", capdir, "prog1", "-o", out3, "--allow-missing", "--with-shared"], cap, env)
+        if os.path.exists(out3):
+            f = defined_functions(out3)
+            check(normalise(f) == sorted(["main", "util_a", "util_b", "step", "step", "s1_used", "sh_fn"]),
+                  "%s prog1 --with-shared functions %s" % (opt, sorted(f)))
+        # an installed copy of a program is found by its content
+        shutil.copy(os.path.join(cap, "prog2"), os.path.join(tmp, "installed-prog2"))
+        r = run([facet, "callgraph", "--capture", capdir, os.path.join(tmp, "installed-prog2"), "--format", "json"],
+                cap, env)
+        if r.returncode == 0:
+            names = sorted(fn["name"] for fn in json.loads(r.stdout)["functions"] if fn["defined"])
+            check(normalise(names) == sorted(["main", "util_b", "step", "pick", "s2_other"]),
+                  "%s callgraph --capture functions %s" % (opt, names))
+        # the manifest documents every unit: source, flags, object, bitcode hash, debug info
+        with open(os.path.join(capdir, "manifest.json")) as mf:
+            man = json.load(mf)
+        srcs = sorted(os.path.relpath(u["source"], cap) for u in man["units"])
+        check(srcs == sorted(["a/util.c", "asm/fast.S", "b/util.c", "libs/s1.c", "libs/s2.c", "main1.c", "main2.c",
+                              "shlib/sh.c", "w1.c", "w2.c"]), "%s manifest units %s" % (opt, srcs))
+        check(all(u["debug_info"] for u in man["units"] if u["bitcode"]), "%s units without debug info" % opt)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bad_input(facet):
+    env = dict(os.environ, CFLAGS="-O1")
+    env.pop("CC", None)
+    tmp = tempfile.mkdtemp(prefix="facet-capture-bad-")
+    try:
+        proj = os.path.join(tmp, "p")
+        os.makedirs(proj)
+        write_project(proj)
+        capdir = os.path.join(proj, "cap")
+        run([facet, "capture", "-o", capdir, "--", "make", "-s", "prog2"], proj, env)
+        # the command's exit status is capture's, and what was captured is kept
+        r = run([facet, "capture", "-o", capdir, "--", "sh", "-c", "exit 7"], proj, env, expect=7)
+        r = run([facet, "capture", "list", capdir, "--format", "json"], proj, env)
+        check(r.returncode == 0 and len(json.loads(r.stdout)["programs"]) == 1, "capture after exit 7 lost prog2")
+        # a directory of another build
+        other = os.path.join(tmp, "other")
+        os.makedirs(other)
+        r = run([facet, "capture", "-o", capdir, "--", "true"], other, env, expect=1)
+        check("capture.json" in r.stderr and proj in r.stderr, "foreign capture dir: %s" % r.stderr)
+        # a directory that is not a capture directory
+        r = run([facet, "capture", "-o", proj, "--", "true"], other, env, expect=1)
+        check("not a capture directory" in r.stderr, "non-capture dir: %s" % r.stderr)
+        man = os.path.join(capdir, "manifest.json")
+        with open(man) as f:
+            good = f.read()
+        data = json.loads(good)
+        cases = [
+            ("truncated", good[: len(good) // 2], "not valid JSON"),
+            ("empty", "", "not valid JSON"),
+            ("not an object", "[1, 2]", "not a facet capture manifest"),
+            ("wrong format", json.dumps(dict(data, format="other")), "not a facet capture manifest"),
+            ("wrong version", json.dumps(dict(data, version=99)), "version 99"),
+            ("unit not an object", json.dumps(dict(data, units=[1])), "units[0]"),
+            ("unit id a number", json.dumps(dict(data, units=[dict(data["units"][0], id=5)] + data["units"][1:])),
+             "units[0].id"),
+            ("bitcode outside", json.dumps(dict(data, units=[dict(data["units"][0], bitcode="/etc/passwd")] +
+                                                data["units"][1:])), "not a path inside"),
+            ("unknown unit", json.dumps(dict(data, programs=[dict(data["programs"][0], inputs=[
+                dict(data["programs"][0]["inputs"][0], unit="nope")])])), "no unit 'nope'"),
+            ("bad status", json.dumps(dict(data, programs=[dict(data["programs"][0], inputs=[
+                dict(data["programs"][0]["inputs"][0], status="maybe")])])), "status"),
+            ("inputs not array", json.dumps(dict(data, programs=[dict(data["programs"][0], inputs=3)])), "arrays"),
+        ]
+        for name, text, want in cases:
+            with open(man, "w") as f:
+                f.write(text)
+            for cmd in (["capture", "list", capdir], ["capture", "extract", capdir, "prog2", "-o",
+                                                       os.path.join(tmp, "x.bc")]):
+                r = run([facet] + cmd, proj, env, expect=1)
+                check(man in r.stderr and want in r.stderr, "%s (%s): %s" % (name, cmd[1], r.stderr.strip()))
+            check(not os.path.exists(os.path.join(tmp, "x.bc")), "%s: extract wrote a file" % name)
+        with open(man, "w") as f:
+            f.write(good)
+        # a bitcode file changed after the capture
+        bc = os.path.join(capdir, [u for u in data["units"] if u["bitcode"]][0]["bitcode"])
+        with open(bc, "ab") as f:
+            f.write(b"x")
+        r = run([facet, "capture", "extract", capdir, "prog2", "-o", os.path.join(tmp, "x.bc")], proj, env, expect=1)
+        check(bc in r.stderr and "does not match" in r.stderr, "changed bitcode: %s" % r.stderr)
+        check(not os.path.exists(os.path.join(tmp, "x.bc")), "changed bitcode: extract wrote a file")
+        # no capture at all; an unknown and an ambiguous program
+        r = run([facet, "capture", "list", os.path.join(tmp, "none")], proj, env, expect=1)
+        check("manifest.json" in r.stderr, "no capture: %s" % r.stderr)
+        r = run([facet, "capture", "extract", capdir, "nosuch", "-o", os.path.join(tmp, "x.bc")], proj, env, expect=1)
+        check("no such program" in r.stderr, "unknown program: %s" % r.stderr)
+        r = run([facet, "capture", "extract", capdir, "-o", os.path.join(tmp, "x.bc")], proj, env, expect=2)
+        r = run([facet, "capture", "-o", capdir], proj, env, expect=2)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    args = sys.argv[1:]
+    bad = "--bad-input" in args
+    args = [a for a in args if a != "--bad-input"]
+    facet = os.path.abspath(args[0])
+    for tool in ("clang-22", "llvm-nm-22", "cc", "make"):
+        if not shutil.which(tool):
+            print("check_capture: %s not on PATH" % tool)
+            return 1
+    if bad:
+        bad_input(facet)
+    else:
+        for opt in ("-O0 -g", "-O2"):
+            project(facet, opt)
+    if FAILS:
+        print("%d failure(s)" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
