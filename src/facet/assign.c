@@ -114,7 +114,9 @@ static void form0(adder *a)
 			const ir_init_slot *sl = &gl->slots[i];
 			if (sl->kind != SLOT_FUNCTION || sl->addend != 0)
 				continue;
-			key_result k = dispatch_key_in(a->x, gl->var->type, (int64_t)sl->offset, gl);
+			/* A piece of a global the optimiser split starts inside its variable. */
+			int64_t at = (int64_t)(sl->offset + gl->var_offset_bits / 8);
+			key_result k = dispatch_key_in(a->x, gl->var->type, at, gl);
 			unsigned field = field_of_key(a->x, &k);
 			if (field == IR_NONE)
 				continue;

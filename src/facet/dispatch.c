@@ -549,6 +549,7 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 				return fail(r, "a global without debug info");
 			r.ok = true;
 			r.type = g->var->type;
+			r.offset += (int64_t)(g->var_offset_bits / 8);   /* a piece of a split global */
 			r.global = g;
 			r.step = STEP_DIRECT;
 			return r;

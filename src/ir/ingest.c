@@ -171,8 +171,14 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 	gl->ir_type = lower_type_string(L, ty);
 	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
 	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);
-	if (gve && !L->sites_only && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind)
+	if (gve && !L->sites_only && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind) {
 		gl->var = dinfo_variable(&L->di, LLVMDIGlobalVariableExpressionGetVariable(gve));
+		uint64_t size_bits = 0;
+		gl->var_fragment = dinfo_expr_fragment(&L->di, LLVMDIGlobalVariableExpressionGetExpression(gve),
+		                                       &gl->var_offset_bits, &size_bits);
+		if (!gl->var_fragment)
+			gl->var_offset_bits = 0;
+	}
 	p->globals[p->n_globals++] = gl;
 	ptrmap_put(&L->globals, g, gl);
 	if (!strmap_has(&p->global_by_name, gl->name))

@@ -226,6 +226,12 @@ struct ir_global {
 	ir_init_slot *slots;       /* function and global addresses in its initializer */
 	unsigned n_slots;
 	di_variable *var;          /* its DIGlobalVariable, NULL when none */
+	/* The optimiser split var into pieces, one global each (globalopt turns
+	 * `static struct ops sock` into sock.0 ... sock.4), and records the
+	 * piece's place as DW_OP_LLVM_fragment(offset, size) on the global's
+	 * expression: byte 0 of this global is bit var_offset_bits of var. */
+	uint64_t var_offset_bits;
+	bool var_fragment;
 };
 
 /* ---- the program ---------------------------------------------------------------------- */
