@@ -35,6 +35,7 @@ typedef struct extractor {
 	bool bind_all;
 	unsigned *ret_node;           /* by function id, PTA_NONE until needed */
 	unsigned *static_obj;         /* by function id: library-owned memory */
+	unsigned *varargs_addr;       /* by function id: a node pointing to its variadic arguments' object */
 	VEC(watch) watches;
 	ptrmap bound;                 /* (site, function) pairs bound: key (site << 32 | fn) + 1 */
 	VEC(pta_obj_info) objects;
@@ -86,6 +87,56 @@ static unsigned anywhere_in(extractor *x, unsigned node)
 	unsigned n = pta_node(x->s);
 	pta_gep_var(x->s, n, node);
 	return n;
+}
+
+/* ---- variadic arguments --------------------------------------------------------------- */
+
+static unsigned arg_node(extractor *x, const ir_site *s, int i);
+static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len);
+
+/* A node pointing to the one collapsed object holding every argument that
+ * calls pass to f through its `...`. */
+static unsigned varargs_of(extractor *x, const ir_function *f)
+{
+	if (x->varargs_addr[f->id] == PTA_NONE)
+		x->varargs_addr[f->id] = address_node(x, new_object(x, 0, OBJ_VARARGS, f->id, IR_NONE));
+	return x->varargs_addr[f->id];
+}
+
+/* The arguments of s past f's fixed parameters go to f's varargs object. */
+static void bind_varargs(extractor *x, const ir_site *s, const ir_function *f)
+{
+	for (unsigned i = f->n_args; i < s->n_args; i++) {
+		unsigned actual = node_of(x, s->args[i]);
+		if (actual != PTA_NONE)
+			pta_store(x->s, varargs_of(x, f), actual, 0);
+	}
+}
+
+/* va_start(ap) in a variadic function: the va_list points to the function's
+ * varargs object. How a target lays out a va_list (x86-64 keeps two
+ * pointers into the argument areas at bytes 8 and 16, AArch64 three) does
+ * not matter: the list collapses, so every pointer read from it points
+ * there, and the inline code clang emits for va_arg (offsets into the save
+ * areas, loads) reads the collapsed object. va_copy copies the list; a
+ * va_list handed to another function (vsetopt(h, o, ap)) is an ordinary
+ * pointer argument. True when the intrinsic was one of these. */
+static bool apply_va_intrinsic(extractor *x, const ir_site *s, const ir_function *callee)
+{
+	if (!callee->intrinsic || strncmp(callee->name, "llvm.va_", 8) != 0)
+		return false;
+	const char *what = callee->name + 8;
+	if (strncmp(what, "start", 5) == 0) {
+		unsigned ap = arg_node(x, s, 0);
+		if (ap != PTA_NONE && s->caller->vararg)
+			pta_store(x->s, anywhere_in(x, ap), varargs_of(x, s->caller), 0);
+		return true;
+	}
+	if (strncmp(what, "copy", 4) == 0) {
+		copy_memory(x, arg_node(x, s, 0), arg_node(x, s, 1), IR_NOT_CONST);
+		return true;
+	}
+	return false;   /* va_end */
 }
 
 /* ---- library calls ------------------------------------------------------------------- */
@@ -247,6 +298,8 @@ static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
 		if (actual != PTA_NONE)
 			pta_copy(x->s, node_of(x, f->first_arg + i), actual);
 	}
+	if (f->vararg)
+		bind_varargs(x, s, f);
 	unsigned result = node_of(x, s->result);
 	if (result == PTA_NONE)
 		return;
@@ -264,6 +317,8 @@ static void bind_call(extractor *x, const ir_site *s, const ir_function *f)
 		bind_defined(x, s, f);
 		return;
 	}
+	if (apply_va_intrinsic(x, s, f))
+		return;
 	const lib_model *m = lib_model_find(f->name);
 	if (m) {
 		apply_library(x, s, f, m);
@@ -456,8 +511,9 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	unsigned nf = p->n_functions ? p->n_functions : 1;
 	x.ret_node = xmalloc(nf * sizeof *x.ret_node);
 	x.static_obj = xmalloc(nf * sizeof *x.static_obj);
+	x.varargs_addr = xmalloc(nf * sizeof *x.varargs_addr);
 	for (unsigned i = 0; i < p->n_functions; i++)
-		x.ret_node[i] = x.static_obj[i] = PTA_NONE;
+		x.ret_node[i] = x.static_obj[i] = x.varargs_addr[i] = PTA_NONE;
 	x.targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.targets);
 	ptrmap_init(&x.bound);
 	strmap_init(&x.unmodelled);
@@ -498,6 +554,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	free(x.targets);
 	free(x.ret_node);
 	free(x.static_obj);
+	free(x.varargs_addr);
 	free(x.is_wrapper);
 	VEC_FREE(&x.watches);
 	ptrmap_free(&x.bound);
@@ -557,6 +614,9 @@ char *pta_loc_name(const pta_result *r, unsigned loc)
 		             collapsed, off);
 		break;
 	}
+	case OBJ_VARARGS:
+		n = asprintf(&out, "varargs:%s", p->functions[o->index]->name);
+		break;
 	case OBJ_LIBRARY:
 		if (o->index == IR_NONE)
 			n = asprintf(&out, "outside");   /* a library's callers (model_outside_callers) */

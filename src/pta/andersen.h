@@ -14,6 +14,11 @@
  *              returns library-owned memory;
  *   fields     (object, byte offset); a variable index collapses the object;
  *   ints       pointer-sized integers carry addresses (ptrtoint/inttoptr);
+ *   varargs    one collapsed object per variadic defined function holds every
+ *              argument any call passes through its `...`; va_start makes the
+ *              va_list (collapsed) point to it and va_copy copies the list, so
+ *              each va_arg of the function, and of every function the va_list
+ *              reaches (vprintf-like v* functions), reads any of them;
  *   externals  an unmodelled declared function returns library-owned memory
  *              (one collapsed object per function) and is counted;
  *   entries    every function's statements are analysed, whether or not
@@ -45,10 +50,11 @@ typedef struct pta_options {
 void pta_options_default(pta_options *o);
 
 /* What an abstract object stands for. */
-typedef enum pta_obj_kind { OBJ_FUNCTION, OBJ_GLOBAL, OBJ_STACK, OBJ_HEAP, OBJ_LIBRARY } pta_obj_kind;
+typedef enum pta_obj_kind { OBJ_FUNCTION, OBJ_GLOBAL, OBJ_STACK, OBJ_HEAP, OBJ_LIBRARY, OBJ_VARARGS } pta_obj_kind;
 typedef struct pta_obj_info {
 	pta_obj_kind kind;
-	unsigned index;            /* function id, global id, value id (stack), site id (heap, library) */
+	unsigned index;            /* function id (function, varargs), global id, value id (stack), site id (heap,
+	                              library) */
 	unsigned context;          /* heap via a wrapper: the site that called the wrapper, else IR_NONE */
 } pta_obj_info;
 
