@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
+#include "util/fsio.h"
+#include "util/hash.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
@@ -73,14 +77,13 @@ static bool load_meta(catalog *c, facet_error *err)
 
 catalog *catalog_open(const char *path, facet_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		error_set(err, "%s: cannot open the catalog: %m", path);
+	/* A FIFO or device as the catalog would block SQLite or feed it forever. */
+	int fd = fsio_open_regular(path, 0, "the catalog", err);
+	if (fd < 0)
 		return NULL;
-	}
 	char head[16] = {0};
-	size_t got = fread(head, 1, sizeof head, f);
-	fclose(f);
+	ssize_t got = read(fd, head, sizeof head);
+	close(fd);
 	if (got < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
 		error_set(err, "%s: not a facet catalog (not an SQLite file; make one with 'facet build')", path);
 		return NULL;
@@ -167,38 +170,34 @@ bool catalog_has_refinement(const catalog *c) { return c->refinement; }
 /* ---- fingerprint ------------------------------------------------------------------------ */
 
 /* FNV-1a 64 over the inputs' bytes: not cryptographic, but it tells one
- * build's inputs from another's, which is all the overlay needs. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
+ * build's inputs from another's, which is all the overlay needs. Inputs
+ * are checked to be regular files first: /dev/zero never ends, a FIFO
+ * blocks. */
 bool catalog_fingerprint(const char *const *inputs, unsigned n, unsigned tau, const char *oracle,
                          char out[17], facet_error *err)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = HASH_FNV64_INIT;
 	char buf[1 << 16];
 	for (unsigned i = 0; i < n; i++) {
-		FILE *f = fopen(inputs[i], "rb");
-		if (!f) {
-			error_set(err, "%s: cannot read: %m", inputs[i]);
+		int fd = fsio_open_regular(inputs[i], 0, "the input", err);
+		if (fd < 0)
+			return false;
+		ssize_t got;
+		while ((got = read(fd, buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR))
+			if (got > 0)
+				h = hash_fnv64(h, buf, (size_t)got);
+		int e = errno;
+		close(fd);
+		if (got < 0) {
+			error_set(err, "%s: cannot read: %s", inputs[i], strerror(e));
 			return false;
 		}
-		size_t got;
-		while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-			h = fnv(h, buf, got);
-		fclose(f);
-		h = fnv(h, "\0input\0", 7);
+		h = hash_fnv64(h, "\0input\0", 7);
 	}
 	char opts[128];
 	int len = snprintf(opts, sizeof opts, "schema=%d tau=%u oracle=%s", CATALOG_SCHEMA_VERSION, tau,
 	                   oracle ? oracle : "none");
-	h = fnv(h, opts, (size_t)len);
+	h = hash_fnv64(h, opts, (size_t)len);
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 	return true;
 }

@@ -1,9 +1,10 @@
 /* write.c — catalog_write: one run's results into one SQLite file.
  *
- * The file is built in "PATH.tmp-PID" with journaling off (nobody else can
- * see it yet; a failure removes it, and a killed build's is removed by the
- * next build) and renamed over PATH at the end, so PATH always holds a whole
- * catalog.
+ * The file is built in "PATH.tmp-PID" (util/atomic.h) with journaling off
+ * (nobody else can see it yet; a failure or SIGINT/SIGTERM removes it, and
+ * a SIGKILLed build's is removed by the next build), fsync'ed and renamed
+ * over PATH at the end, so PATH always holds a whole catalog. Only an SQLite
+ * file, never an input or a device, is replaced.
  * The refinement's tables are read from the facet_result struct's fields
  * only, so this module does not depend on the refinement's code. */
 #include "catalog/catalog.h"
@@ -20,6 +21,7 @@
 #include "catalog/schema.h"
 #include "facet/facet.h"
 #include "oracle/cache.h"
+#include "util/atomic.h"
 #include "util/xalloc.h"
 
 /* ---- statement helpers ---------------------------------------------------------------- */
@@ -433,30 +435,37 @@ static void remove_stale_temporaries(const char *path)
 	free(copy);
 }
 
+static bool is_sqlite_file(const unsigned char *head, size_t n)
+{
+	return n >= 16 && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+/* The temporary is created by util/atomic.h (O_EXCL|O_NOFOLLOW, so a
+ * planted symlink cannot redirect it) and SQLite then opens that empty
+ * file by name. synchronous=OFF is safe because nothing reads the file
+ * before atomic_commit fsyncs it and its directory around the rename. */
 bool catalog_write(const char *path, const catalog_build *b, facet_error *err)
 {
 	remove_stale_temporaries(path);
-	size_t len = strlen(path) + 32;
-	char *tmp = xmalloc(len);
-	snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
-	unlink(tmp);
+	const char *const *inputs = b->prog ? b->prog->inputs : NULL;
+	atomic_target t = {.what = "the catalog", .kind = is_sqlite_file, .kind_name = "a facet catalog",
+	                   .protect = inputs, .n_protect = b->prog ? b->prog->n_inputs : 0};
+	atomic_file af;
+	if (!atomic_open(&af, path, &t, err))
+		return false;
 	writer w = {.path = path, .err = err};
 	bool ok = false;
-	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		error_set(err, "%s: cannot create %s: %s", path, tmp, w.db ? sqlite3_errmsg(w.db) : "out of memory");
+	if (sqlite3_open_v2(af.tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		error_set(err, "%s: cannot create %s: %s", path, af.tmp, w.db ? sqlite3_errmsg(w.db) : "out of memory");
 	} else {
 		ok = write_all(&w, b);
 	}
 	if (w.db && sqlite3_close(w.db) != SQLITE_OK && ok) {
-		error_set(err, "%s: cannot close %s", path, tmp);
+		error_set(err, "%s: cannot close %s", path, af.tmp);
 		ok = false;
 	}
-	if (ok && rename(tmp, path) != 0) {
-		error_set(err, "%s: cannot rename %s over it: %m", path, tmp);
-		ok = false;
-	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok;
+	if (ok)
+		return atomic_commit(&af, err);
+	atomic_abort(&af);
+	return false;
 }

@@ -14,11 +14,13 @@
 #include "ir/slice.h"
 #include "mcp/server.h"
 #include "query/query.h"
+#include "util/xalloc.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: facet mcp [--catalog PROG.facet [--overlay FILE]] [--max-message-bytes N] [--verbose]\n"
+	        "usage: facet mcp [--catalog PROG.facet [--overlay FILE]] [--write-dir DIR] [--read-dir DIR]...\n"
+	        "                 [--max-message-bytes N] [--verbose]\n"
 	        "\n"
 	        "Serve facet's queries and overlay as tools of the Model Context Protocol\n"
 	        "(MCP revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05) over stdio:\n"
@@ -36,6 +38,11 @@ static void usage(FILE *out)
 	        "                          'facet build'); otherwise the client calls load_catalog\n"
 	        "  --overlay FILE          with --catalog: the overlay to load instead of\n"
 	        "                          PROG.facet.overlay\n"
+	        "  --write-dir DIR         the only directory tools may write in (save_overlay,\n"
+	        "                          slice's emit_module); default: the catalog's\n"
+	        "                          directory, else the working directory\n"
+	        "  --read-dir DIR          a directory tools may read in (repeatable); default:\n"
+	        "                          the working directory and the catalog's directory\n"
 	        "  --max-message-bytes N   refuse longer messages (default %d)\n"
 	        "  --verbose, -v           log every request to stderr\n"
 	        "\n"
@@ -79,7 +86,9 @@ int cmd_mcp(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *catalog = NULL, *overlay = NULL;
+	const char *catalog = NULL, *overlay = NULL, *write_dir = NULL;
+	const char *read_dirs[64];
+	unsigned n_read = 0;
 	mcp_options opts = {.log = stderr};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -88,6 +97,10 @@ int cmd_mcp(int argc, char **argv)
 			catalog = argv[++i];
 		else if (strcmp(a, "--overlay") == 0 && has_value)
 			overlay = argv[++i];
+		else if (strcmp(a, "--write-dir") == 0 && has_value)
+			write_dir = argv[++i];
+		else if (strcmp(a, "--read-dir") == 0 && has_value && n_read < 62)
+			read_dirs[n_read++] = argv[++i];
 		else if (strcmp(a, "--max-message-bytes") == 0 && has_value) {
 			char *end;
 			errno = 0;
@@ -101,7 +114,8 @@ int cmd_mcp(int argc, char **argv)
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
 			opts.verbose = true;
 		else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--overlay") == 0 ||
-		         strcmp(a, "--max-message-bytes") == 0) {
+		         strcmp(a, "--max-message-bytes") == 0 || strcmp(a, "--write-dir") == 0 ||
+		         strcmp(a, "--read-dir") == 0) {
 			fprintf(stderr, "facet mcp: %s needs a value (see --help)\n", a);
 			return EXIT_USAGE;
 		} else {
@@ -129,7 +143,36 @@ int cmd_mcp(int argc, char **argv)
 	 * server handles, instead of killing the process. */
 	signal(SIGPIPE, SIG_IGN);
 
+	/* Defaults (docs/mcp.md): write in the catalog's directory, else the
+	 * working directory; read there and in the working directory. */
+	char *cat_dir = NULL;
+	if (catalog) {
+		cat_dir = xstrdup(catalog);
+		char *slash = strrchr(cat_dir, '/');
+		if (slash)
+			slash == cat_dir ? (void)(slash[1] = 0) : (void)(*slash = 0);
+		else
+			strcpy(cat_dir, ".");
+		if (access(cat_dir, F_OK) != 0) {   /* loading it fails below, naming the catalog */
+			free(cat_dir);
+			cat_dir = NULL;
+		}
+	}
+	if (n_read == 0) {
+		read_dirs[n_read++] = ".";
+		if (cat_dir)
+			read_dirs[n_read++] = cat_dir;
+	}
+	opts.write_dir = write_dir ? write_dir : cat_dir ? cat_dir : ".";
+	opts.read_dirs = read_dirs;
+	opts.n_read_dirs = n_read;
 	mcp_server *server = mcp_server_new(&query_backend, &opts);
+	free(cat_dir);
+	if (!server) {
+		fprintf(stderr, "facet mcp: --write-dir or --read-dir names a directory that does not exist\n");
+		fclose(proto);
+		return EXIT_USAGE;
+	}
 	int status = 0;
 	if (catalog) {
 		facet_error err = {0};

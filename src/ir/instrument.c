@@ -20,17 +20,15 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 
+#include "ir/slice.h"
+#include "util/atomic.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 uint64_t ir_key_add(uint64_t key, const char *name)
 {
-	for (const unsigned char *s = (const unsigned char *)name; *s; s++) {
-		key ^= *s;
-		key *= 0x100000001b3ULL;
-	}
-	key ^= '\n';
-	key *= 0x100000001b3ULL;
-	return key;
+	key = hash_fnv64(key, name, strlen(name));
+	return hash_fnv64(key, "\n", 1);
 }
 
 uint64_t ir_key_begin(unsigned n_sites)
@@ -98,25 +96,19 @@ static void emit_tables(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *fns
 	free(names);
 }
 
+/* Through util/atomic.h: only bitcode is replaced, never a device. */
 static bool write_module(LLVMModuleRef mod, const char *out, facet_error *err)
 {
-	size_t len = strlen(out);
-	char *tmp = xmalloc(len + 32);
-	snprintf(tmp, len + 32, "%s.tmp.%ld", out, (long)getpid());
-	if (LLVMWriteBitcodeToFile(mod, tmp) != 0) {
+	atomic_target t = {.what = "the instrumented bitcode", .kind = ir_is_bitcode, .kind_name = "LLVM bitcode"};
+	atomic_file af;
+	if (!atomic_open(&af, out, &t, err))
+		return false;
+	if (LLVMWriteBitcodeToFD(mod, af.fd, 0, 1) != 0) {
 		error_set(err, "%s: cannot write bitcode", out);
-		unlink(tmp);
-		free(tmp);
+		atomic_abort(&af);
 		return false;
 	}
-	if (rename(tmp, out) != 0) {
-		error_set(err, "%s: cannot write: %s", out, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
-	return true;
+	return atomic_commit(&af, err);
 }
 
 bool ir_instrument(const char *const *paths, unsigned n, bool verify, const char *out,

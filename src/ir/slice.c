@@ -12,9 +12,17 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "ir/guard.h"
 #include "ir/lowering.h"
+#include "util/atomic.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
+
+bool ir_is_bitcode(const unsigned char *b, size_t n)
+{
+	return n >= 4 && ((b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE) ||
+	                  (b[0] == 0xDE && b[1] == 0xC0 && b[2] == 0x17 && b[3] == 0x0B));
+}
 
 /* Replaces definition f by a declaration of the same name and type. The C
  * API has no deleteBody, and erasing instructions one by one leaks their
@@ -34,9 +42,22 @@ static void to_declaration(LLVMModuleRef mod, LLVMValueRef f)
 	free(copy);
 }
 
-bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *const *functions,
-                    unsigned n_functions, const char *out, facet_error *err)
+typedef struct slice_job {
+	const char *const *inputs;
+	unsigned n_inputs;
+	const char *const *functions;
+	unsigned n_functions;
+	const char *out;
+	int fd;                    /* the atomic temporary, owned by the parent */
+} slice_job;
+
+/* The child's half: read, trim, verify, write the bitcode to job->fd. */
+static bool slice_in_child(void *arg, facet_error *err)
 {
+	const slice_job *job = arg;
+	const char *const *inputs = job->inputs, *const *functions = job->functions;
+	unsigned n_inputs = job->n_inputs, n_functions = job->n_functions;
+	const char *out = job->out;
 	LLVMContextRef ctx = LLVMContextCreate();
 	ingest_options opt = {.verify = false};
 	LLVMModuleRef mod = lower_link_inputs(ctx, inputs, n_inputs, &opt, NULL, err);
@@ -68,7 +89,6 @@ bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *co
 	}
 	strmap_free(&keep);
 	bool ok = false;
-	char *tmp = NULL;
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
 	LLVMErrorRef e = LLVMRunPasses(mod, "globaldce,strip-dead-prototypes", NULL, po);
 	LLVMDisposePassBuilderOptions(po);
@@ -93,23 +113,32 @@ bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *co
 		goto done;
 	}
 	LLVMDisposeMessage(msg);
-	size_t n = strlen(out) + 32;
-	tmp = xmalloc(n);
-	snprintf(tmp, n, "%s.tmp-%ld", out, (long)getpid());
-	if (LLVMWriteBitcodeToFile(mod, tmp) != 0) {
+	if (LLVMWriteBitcodeToFD(mod, job->fd, 0, 1) != 0) {
 		error_set(err, "%s: cannot write the slice", out);
-		unlink(tmp);
-		goto done;
-	}
-	if (rename(tmp, out) != 0) {
-		error_set(err, "%s: cannot rename %s over it: %m", out, tmp);
-		unlink(tmp);
 		goto done;
 	}
 	ok = true;
 done:
-	free(tmp);
 	LLVMDisposeModule(mod);
 	LLVMContextDispose(ctx);
 	return ok;
+}
+
+bool ir_slice_write(const char *const *inputs, unsigned n_inputs, const char *const *functions,
+                    unsigned n_functions, const char *out, facet_error *err)
+{
+	/* Only bitcode is replaced, never an input, a device or the catalog. */
+	atomic_target t = {.what = "the slice's bitcode", .kind = ir_is_bitcode, .kind_name = "an LLVM bitcode file",
+	                   .protect = inputs, .n_protect = n_inputs};
+	atomic_file af;
+	if (!atomic_open(&af, out, &t, err))
+		return false;
+	/* LLVM's reader is not hardened (guard.h): the read runs in a child so a
+	 * crash on a replaced or corrupt input is an error, not a dead server. */
+	slice_job job = {inputs, n_inputs, functions, n_functions, out, af.fd};
+	if (!guard_run_child(slice_in_child, &job, n_inputs ? inputs[0] : out, err)) {
+		atomic_abort(&af);
+		return false;
+	}
+	return atomic_commit(&af, err);
 }

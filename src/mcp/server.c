@@ -15,9 +15,13 @@
 #include "mcp/server.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mcp/rpc.h"
 #include "mcp/schema.h"
@@ -52,6 +56,9 @@ struct mcp_server {
 	char version[16];           /* the negotiated protocol revision */
 	void *session;              /* the loaded catalog, or NULL */
 	char *catalog_path;
+	char *write_dir;            /* realpath'ed at start */
+	char **read_dirs;
+	unsigned n_read_dirs;
 };
 
 static void logf_(const mcp_server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -76,7 +83,26 @@ mcp_server *mcp_server_new(const mcp_backend *backend, const mcp_options *opts)
 		s->o = *opts;
 	if (s->o.max_message == 0)
 		s->o.max_message = MCP_DEFAULT_MAX_MESSAGE;
+	s->write_dir = realpath(s->o.write_dir ? s->o.write_dir : ".", NULL);
+	unsigned n = s->o.n_read_dirs ? s->o.n_read_dirs : 1;
+	s->read_dirs = xcalloc(n, sizeof *s->read_dirs);
+	for (unsigned i = 0; i < n; i++) {
+		char *r = realpath(s->o.n_read_dirs ? s->o.read_dirs[i] : ".", NULL);
+		if (r)
+			s->read_dirs[s->n_read_dirs++] = r;
+	}
+	s->o.write_dir = NULL;
+	s->o.read_dirs = NULL;
+	if (!s->write_dir || s->n_read_dirs != n) {
+		mcp_server_free(s);
+		return NULL;
+	}
 	return s;
+}
+
+const char *mcp_server_write_dir(const mcp_server *s)
+{
+	return s->write_dir;
 }
 
 static bool pending(const mcp_server *s)
@@ -101,6 +127,10 @@ void mcp_server_free(mcp_server *s)
 	if (!s)
 		return;
 	close_session(s);
+	free(s->write_dir);
+	for (unsigned i = 0; i < s->n_read_dirs; i++)
+		free(s->read_dirs[i]);
+	free(s->read_dirs);
 	free(s);
 }
 
@@ -248,6 +278,127 @@ static json_t *tool_verb(mcp_server *s, const char *verb, json_t *args)
 	return tool_ok(s, r);
 }
 
+/* ---- what tools may read and write (server.h, mcp_options) ---- */
+
+static bool inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strcmp(dir, "/") == 0)
+		return true;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == 0);
+}
+
+/* NULL when a tool may read path, else why not (static text + path). */
+static bool may_read(const mcp_server *s, const char *path, char *why, size_t n)
+{
+	char *r = realpath(path, NULL);
+	if (!r) {
+		/* Missing: judge by its directory, so the answer tells nothing
+		 * about files outside the allowed ones; inside, the reader says it
+		 * is missing. */
+		int e = errno;
+		char *copy = xstrdup(path);
+		char *slash = strrchr(copy, '/');
+		if (slash)
+			*slash = 0;
+		r = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
+		free(copy);
+		bool in = false;
+		for (unsigned i = 0; r && i < s->n_read_dirs; i++)
+			in = in || inside(r, s->read_dirs[i]);
+		free(r);
+		(void)e;
+		if (in)
+			return true;   /* the reader reports it missing, as it would anyway */
+		snprintf(why, n, "%s: outside the directories this server may read (%s%s); start facet mcp with "
+			         "--read-dir to widen them", path, s->read_dirs[0], s->n_read_dirs > 1 ? ", ..." : "");
+		return false;
+	}
+	for (unsigned i = 0; i < s->n_read_dirs; i++)
+		if (inside(r, s->read_dirs[i])) {
+			free(r);
+			return true;
+		}
+	snprintf(why, n, "%s: outside the directories this server may read (%s%s); start facet mcp with "
+	         "--read-dir to widen them", path, s->read_dirs[0], s->n_read_dirs > 1 ? ", ..." : "");
+	free(r);
+	return false;
+}
+
+static bool may_write(const mcp_server *s, const char *path, char *why, size_t n)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		snprintf(why, n, "%s: is a symbolic link; this server never writes through one", path);
+		return false;
+	}
+	char *copy = xstrdup(path);
+	char *slash = strrchr(copy, '/');
+	const char *base = slash ? slash + 1 : copy;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		snprintf(why, n, "%s: not a file name", path);
+		free(copy);
+		return false;
+	}
+	if (slash)
+		*slash = 0;
+	char *dir = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
+	free(copy);
+	if (!dir) {
+		snprintf(why, n, "%s: cannot write there: %s", path, strerror(errno));
+		return false;
+	}
+	bool ok = inside(dir, s->write_dir);
+	if (!ok)
+		snprintf(why, n, "%s: outside the directory this server may write (%s); start facet mcp with "
+		         "--write-dir to change it", path, s->write_dir);
+	free(dir);
+	return ok;
+}
+
+/* The session's overlay path (where save_overlay/load_overlay go by default). */
+static char *session_overlay_path(mcp_server *s)
+{
+	facet_error err = {0};
+	json_t *r = s->session ? s->b->call(s->session, "list_overlay", NULL, &err) : NULL;
+	const char *p = json_string_value(json_object_get(r, "path"));
+	char *out = p ? xstrdup(p) : NULL;
+	json_decref(r);
+	return out;
+}
+
+/* Checks every path the call would touch; false and why when one is out of bounds. */
+static bool paths_allowed(mcp_server *s, const mcp_tool *t, const json_t *args, char *why, size_t n)
+{
+	const char *path = json_string_value(json_object_get(args, "path"));
+	if (strcmp(t->name, "load_catalog") == 0) {
+		if (!may_read(s, path, why, n))
+			return false;
+		const char *ov = json_string_value(json_object_get(args, "overlay"));
+		if (ov)
+			return may_read(s, ov, why, n);
+		size_t len = strlen(path) + 16;
+		char *def = xmalloc(len);
+		snprintf(def, len, "%s.overlay", path);
+		bool ok = access(def, F_OK) != 0 || may_read(s, def, why, n);
+		free(def);
+		return ok;
+	}
+	if (strcmp(t->name, "load_overlay") == 0 || strcmp(t->name, "save_overlay") == 0) {
+		bool save = t->name[0] == 's';
+		char *def = path ? NULL : session_overlay_path(s);
+		const char *p = path ? path : def;
+		bool ok = !p || (save ? may_write(s, p, why, n)
+		                      : access(p, F_OK) != 0 || may_read(s, p, why, n));
+		free(def);
+		return ok;
+	}
+	const char *emit = json_string_value(json_object_get(args, "emit_module"));
+	if (strcmp(t->name, "slice") == 0 && emit)
+		return may_write(s, emit, why, n);
+	return true;
+}
+
 /* Runs a tool: the arguments are checked against its published schema
  * first, so every malformed call gets the same kind of message. */
 static json_t *call_tool(mcp_server *s, const mcp_tool *t, json_t *args)
@@ -261,6 +412,8 @@ static json_t *call_tool(mcp_server *s, const mcp_tool *t, json_t *args)
 	if ((t->flags & MCP_NEEDS_CATALOG) && !s->session)
 		return tool_error("%s: no catalog is loaded: call load_catalog with a catalog made by "
 		                  "`facet build PROG.bc -o PROG.facet`", t->name);
+	if (!paths_allowed(s, t, args, why, sizeof why))
+		return tool_error("%s: %s", t->name, why);
 	switch (t->kind) {
 	case MCP_TOOL_LOAD_CATALOG:
 		return tool_load_catalog(s, args);

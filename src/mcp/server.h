@@ -34,10 +34,22 @@ typedef struct mcp_backend {
 	bool (*pending)(const void *session);
 } mcp_backend;
 
+/* What tools may touch. A prompt-injected agent must not be able to read
+ * or destroy a user's files, so every path a tool names (load_catalog's
+ * path and overlay, load_overlay's and save_overlay's path, slice's
+ * emit_module, and the default overlay path they fall back to) is resolved
+ * (symlinks followed, "..", relative to the working directory) and must lie
+ * inside a directory fixed when the server starts: reads inside one of
+ * read_dirs, writes inside write_dir (the file's directory; a symlink is
+ * never written through). The writers themselves refuse to replace a file
+ * that is not of their kind (util/atomic.h). */
 typedef struct mcp_options {
 	size_t max_message;   /* longest accepted message in bytes; 0 = MCP_DEFAULT_MAX_MESSAGE */
 	bool verbose;         /* log each request to log */
 	FILE *log;            /* diagnostics; NULL = none */
+	const char *write_dir;              /* NULL: the working directory at start */
+	const char *const *read_dirs;       /* n_read_dirs of them; none: the working directory */
+	unsigned n_read_dirs;
 } mcp_options;
 
 enum { MCP_DEFAULT_MAX_MESSAGE = 4 << 20 };
@@ -47,7 +59,10 @@ extern const char *const mcp_protocol_versions[];
 
 typedef struct mcp_server mcp_server;
 
+/* NULL and err when a directory of opts does not exist. */
 mcp_server *mcp_server_new(const mcp_backend *backend, const mcp_options *opts);
+/* The directories the server resolved (absolute, no symlinks). */
+const char *mcp_server_write_dir(const mcp_server *s);
 /* Closes the loaded catalog. Unsaved overlay records are dropped (and the
  * log says so): only save_overlay writes. */
 void mcp_server_free(mcp_server *s);

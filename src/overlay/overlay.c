@@ -7,11 +7,18 @@
  * nothing that matters. */
 #include "overlay/overlay.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "util/atomic.h"
+#include "util/fsio.h"
+#include "util/hash.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
@@ -24,6 +31,12 @@ struct overlay {
 	json_t *log;               /* applied records, normalized */
 	edge_vec edges;
 	bool dirty;
+	/* What the file looked like when this overlay last read or wrote it:
+	 * a save that finds other bytes there merges instead of replacing. */
+	char *file_path;           /* NULL: never read or written */
+	bool file_existed;
+	uint64_t file_hash;        /* FNV-1a of its bytes */
+	size_t n_synced;           /* log records that are in that file */
 };
 
 overlay_confidence overlay_confidence_parse(const char *s)
@@ -65,6 +78,22 @@ static void edge_free(overlay_edge *e)
 	json_decref(e->provenance);
 }
 
+static overlay_edge edge_clone(const overlay_edge *e)
+{
+	overlay_edge c = *e;
+	c.record = e->record ? xstrdup(e->record) : NULL;
+	c.to_symbol = e->to_symbol ? xstrdup(e->to_symbol) : NULL;
+	c.to_module = e->to_module ? xstrdup(e->to_module) : NULL;
+	c.verdict_tool = e->verdict_tool ? xstrdup(e->verdict_tool) : NULL;
+	c.sites = NULL;
+	if (e->n_sites) {
+		c.sites = xmalloc(e->n_sites * sizeof *c.sites);
+		memcpy(c.sites, e->sites, e->n_sites * sizeof *c.sites);
+	}
+	json_incref(c.provenance);
+	return c;
+}
+
 static void edges_free(edge_vec *v)
 {
 	for (size_t i = 0; i < v->len; i++)
@@ -90,6 +119,7 @@ void overlay_free(overlay *o)
 		return;
 	edges_free(&o->edges);
 	json_decref(o->log);
+	free(o->file_path);
 	free(o);
 }
 
@@ -395,6 +425,11 @@ static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm,
 		}
 		if (at < v->len) {
 			overlay_edge *x = &v->items[at];
+			if (x->confidence == e.confidence && x->graph == e.graph && json_equal(x->provenance, e.provenance)) {
+				edge_free(&e);   /* the same add again changes nothing: not logged twice */
+				*norm = NULL;
+				return true;
+			}
 			x->confidence = e.confidence;
 			x->graph = e.graph;
 			free(x->sites);
@@ -479,41 +514,43 @@ json_t *overlay_edge_key(const overlay_edge *e)
 	return json_pack("{s:I, s:o}", "site", (json_int_t)e->site, "to", to);
 }
 
-/* Replays log then batch into a fresh state; swaps it in when all pass. */
-static bool replay(overlay *o, json_t *log, json_t *batch, bool batch_is_file, facet_error *err)
+/* Applies batch on top of (edges, log) into a new state; swaps it in when
+ * every record passed. Starting from the current state instead of
+ * replaying the log keeps a batch's cost independent of the log's length.
+ * A record that changes nothing (the same add again) is not logged;
+ * *added counts the records logged. */
+static bool apply_batch(overlay *o, const edge_vec *edges, json_t *log, json_t *batch, bool batch_is_file,
+                        size_t *added, facet_error *err)
 {
 	edge_vec v = {0};
+	for (size_t k = 0; k < edges->len; k++)
+		VEC_PUSH(&v, edge_clone(&edges->items[k]));
 	json_t *newlog = json_array();
-	size_t i;
+	json_array_extend(newlog, log);
+	size_t i, n_added = 0;
 	json_t *rec;
-	json_array_foreach(log, i, rec) {
-		json_t *n = NULL;
-		facet_error e = {0};
-		if (!apply_one(o, &v, rec, &n, &e)) {
-			error_set(err, "record %zu of the overlay no longer applies: %s", i, e.msg);
-			goto bad;
-		}
-		json_array_append_new(newlog, n);
-	}
 	json_array_foreach(batch, i, rec) {
 		json_t *n = NULL;
 		facet_error e = {0};
 		if (!apply_one(o, &v, rec, &n, &e)) {
 			error_set(err, "record %zu%s: %s (no record of the batch was applied)", i,
 			          batch_is_file ? " of the file" : "", e.msg);
-			goto bad;
+			edges_free(&v);
+			json_decref(newlog);
+			return false;
 		}
-		json_array_append_new(newlog, n);
+		if (n) {
+			json_array_append_new(newlog, n);
+			n_added++;
+		}
 	}
 	edges_free(&o->edges);
 	o->edges = v;
 	json_decref(o->log);
 	o->log = newlog;
+	if (added)
+		*added = n_added;
 	return true;
-bad:
-	edges_free(&v);
-	json_decref(newlog);
-	return false;
 }
 
 bool overlay_apply(overlay *o, json_t *records, int graph, facet_error *err)
@@ -523,9 +560,10 @@ bool overlay_apply(overlay *o, json_t *records, int graph, facet_error *err)
 		error_set(err, "'records' must be an array of records");
 		return false;
 	}
-	if (!replay(o, o->log, records, false, err))
+	size_t added = 0;
+	if (!apply_batch(o, &o->edges, o->log, records, false, &added, err))
 		return false;
-	if (json_array_size(records) > 0)
+	if (added > 0)
 		o->dirty = true;
 	return true;
 }
@@ -550,7 +588,14 @@ json_t *overlay_parse_lines(const char *text, size_t len, facet_error *err)
 			json_error_t je;
 			json_t *rec = json_loadb(text + a, b - a, JSON_REJECT_DUPLICATES, &je);
 			if (!rec) {
-				error_set(err, "line %zu: not JSON: %s (column %d)", line, je.text, je.column);
+				/* jansson's text may quote the input ("near 'root'"): never
+				 * echo a file's content, which may not be ours to show. */
+				char why[160];
+				snprintf(why, sizeof why, "%s", je.text);
+				char *near = strstr(why, " near ");
+				if (near)
+					*near = 0;
+				error_set(err, "line %zu: not JSON: %s (column %d)", line, why, je.column);
 				json_decref(arr);
 				return NULL;
 			}
@@ -567,93 +612,224 @@ json_t *overlay_parse_lines(const char *text, size_t len, facet_error *err)
 	return arr;
 }
 
-bool overlay_save(overlay *o, const char *path, facet_error *err)
+/* Overlays are hand-sized; a bigger file is not one (or is an attack). */
+enum { OVERLAY_MAX_BYTES = 64 << 20 };
+
+static bool is_overlay_file(const unsigned char *head, size_t n)
 {
-	size_t n = strlen(path) + 32;
-	char *tmp = xmalloc(n);
-	snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		error_set(err, "%s: cannot write the overlay: %m", tmp);
-		free(tmp);
-		return false;
-	}
-	json_t *head = json_pack("{s:i, s:s, s:s}", "facet_overlay", 1, "catalog_fingerprint",
-	                         catalog_fingerprint_of(o->cat), "catalog", catalog_path(o->cat));
-	bool ok = json_dumpf(head, f, JSON_COMPACT) == 0 && fputc('\n', f) != EOF;
-	json_decref(head);
-	size_t i;
-	json_t *rec;
-	json_array_foreach(o->log, i, rec)
-		ok = ok && json_dumpf(rec, f, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF;
-	ok = fflush(f) == 0 && ok;
-	ok = fsync(fileno(f)) == 0 && ok;
-	ok = fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		error_set(err, "%s: cannot write the overlay: %m", path);
-		unlink(tmp);
-	} else {
-		o->dirty = false;
-	}
-	free(tmp);
-	return ok;
+	const unsigned char *nl = memchr(head, '\n', n);
+	size_t line = nl ? (size_t)(nl - head) : n;
+	return line > 0 && head[0] == '{' && memmem(head, line, "\"facet_overlay\"", 15) != NULL;
 }
 
-bool overlay_load(overlay *o, const char *path, facet_error *err)
+static const atomic_target overlay_target = {.what = "the overlay", .kind = is_overlay_file,
+                                             .kind_name = "a facet overlay"};
+
+/* Parses an overlay file's text: the header checked against o's catalog,
+ * the records returned (new reference). */
+static json_t *parse_file(const overlay *o, const char *path, const char *text, size_t len, facet_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		error_set(err, "%s: cannot read the overlay: %m", path);
-		return false;
-	}
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	char buf[8192];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		fwrite(buf, 1, got, mem);
-	bool read_err = ferror(f);
-	fclose(f);
-	fclose(mem);
-	if (read_err) {
-		error_set(err, "%s: cannot read the overlay", path);
-		free(text);
-		return false;
-	}
 	facet_error e = {0};
 	json_t *lines = overlay_parse_lines(text, len, &e);
-	free(text);
 	if (!lines) {
 		error_set(err, "%s: not a facet overlay: %s", path, e.msg);
-		return false;
+		return NULL;
 	}
 	json_t *head = json_array_get(lines, 0);
+	json_t *ver = json_object_get(head, "facet_overlay");
 	const char *fp = json_string_value(json_object_get(head, "catalog_fingerprint"));
-	if (!head || !json_object_get(head, "facet_overlay") || !fp) {
+	if (!head || !ver || !fp) {
 		error_set(err, "%s: not a facet overlay (its first line must be the header with "
 		               "\"facet_overlay\" and \"catalog_fingerprint\")", path);
 		json_decref(lines);
-		return false;
+		return NULL;
+	}
+	if (!json_is_integer(ver) || json_integer_value(ver) != 1) {
+		error_set(err, "%s: overlay format version %s%s, this facet reads version 1", path,
+		          json_is_integer(ver) ? "" : "(not an integer) ",
+		          json_is_integer(ver) ? (json_integer_value(ver) == 2 ? "2" : "other than 1") : "");
+		json_decref(lines);
+		return NULL;
 	}
 	if (strcmp(fp, catalog_fingerprint_of(o->cat)) != 0) {
 		error_set(err, "%s: recorded against catalog fingerprint %s, but %s has fingerprint %s (rebuilt from "
 		               "other inputs or options); move or delete the overlay, or name another with --overlay, "
 		               "and record again", path, fp, catalog_path(o->cat), catalog_fingerprint_of(o->cat));
 		json_decref(lines);
-		return false;
+		return NULL;
 	}
 	json_array_remove(lines, 0);
+	return lines;
+}
+
+static void remember_file(overlay *o, const char *path, bool existed, const char *text, size_t len)
+{
+	if (!o->file_path || strcmp(o->file_path, path) != 0) {
+		free(o->file_path);
+		o->file_path = xstrdup(path);
+	}
+	o->file_existed = existed;
+	o->file_hash = existed ? hash_fnv64(HASH_FNV64_INIT, text, len) : 0;
+	o->n_synced = json_array_size(o->log);
+}
+
+static char *render(const overlay *o, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	json_t *head = json_pack("{s:i, s:s, s:s}", "facet_overlay", 1, "catalog_fingerprint",
+	                         catalog_fingerprint_of(o->cat), "catalog", catalog_path(o->cat));
+	json_dumpf(head, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(head);
+	size_t i;
+	json_t *rec;
+	json_array_foreach(o->log, i, rec) {
+		json_dumpf(rec, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return text;
+}
+
+/* Holds PATH.lock exclusively: saves to one overlay are serialised, so
+ * each sees the file the previous one wrote. -1 and err on failure. */
+static int lock_file(const char *path, facet_error *err)
+{
+	size_t n = strlen(path) + 8;
+	char *lp = xmalloc(n);
+	snprintf(lp, n, "%s.lock", path);
+	int fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		error_set(err, "%s: cannot lock the overlay (%s): %s", path, lp,
+		          fd < 0 ? strerror(errno) : "the lock is not a regular file");
+		if (fd >= 0)
+			close(fd);
+		free(lp);
+		return -1;
+	}
+	free(lp);
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			error_set(err, "%s: cannot lock the overlay: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Under the lock: when the file changed since o last read or wrote it
+ * (another writer saved), o's state becomes the file's records followed by
+ * o's records not yet in a file, so nothing either writer was told was
+ * saved is dropped. False (and o unchanged) when ours no longer apply. */
+static bool merge_disk(overlay *o, const char *path, facet_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct stat st;
+	bool exists = lstat(path, &st) == 0;
+	if (!exists)
+		return true;   /* nothing to merge: atomic_open checks the kind of what is there */
+	if (!S_ISREG(st.st_mode))
+		return atomic_check_target(path, &overlay_target, err);
+	if (!fsio_read_file(path, OVERLAY_MAX_BYTES, "the overlay", &text, &len, err))
+		return false;
+	bool same = o->file_path && strcmp(o->file_path, path) == 0 && o->file_existed &&
+	            hash_fnv64(HASH_FNV64_INIT, text, len) == o->file_hash;
+	if (same) {
+		free(text);
+		return true;
+	}
+	if (!is_overlay_file((const unsigned char *)text, len)) {
+		free(text);
+		return atomic_check_target(path, &overlay_target, err);
+	}
+	json_t *disk = parse_file(o, path, text, len, err);
+	free(text);
+	if (!disk)
+		return false;
+	/* Ours not in any file yet: all of them when the file is another one. */
+	bool ours_file = o->file_path && strcmp(o->file_path, path) == 0;
+	size_t from = ours_file ? o->n_synced : 0;
+	json_t *mine = json_array();
+	for (size_t i = from; i < json_array_size(o->log); i++)
+		json_array_append(mine, json_array_get(o->log, i));
+	overlay *fresh = overlay_new(o->cat);
+	fresh->graph = o->graph;
+	facet_error e = {0};
+	bool ok = apply_batch(fresh, &fresh->edges, fresh->log, disk, true, NULL, &e);
+	size_t n_disk = json_array_size(fresh->log);
+	ok = ok && apply_batch(fresh, &fresh->edges, fresh->log, mine, false, NULL, &e);
+	json_decref(disk);
+	json_decref(mine);
+	if (!ok) {
+		error_set(err, "%s: changed since it was read (another writer saved) and cannot be merged: %s; "
+		               "nothing was written, the records stay unsaved", path, e.msg);
+		overlay_free(fresh);
+		return false;
+	}
+	edges_free(&o->edges);
+	o->edges = fresh->edges;
+	fresh->edges = (edge_vec){0};
+	json_decref(o->log);
+	o->log = fresh->log;
+	fresh->log = NULL;
+	overlay_free(fresh);
+	(void)n_disk;
+	return true;
+}
+
+bool overlay_save(overlay *o, const char *path, facet_error *err)
+{
+	if (!atomic_check_target(path, &overlay_target, err))
+		return false;
+	int lock = lock_file(path, err);
+	if (lock < 0)
+		return false;
+	bool ok = merge_disk(o, path, err);
+	size_t len = 0;
+	char *text = ok ? render(o, &len) : NULL;
+	atomic_file af;
+	ok = ok && atomic_open(&af, path, &overlay_target, err);
+	if (ok && !(atomic_write(&af, text, len, err) && atomic_commit(&af, err))) {
+		atomic_abort(&af);
+		ok = false;
+	}
+	if (ok) {
+		remember_file(o, path, true, text, len);
+		o->dirty = false;
+	}
+	free(text);
+	close(lock);   /* releases the lock */
+	return ok;
+}
+
+bool overlay_load(overlay *o, const char *path, facet_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (!fsio_read_file(path, OVERLAY_MAX_BYTES, "the overlay", &text, &len, err))
+		return false;
+	json_t *lines = parse_file(o, path, text, len, err);
+	if (!lines) {
+		free(text);
+		return false;
+	}
 	json_t *empty = json_array();
-	bool ok = replay(o, empty, lines, true, &e);
+	edge_vec none = {0};
+	facet_error e = {0};
+	bool ok = apply_batch(o, &none, empty, lines, true, NULL, &e);
 	json_decref(empty);
 	json_decref(lines);
 	if (!ok) {
 		error_set(err, "%s: %s", path, e.msg);
+		free(text);
 		return false;
 	}
+	remember_file(o, path, true, text, len);
+	free(text);
 	o->dirty = false;
 	return true;
 }

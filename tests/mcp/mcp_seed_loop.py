@@ -104,7 +104,7 @@ def main():
         "native": find_line("crcspeed.c", "*(char *)&n ? crcspeed64little_init(fn, table)"),
         "big": find_line("crcspeed.c", "crcspeed64little_init(fn, big_table);"),
     }
-    s = Session(FACET)
+    s = Session(FACET, ["--read-dir", WORK, "--write-dir", WORK])
     s.initialize()
     try:
         loop(s, cat, overlay, src)

@@ -117,7 +117,8 @@ def run(work):
     hex_ops_line, hex_ops_text = line_of("static const struct codec_ops hex_ops")
     flush_init_line, flush_init_text = line_of("legacy_flush};")
 
-    s = Session(FACET)
+    # The server reads and writes only where it is told (docs/mcp.md): here.
+    s = Session(FACET, ["--read-dir", work, "--write-dir", work])
     s.initialize()
 
     # ---- load_catalog and inventory

@@ -29,7 +29,10 @@ function check(name, cond, detail) {
 	return false;
 }
 
-const transport = new StdioClientTransport({ command: facet, args: ["mcp"], stderr: "pipe" });
+// The server reads and writes only in the directories it is given (docs/mcp.md).
+const catalogDir = catalog.includes("/") ? catalog.slice(0, catalog.lastIndexOf("/")) || "/" : ".";
+const transport = new StdioClientTransport({ command: facet, args: ["mcp", "--read-dir", catalogDir, "--write-dir", catalogDir],
+	stderr: "pipe" });
 let stderr = "";
 transport.stderr?.on("data", (chunk) => { stderr += chunk; });
 const client = new Client({ name: "facet-sdk-test", version: "1.0.0" });
