@@ -15,7 +15,7 @@
 static const char *volatile guard_path;
 static const char *volatile guard_what;
 static volatile int guard_fd = 2;
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP};
 enum { N_CRASH = sizeof crash_signals / sizeof *crash_signals };
 static struct sigaction saved[N_CRASH];
 static char altstack[64 * 1024];
