@@ -10,6 +10,16 @@
 #include "capture/hash.h"
 #include "util/xalloc.h"
 
+/* Archive members are only 2-byte aligned: ELF structures are copied out,
+ * never read in place. */
+static bool read_ehdr(const unsigned char *d, size_t n, Elf64_Ehdr *h)
+{
+	if (n < sizeof *h || memcmp(d, ELFMAG, SELFMAG) != 0 || d[EI_CLASS] != ELFCLASS64)
+		return false;
+	memcpy(h, d, sizeof *h);
+	return true;
+}
+
 capture_filekind capture_file_kind(const unsigned char *d, size_t n)
 {
 	if (n >= 8 && memcmp(d, "!<arch>\n", 8) == 0)
@@ -19,9 +29,9 @@ capture_filekind capture_file_kind(const unsigned char *d, size_t n)
 	if (n >= 4 && ((d[0] == 'B' && d[1] == 'C' && d[2] == 0xC0 && d[3] == 0xDE) ||
 	               (d[0] == 0xDE && d[1] == 0xC0 && d[2] == 0x17 && d[3] == 0x0B)))
 		return CAPTURE_FILE_BITCODE;
-	if (n >= sizeof(Elf64_Ehdr) && memcmp(d, ELFMAG, SELFMAG) == 0 && d[EI_CLASS] == ELFCLASS64) {
-		const Elf64_Ehdr *h = (const Elf64_Ehdr *)d;
-		switch (h->e_type) {
+	Elf64_Ehdr h;
+	if (read_ehdr(d, n, &h)) {
+		switch (h.e_type) {
 		case ET_REL: return CAPTURE_FILE_OBJECT;
 		case ET_DYN: return CAPTURE_FILE_SHARED;
 		case ET_EXEC: return CAPTURE_FILE_EXEC;
@@ -41,15 +51,16 @@ void capture_syms_free(capture_syms *s)
 	VEC_FREE(&s->undefined);
 }
 
-/* Section header i, or NULL when it lies outside the file. */
-static const Elf64_Shdr *section(const unsigned char *d, size_t n, const Elf64_Ehdr *h, unsigned i)
+/* Section header i into *s; false when it lies outside the file. */
+static bool section(const unsigned char *d, size_t n, const Elf64_Ehdr *h, unsigned i, Elf64_Shdr *s)
 {
 	if (h->e_shentsize != sizeof(Elf64_Shdr) || i >= h->e_shnum)
-		return NULL;
+		return false;
 	uint64_t off = h->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr);
-	if (h->e_shoff > n || off + sizeof(Elf64_Shdr) > n)
-		return NULL;
-	return (const Elf64_Shdr *)(d + off);
+	if (h->e_shoff > n || off > n || n - off < sizeof(Elf64_Shdr))
+		return false;
+	memcpy(s, d + off, sizeof *s);
+	return true;
 }
 
 static bool in_file(const Elf64_Shdr *s, size_t n)
@@ -60,40 +71,41 @@ static bool in_file(const Elf64_Shdr *s, size_t n)
 bool capture_elf_symbols(const unsigned char *d, size_t n, const char *what, capture_syms *out, facet_error *err)
 {
 	capture_filekind k = capture_file_kind(d, n);
-	if (k != CAPTURE_FILE_OBJECT && k != CAPTURE_FILE_SHARED) {
+	Elf64_Ehdr h;
+	if ((k != CAPTURE_FILE_OBJECT && k != CAPTURE_FILE_SHARED) || !read_ehdr(d, n, &h)) {
 		error_set(err, "%s: not a 64-bit ELF object or shared library", what);
 		return false;
 	}
-	const Elf64_Ehdr *h = (const Elf64_Ehdr *)d;
 	unsigned want = k == CAPTURE_FILE_OBJECT ? SHT_SYMTAB : SHT_DYNSYM;
-	for (unsigned i = 0; i < h->e_shnum; i++) {
-		const Elf64_Shdr *s = section(d, n, h, i);
-		if (!s) {
+	for (unsigned i = 0; i < h.e_shnum; i++) {
+		Elf64_Shdr s, str;
+		if (!section(d, n, &h, i, &s)) {
 			error_set(err, "%s: section header %u lies outside the file", what, i);
 			return false;
 		}
-		if (s->sh_type != want)
+		if (s.sh_type != want)
 			continue;
-		const Elf64_Shdr *str = section(d, n, h, s->sh_link);
-		if (!str || !in_file(s, n) || !in_file(str, n) || s->sh_entsize != sizeof(Elf64_Sym)) {
+		if (!section(d, n, &h, s.sh_link, &str) || !in_file(&s, n) || !in_file(&str, n) ||
+		    s.sh_entsize != sizeof(Elf64_Sym) || str.sh_type == SHT_NOBITS) {
 			error_set(err, "%s: malformed symbol table (section %u)", what, i);
 			return false;
 		}
-		const Elf64_Sym *syms = (const Elf64_Sym *)(d + s->sh_offset);
-		size_t count = s->sh_size / sizeof(Elf64_Sym);
-		const char *strs = (const char *)(d + str->sh_offset);
+		size_t count = s.sh_size / sizeof(Elf64_Sym);
+		const char *strs = (const char *)(d + str.sh_offset);
 		for (size_t j = 1; j < count; j++) {
-			unsigned bind = ELF64_ST_BIND(syms[j].st_info);
+			Elf64_Sym sym;
+			memcpy(&sym, d + s.sh_offset + j * sizeof sym, sizeof sym);
+			unsigned bind = ELF64_ST_BIND(sym.st_info);
 			if (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE)
 				continue;
-			if (syms[j].st_name >= str->sh_size || !memchr(strs + syms[j].st_name, 0, str->sh_size - syms[j].st_name)) {
+			if (sym.st_name >= str.sh_size || !memchr(strs + sym.st_name, 0, str.sh_size - sym.st_name)) {
 				error_set(err, "%s: symbol %zu's name lies outside its string table", what, j);
 				return false;
 			}
-			const char *name = strs + syms[j].st_name;
+			const char *name = strs + sym.st_name;
 			if (!*name)
 				continue;
-			if (syms[j].st_shndx == SHN_UNDEF) {
+			if (sym.st_shndx == SHN_UNDEF) {
 				if (bind == STB_GLOBAL && k == CAPTURE_FILE_OBJECT)
 					VEC_PUSH(&out->undefined, xstrdup(name));
 			} else {

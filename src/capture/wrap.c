@@ -442,10 +442,27 @@ int capture_wrap(int argc, char **argv)
 		compile_bitcode(&bcs[i], clang ? clang : "clang-22", &cmd, &cmd.sources.items[i]);
 	}
 	int status = capture_wait(native);
-	if (status == 0 && cmd.mode == CAPTURE_COMPILE)
-		compile_records(&inv, &cmd, bcs);
-	else if (status == 0)
-		link_record(&inv, &cmd, bcs, nm ? nm : "llvm-nm");
+	/* The records are written by a child: whatever goes wrong there (an
+	 * input facet cannot read), the build sees the real compiler's status. */
+	pid_t rec = status == 0 ? fork() : -1;
+	if (rec == 0) {
+		/* never the build's streams: DIR/errors.log keeps what the child says */
+		char log[4200];
+		snprintf(log, sizeof log, "%s/errors.log", dir);
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0666);
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		if (fd >= 0 || null >= 0)
+			dup2(fd >= 0 ? fd : null, STDERR_FILENO);
+		if (cmd.mode == CAPTURE_COMPILE)
+			compile_records(&inv, &cmd, bcs);
+		else
+			link_record(&inv, &cmd, bcs, nm ? nm : "llvm-nm");
+		_exit(0);
+	}
+	if (rec > 0)
+		capture_wait(rec);
 	for (size_t i = 0; i < cmd.sources.len; i++) {
 		unlink(bcs[i].tmp);
 		bitcode_free(&bcs[i]);

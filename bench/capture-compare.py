@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""capture-compare.py FACET CAPTURED.bc REFERENCE.bc [--rpm]
+
+Compares a module from `facet capture extract` with the LTO preopt module of the
+same program: defined functions (a `static` renamed name.N on collision compared
+as name) and indirect call sites keyed by (file, line, column, inlining chain),
+from `facet callgraph --format json`. With --rpm, also R± targets site by site.
+Prints counts and the first differences of each kind."""
+import collections
+import json
+import re
+import subprocess
+import sys
+
+
+def graph(facet, bc, g):
+    out = subprocess.run([facet, "callgraph", "--graph", g, "--format", "json", bc], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)
+
+
+def norm(name):
+    return re.sub(r"\.\d+$", "", name)
+
+
+def site_key(s):
+    chain = tuple((i.get("function"), i.get("file"), i.get("line"), i.get("column")) for i in s.get("inlined_at", []))
+    return (s["file"], s["line"], s["column"], chain)
+
+
+def main():
+    facet, cap, ref = sys.argv[1:4]
+    g = "rpm" if "--rpm" in sys.argv else "direct"
+    a, b = graph(facet, cap, g), graph(facet, ref, g)
+    fa = collections.Counter(norm(f["name"]) for f in a["functions"] if f["defined"])
+    fb = collections.Counter(norm(f["name"]) for f in b["functions"] if f["defined"])
+    only_a, only_b = fa - fb, fb - fa
+    print("defined functions: captured %d, reference %d, common %d, only captured %d, only reference %d"
+          % (sum(fa.values()), sum(fb.values()), sum((fa & fb).values()), sum(only_a.values()), sum(only_b.values())))
+    for n in sorted(only_a)[:15]:
+        print("  only captured:", n)
+    for n in sorted(only_b)[:15]:
+        print("  only reference:", n)
+    sa = collections.Counter(site_key(s) for s in a["sites"] if s["kind"] == "indirect")
+    sb = collections.Counter(site_key(s) for s in b["sites"] if s["kind"] == "indirect")
+    oa, ob = sa - sb, sb - sa
+    print("indirect sites: captured %d, reference %d, common %d, only captured %d, only reference %d"
+          % (sum(sa.values()), sum(sb.values()), sum((sa & sb).values()), sum(oa.values()), sum(ob.values())))
+    for k in sorted(oa)[:10]:
+        print("  only captured:", k)
+    for k in sorted(ob)[:10]:
+        print("  only reference:", k)
+    if g == "rpm":
+        ta = {site_key(s): sorted(norm(t) for t in s["targets"]) for s in a["sites"] if s["kind"] == "indirect"}
+        tb = {site_key(s): sorted(norm(t) for t in s["targets"]) for s in b["sites"] if s["kind"] == "indirect"}
+        common = [k for k in ta if k in tb]
+        diff = [k for k in common if ta[k] != tb[k]]
+        print("R± targets: %d common sites, %d agree, %d differ" % (len(common), len(common) - len(diff), len(diff)))
+        for k in diff[:10]:
+            print("  differ:", k, "captured", ta[k][:5], "reference", tb[k][:5])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# capture-corpus.sh — facet capture on corpus subjects through their own build commands,
+# compared with the LTO preopt module bench/corpus.sh made (issue 14's acceptance).
+#
+#   bench/capture-corpus.sh [--plain] SUBJECT...
+#
+# Per subject: a fresh copy of the upstream tarball (from $CORPUS/src, never built in place)
+# under $WORK/SUBJECT/src, its build command run as `facet capture -- ...` with the machine's
+# default compiler (no CC set), the program extracted to $WORK/SUBJECT.bc, and
+# bench/capture-compare.py against $CORPUS/bc/SUBJECT.bc. --plain also builds a second copy
+# without facet, right before, and prints both wall times (capture's overhead).
+# Environment: CORPUS (default bench/work), WORK (default /tmp/capture-corpus), FACET (build/facet).
+set -u
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CORPUS=${CORPUS:-$BENCH/work}
+WORK=${WORK:-/tmp/capture-corpus}
+FACET=${FACET:-$BENCH/../build/facet}
+JOBS=${JOBS:-2}
+plain=0
+
+# subject | source package | program | build command (the subject's own, as bench/corpus.sh configures it)
+cmd_of() {
+    case $1 in
+        lua) echo "make -j$JOBS linux" ;;
+        md4c) echo "sh -c 'cmake -S . -B _build -DBUILD_SHARED_LIBS=OFF && cmake --build _build -j$JOBS --target md2html'" ;;
+        gdbm) echo "sh -c './configure --disable-shared --disable-nls --without-readline && make -j$JOBS'" ;;
+        oniguruma) echo "sh -c 'autoreconf -fi && ./configure --disable-shared && make -j$JOBS && make -C test test_utf8'" ;;
+        nginx) echo "sh -c './configure && make -j$JOBS'" ;;
+        sqlite) echo "sh -c './configure --disable-shared --disable-readline --disable-editline --disable-tcl && make -j$JOBS sqlite3'" ;;
+        libjpeg-turbo) echo "sh -c 'cmake -S . -B _build -DENABLE_SHARED=0 -DWITH_SIMD=0 && cmake --build _build -j$JOBS --target djpeg-static'" ;;
+        tmux) echo "sh -c './configure && make -j$JOBS'" ;;
+        redis) echo "make -j$JOBS BUILD_TLS=no USE_SYSTEMD=no" ;;
+        libxml2) echo "sh -c './configure --disable-shared --without-python && make -j$JOBS xmllint'" ;;
+        *) return 1 ;;
+    esac
+}
+pkg_of() {
+    case $1 in lua) echo lua5.4 ;; oniguruma) echo libonig ;; sqlite) echo sqlite3 ;; *) echo "$1" ;; esac
+}
+prog_of() {
+    awk -v s="$1" '$1 == s { print $2 }' <<'EOF2'
+lua src/lua
+md4c _build/md2html/md2html
+gdbm tools/gdbmtool
+oniguruma test/test_utf8
+nginx objs/nginx
+sqlite sqlite3
+libjpeg-turbo _build/djpeg-static
+tmux tmux
+redis src/redis-server
+libxml2 xmllint
+EOF2
+}
+
+unpack() { # unpack SUBJECT DEST
+    local t top
+    t=$(ls "$CORPUS/src/$(pkg_of "$1")"/*.orig.tar.* | grep -v '\.asc$' | head -1)
+    rm -rf "$2"; mkdir -p "$2.x"
+    tar -xf "$t" -C "$2.x"
+    top=$(ls -A "$2.x")
+    if [ "$(echo "$top" | wc -l)" = 1 ] && [ -d "$2.x/$top" ]; then mv "$2.x/$top" "$2"; rmdir "$2.x"; else mv "$2.x" "$2"; fi
+}
+
+[ "${1:-}" = --plain ] && { plain=1; shift; }
+mkdir -p "$WORK"
+for s in "$@"; do
+    cmd=$(cmd_of "$s") || { echo "$s: no build command known" >&2; continue; }
+    prog=$(prog_of "$s")
+    if [ $plain = 1 ]; then
+        unpack "$s" "$WORK/$s/plain"
+        t0=$(date +%s.%N)
+        (cd "$WORK/$s/plain" && env -u CC -u CXX bash -c "$cmd" > "$WORK/$s.plain.log" 2>&1)
+        t1=$(date +%s.%N)
+        echo "$s plain build: $(echo "$t1 - $t0" | bc) s (rc $?)"
+    fi
+    unpack "$s" "$WORK/$s/src"
+    t0=$(date +%s.%N)
+    (cd "$WORK/$s/src" && eval env -u CC -u CXX "$FACET" capture -- "$cmd" > "$WORK/$s.capture.log" 2>&1)
+    rc=$?
+    t1=$(date +%s.%N)
+    echo "$s captured build: $(echo "$t1 - $t0" | bc) s (rc $rc)"
+    (cd "$WORK/$s/src" && "$FACET" capture list --format json > "$WORK/$s.list.json")
+    (cd "$WORK/$s/src" && "$FACET" capture extract "$prog" -o "$WORK/$s.bc") || { echo "$s: extract failed"; continue; }
+    python3 "$BENCH/capture-compare.py" "$FACET" "$WORK/$s.bc" "$CORPUS/bc/$s.bc" > "$WORK/$s.compare.txt" 2>&1
+    cat "$WORK/$s.compare.txt"
+done
