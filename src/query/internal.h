@@ -25,6 +25,7 @@ struct query_session {
 	char **names;              /* function names by id, loaded on first use */
 	catalog_adjacency *adj[CATALOG_N_GRAPHS];   /* each graph's arrays, read on first use */
 	query_module_writer write_module;   /* slice's emit_module; NULL: refused */
+	facet_error damage;        /* the first failed statement or damaged row of this call */
 };
 
 /* An agent edge as walks use it: the overlay edge e covers site at caller. */
@@ -52,8 +53,16 @@ typedef struct qctx {
 	char loc_file[4096];       /* q_file_line's FILE when given as "location" */
 } qctx;
 
-/* A cached prepared statement, reset and unbound. */
+/* A cached prepared statement, reset and unbound; NULL (and the call
+ * fails, see q_damaged) when it does not prepare. */
 sqlite3_stmt *q_stmt(query_session *s, const char *sql);
+/* sqlite3_step: true on a row; false at the end, and on an error, which
+ * fails the call: no loop takes an error for the last row. */
+bool q_step(query_session *s, sqlite3_stmt *st);
+/* Records why the current call cannot be answered (the first reason
+ * wins): query_call then returns NULL with "PATH: damaged catalog: WHY"
+ * instead of an answer that may be short. */
+void q_damaged(query_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Arguments. */
 const char *q_str(qctx *q, const char *key);                 /* NULL when absent */

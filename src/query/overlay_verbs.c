@@ -18,7 +18,7 @@ static void coverage(qctx *q, unsigned *covered, unsigned *total)
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT id FROM sites WHERE kind = 'indirect' AND (resolved & ?1) = 0");
 	sqlite3_bind_int64(st, 1, q->bit);
 	*covered = *total = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		unsigned site = (unsigned)sqlite3_column_int64(st, 0);
 		(*total)++;
 		bool cov = false;

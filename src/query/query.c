@@ -8,6 +8,7 @@
  * scans a whole table. */
 #include "query/internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,22 @@ const char *const query_verbs[] = {
 
 /* ---- session ------------------------------------------------------------------------- */
 
+void q_damaged(query_session *s, const char *fmt, ...)
+{
+	if (s->damage.set)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->damage.msg, sizeof s->damage.msg, fmt, ap);
+	va_end(ap);
+	s->damage.set = 1;
+}
+
+/* The statements are static text: one that does not prepare is a facet bug
+ * or a catalog whose tables were changed, never a condition to answer
+ * around, so it fails the whole call (query_call) with SQLite's reason.
+ * SQLite treats a NULL statement as a misuse and does nothing, so the
+ * caller's binds and steps on it are harmless until then. */
 sqlite3_stmt *q_stmt(query_session *s, const char *sql)
 {
 	sqlite3_stmt *st = strmap_get(&s->stmts, sql);
@@ -31,16 +48,32 @@ sqlite3_stmt *q_stmt(query_session *s, const char *sql)
 		sqlite3_clear_bindings(st);
 		return st;
 	}
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		q_damaged(s, "a query statement does not prepare (a changed catalog, or a bug in facet): %s; SQL: %.160s",
+		          sqlite3_errmsg(s->db), sql);
+		sqlite3_finalize(st);
 		return NULL;
+	}
 	strmap_put(&s->stmts, xstrdup(sql), st);
 	return st;
+}
+
+bool q_step(query_session *s, sqlite3_stmt *st)
+{
+	if (!st)
+		return false;   /* q_stmt recorded why */
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return true;
+	if (rc != SQLITE_DONE)
+		q_damaged(s, "reading the catalog failed: %s", sqlite3_errmsg(s->db));
+	return false;
 }
 
 static bool count_rows(query_session *s, const char *sql, unsigned *out)
 {
 	sqlite3_stmt *st = q_stmt(s, sql);
-	if (!st || sqlite3_step(st) != SQLITE_ROW)
+	if (!st || !q_step(s, st))
 		return false;
 	*out = (unsigned)sqlite3_column_int64(st, 0);
 	return true;
@@ -64,7 +97,7 @@ query_session *query_open(const char *catalog_path, facet_error *err)
 	}
 	s->intrinsic = xcalloc(s->n_functions + 1, 1);
 	sqlite3_stmt *st = q_stmt(s, "SELECT id FROM functions WHERE intrinsic");
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
+	while (st && q_step(s, st)) {
 		sqlite3_int64 id = sqlite3_column_int64(st, 0);
 		if (id >= 0 && id < s->n_functions)
 			s->intrinsic[id] = 1;
@@ -179,7 +212,7 @@ bool q_function(qctx *q, const char *key, unsigned *id)
 	unsigned n = 0, first = 0;
 	char cands[800] = "";
 	size_t used = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		if (n++ == 0)
 			first = (unsigned)sqlite3_column_int64(st, 0);
 		const char *mod = (const char *)sqlite3_column_text(st, 2);
@@ -246,8 +279,10 @@ json_t *q_fn_json(qctx *q, unsigned id)
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT name, source_name, module_id, file, line, defined, linkage, "
 	                                "address_taken FROM functions WHERE id = ?1");
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		return json_pack("{s:I}", "id", (json_int_t)id);
+	if (!q_step(q->s, st)) {
+		q_damaged(q->s, "table functions has no row %u (a row of another table names it)", id);
+		return json_pack("{s:I, s:s}", "id", (json_int_t)id, "name", "?");
+	}
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "name", text_or_null(st, 0));
@@ -267,10 +302,13 @@ const char *q_fn_name(qctx *q, unsigned id)
 	if (!s->names) {   /* one scan instead of a lookup per function a walk names */
 		s->names = xcalloc(s->n_functions + 1, sizeof *s->names);
 		sqlite3_stmt *st = q_stmt(s, "SELECT id, name FROM functions");
-		while (st && sqlite3_step(st) == SQLITE_ROW) {
+		while (st && q_step(s, st)) {
 			sqlite3_int64 i = sqlite3_column_int64(st, 0);
-			if (i >= 0 && i < s->n_functions && !s->names[i])
-				s->names[i] = xstrdup((const char *)sqlite3_column_text(st, 1));
+			const char *name = (const char *)sqlite3_column_text(st, 1);
+			if (!name)
+				q_damaged(s, "table functions, row %lld: name is NULL", (long long)i);
+			else if (i >= 0 && i < s->n_functions && !s->names[i])
+				s->names[i] = xstrdup(name);
 		}
 	}
 	return id < s->n_functions && s->names[id] ? s->names[id] : "?";
@@ -278,11 +316,21 @@ const char *q_fn_name(qctx *q, unsigned id)
 
 json_t *q_site_json(qctx *q, unsigned id)
 {
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.kind, f.name, s.file, s.line, s.col, s.call_type FROM sites s "
-	                                "JOIN functions f ON f.id = s.caller WHERE s.id = ?1");
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.kind, f.name, s.file, s.line, s.col, s.call_type, s.caller FROM sites s "
+	                                "LEFT JOIN functions f ON f.id = s.caller WHERE s.id = ?1");
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		return json_pack("{s:I}", "id", (json_int_t)id);
+	bool row = q_step(q->s, st);
+	if (!row || sqlite3_column_type(st, 0) != SQLITE_TEXT || sqlite3_column_type(st, 1) != SQLITE_TEXT) {
+		if (!row)
+			q_damaged(q->s, "table sites has no row %u", id);
+		else if (sqlite3_column_type(st, 0) != SQLITE_TEXT)
+			q_damaged(q->s, "table sites, row %u: kind is not text", id);
+		else
+			q_damaged(q->s, "table sites, row %u: caller %lld is not a row of table functions", id,
+			          (long long)sqlite3_column_int64(st, 6));
+		/* A well-formed placeholder: the call fails anyway (query_call). */
+		return json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id, "kind", "?", "caller", "?");
+	}
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "caller", text_or_null(st, 1));
@@ -294,7 +342,7 @@ json_t *q_site_json(qctx *q, unsigned id)
 	json_t *chain = json_array();
 	st = q_stmt(q->s, "SELECT function, file, line, col FROM site_inlined WHERE site = ?1 ORDER BY depth");
 	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(chain, json_pack("{s:o, s:o, s:I, s:I}", "function", text_or_null(st, 0), "file",
 		                                       text_or_null(st, 1), "line",
 		                                       (json_int_t)sqlite3_column_int64(st, 2), "column",
@@ -338,7 +386,7 @@ void q_build_agents(qctx *q)
 			sqlite3_bind_int64(st, 1, e->site);
 		}
 		sqlite3_bind_int64(st, 2, q->bit);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while (q_step(q->s, st)) {
 			agent_step a = {(unsigned)sqlite3_column_int64(st, 0), (unsigned)sqlite3_column_int64(st, 1), e->to, e};
 			VEC_PUSH(&q->agents, a);
 		}
@@ -444,7 +492,7 @@ static void load_unresolved(qctx *q)
 	                                "(resolved & ?1) = 0 "
 	                                "ORDER BY caller, id");
 	sqlite3_bind_int64(st, 1, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		VEC_PUSH(&callers, (unsigned)sqlite3_column_int64(st, 0));
 		VEC_PUSH(&sites, (unsigned)sqlite3_column_int64(st, 1));
 	}
@@ -486,7 +534,7 @@ json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
 	unsigned total = 0;
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT unresolved_sites FROM graphs WHERE name = ?1");
 	sqlite3_bind_text(st, 1, q->graph_name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (q_step(q->s, st))
 		total = (unsigned)sqlite3_column_int64(st, 0);
 	unsigned covered = q->include_overlay ? agent_sites(q) : 0;
 	json_object_set_new(u, "overlay", json_pack("{s:b, s:s, s:I, s:I, s:I}", "included", q->include_overlay,
@@ -558,6 +606,7 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 	}
 	json_t *empty = args ? NULL : json_object();
 	qctx q = {.s = s, .args = args ? args : empty, .err = err, .min_conf = CONF_LOW};
+	error_clear(&s->damage);
 	json_t *result = NULL;
 
 	const char *graph = q_str(&q, "graph");
@@ -612,6 +661,12 @@ out:
 	free(q.unres_caller);
 	free(q.unres_site);
 	json_decref(empty);
+	if (s->damage.set) {   /* an answer read past a failure may be short: none at all */
+		json_decref(result);
+		result = NULL;
+		error_clear(err);
+		error_set(err, "%s: damaged catalog: %s", catalog_path(s->cat), s->damage.msg);
+	}
 	if (!result && !err->set)
 		error_set(err, "%s failed", verb_name);
 	return result;

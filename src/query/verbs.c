@@ -31,7 +31,7 @@ json_t *qv_defs(qctx *q)
 	                                "ORDER BY defined DESC, id");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
 	VEC(unsigned) ids = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&ids, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < ids.len; i++)
 		json_array_append_new(fns, q_fn_json(q, ids.items[i]));
@@ -40,7 +40,7 @@ json_t *qv_defs(qctx *q)
 	st = q_stmt(q->s, "SELECT name, linkage, defined, constant, file, line, ir_type FROM globals "
 	                  "WHERE name = ?1 OR var_name = ?1 ORDER BY id");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(globals, json_pack("{s:o, s:o, s:b, s:b, s:o, s:I, s:o}", "name", col_text(st, 0),
 		                                         "linkage", col_text(st, 1), "defined", sqlite3_column_int(st, 2),
 		                                         "constant", sqlite3_column_int(st, 3), "file", col_text(st, 4),
@@ -68,7 +68,7 @@ json_t *qv_at(qctx *q)
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
 	VEC(unsigned) site_ids = {0};
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		VEC_PUSH(&site_ids, (unsigned)sqlite3_column_int64(st, 0));
 		unsigned c = (unsigned)sqlite3_column_int64(st, 1);
 		bool seen = false;
@@ -86,7 +86,7 @@ json_t *qv_at(qctx *q)
 		                               "WHERE e.caller = (SELECT caller FROM sites WHERE id = ?1) AND e.site = ?1 AND (e.graphs & ?2) AND NOT f.intrinsic ORDER BY f.name");
 		sqlite3_bind_int64(t, 1, site_ids.items[k]);
 		sqlite3_bind_int64(t, 2, q->bit);
-		while (sqlite3_step(t) == SQLITE_ROW)
+		while (q_step(q->s, t))
 			json_array_append_new(targets, col_text(t, 0));
 		if (strcmp(json_string_value(json_object_get(sj, "kind")), "indirect") == 0 && json_array_size(targets) == 0) {
 			n_unres++;
@@ -100,7 +100,7 @@ json_t *qv_at(qctx *q)
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
 	VEC(unsigned) defs = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&defs, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t k = 0; k < defs.len; k++) {
 		json_t *fj = q_fn_json(q, defs.items[k]);
@@ -113,7 +113,7 @@ json_t *qv_at(qctx *q)
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
 	VEC(unsigned) storers = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&storers, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t k = 0; k < storers.len; k++) {
 		bool seen = false;
@@ -139,7 +139,7 @@ json_t *qv_at(qctx *q)
 	                  "WHERE u.line = ?2 AND " FILE_MATCH("u.file", "?1") " ORDER BY u.id");
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(uses, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kind", col_text(st, 0),
 		                                      "function", col_text(st, 1), "global", col_text(st, 2),
 		                                      "in_function", col_text(st, 7), "field", col_text(st, 8), "column",
@@ -149,7 +149,7 @@ json_t *qv_at(qctx *q)
 	                  FILE_MATCH("a.file", "?1"));
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(assigns, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "field", col_text(st, 0),
 		                                         "field_name", col_text(st, 1), "function", col_text(st, 2), "form",
 		                                         col_text(st, 3), "global", col_text(st, 4), "in_function",
@@ -199,7 +199,7 @@ json_t *qv_callers(qctx *q)
 	                                "AND s.call_type = f.ir_type ORDER BY s.id");
 	sqlite3_bind_int64(st, 1, fn);
 	sqlite3_bind_int64(st, 2, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		n++;
 		if (json_array_size(ids) < 50)
 			json_array_append_new(ids, json_integer(sqlite3_column_int64(st, 0)));
@@ -221,7 +221,7 @@ json_t *qv_callees(qctx *q)
 	sqlite3_bind_int64(st, 1, fn);
 	VEC(unsigned) ids = {0};
 	VEC(int) direct_intrinsic = {0};
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		sqlite3_int64 callee = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
 		VEC_PUSH(&ids, (unsigned)sqlite3_column_int64(st, 0));
 		VEC_PUSH(&direct_intrinsic, callee >= 0 && callee < q->s->n_functions && q->s->intrinsic[callee]);
@@ -279,7 +279,7 @@ json_t *qv_uses(qctx *q)
 	                                "LEFT JOIN globals g ON g.id = u.global LEFT JOIN fields d ON d.id = u.field "
 	                                "WHERE u.function = ?1 ORDER BY u.id");
 	sqlite3_bind_int64(st, 1, fn);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}", "kind", col_text(st, 0), "in_function",
 		                      col_text(st, 1), "global", col_text(st, 3), "file", col_text(st, 5), "line",
 		                      (json_int_t)sqlite3_column_int64(st, 6), "column",
@@ -298,7 +298,7 @@ json_t *qv_uses(qctx *q)
 	                  "a.in_function FROM field_assignments a JOIN fields d ON d.id = a.field WHERE a.function = ?1 "
 	                  "ORDER BY d.key, a.line");
 	sqlite3_bind_int64(st, 1, fn);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(fields, json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:o}", "field",
 		                                        col_text(st, 0), "record", col_text(st, 1), "offset",
 		                                        (json_int_t)sqlite3_column_int64(st, 2), "field_name",
@@ -316,12 +316,12 @@ json_t *qv_externals(qctx *q)
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT f.name, f.address_taken, (SELECT count(*) FROM sites s WHERE "
 	                                "s.callee = f.id) FROM functions f WHERE NOT f.defined AND NOT f.intrinsic "
 	                                "ORDER BY f.name");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(fns, json_pack("{s:o, s:b, s:I}", "name", col_text(st, 0), "address_taken",
 		                                     sqlite3_column_int(st, 1), "call_sites",
 		                                     (json_int_t)sqlite3_column_int64(st, 2)));
 	st = q_stmt(q->s, "SELECT name FROM globals WHERE NOT defined ORDER BY name");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(globals, col_text(st, 0));
 	return json_pack("{s:o, s:o, s:I, s:o}", "functions", fns, "globals", globals, "count",
 	                 (json_int_t)(json_array_size(fns) + json_array_size(globals)), "uncertainty",
@@ -336,7 +336,7 @@ static json_t *warrants(qctx *q, unsigned site, unsigned fn)
 	                                "WHERE site = ?1 AND function = ?2 ORDER BY id");
 	sqlite3_bind_int64(st, 1, site);
 	sqlite3_bind_int64(st, 2, fn);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "fact", col_text(st, 0), "outcome",
 		                                     col_text(st, 1), "rule", col_text(st, 2), "premise", col_text(st, 3),
 		                                     "source", col_text(st, 4), "evidence", col_text(st, 5)));
@@ -362,7 +362,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 	                                "d.base_type, d.n_r0, d.n_sym, d.abstains, d.callee_type, d.callee_variable "
 	                                "FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
 	sqlite3_bind_int64(st, 1, site);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (q_step(q->s, st))
 		json_object_set_new(sj, "dispatch", json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}",
 		                                              "status", col_text(st, 0), "step", col_text(st, 1), "depth",
 		                                              (json_int_t)sqlite3_column_int64(st, 2), "field",
@@ -381,7 +381,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 	sqlite3_bind_int64(st, 1, site);
 	VEC(unsigned) ts = {0};
 	VEC(unsigned) bits = {0};
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		VEC_PUSH(&ts, (unsigned)sqlite3_column_int64(st, 0));
 		VEC_PUSH(&bits, (unsigned)sqlite3_column_int64(st, 1));
 	}
@@ -396,7 +396,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 	                  "ORDER BY function");
 	sqlite3_bind_int64(st, 1, site);
 	VEC(unsigned) others = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&others, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < others.len; i++)
 		json_array_append_new(dropped, json_pack("{s:s, s:[], s:o}", "name", q_fn_name(q, others.items[i]),
@@ -430,7 +430,7 @@ json_t *qv_indirect_targets(qctx *q)
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
 	VEC(unsigned) ids = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&ids, (unsigned)sqlite3_column_int64(st, 0));
 	json_t *sites = json_array(), *unres = json_array();
 	unsigned n_unres = 0;
@@ -460,7 +460,7 @@ json_t *qv_explain(qctx *q)
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, kind, answered FROM questions WHERE site = ?1 ORDER BY id");
 	sqlite3_bind_int64(st, 1, site);
 	json_t *qs = json_array();
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(qs, json_pack("{s:I, s:o, s:b}", "id", (json_int_t)sqlite3_column_int64(st, 0), "kind",
 		                                    col_text(st, 1), "answered", sqlite3_column_int(st, 2)));
 	json_object_set_new(d, "questions", qs);
@@ -488,7 +488,7 @@ static unsigned field_candidates(qctx *q, unsigned field, bool rejected, long lo
 	                                           "ORDER BY 1");
 	sqlite3_bind_int64(st, 1, field);
 	VEC(unsigned) fids = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&fids, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t k = 0; k < fids.len && (!rejected || (long long)k < limit); k++) {
 		json_t *c = q_fn_json(q, fids.items[k]);
@@ -499,7 +499,7 @@ static unsigned field_candidates(qctx *q, unsigned field, bool rejected, long lo
 		                             "WHERE field = ?1 AND function = ?2 ORDER BY line");
 		sqlite3_bind_int64(st, 1, field);
 		sqlite3_bind_int64(st, 2, fids.items[k]);
-		while (sqlite3_step(st) == SQLITE_ROW)
+		while (q_step(q->s, st))
 			json_array_append_new(as, json_pack("{s:o, s:o, s:o, s:I, s:o}", "form", col_text(st, 0), "global",
 			                                    col_text(st, 1), "file", col_text(st, 2), "line",
 			                                    (json_int_t)sqlite3_column_int64(st, 3), "in_function",
@@ -532,12 +532,12 @@ json_t *qv_resolution_candidates(qctx *q)
 	                                "ORDER BY s.field");
 	sqlite3_bind_int64(st, 1, q->bit);
 	VEC(unsigned) fields = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&fields, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < fields.len; i++) {
 		st = q_stmt(q->s, "SELECT key, record, offset, name, signature, kind FROM fields WHERE id = ?1");
 		sqlite3_bind_int64(st, 1, fields.items[i]);
-		if (sqlite3_step(st) != SQLITE_ROW)
+		if (!q_step(q->s, st))
 			continue;
 		json_t *g = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:s}", "field", col_text(st, 0), "record",
 		                      col_text(st, 1), "offset", (json_int_t)sqlite3_column_int64(st, 2), "field_name",
@@ -549,7 +549,7 @@ json_t *qv_resolution_candidates(qctx *q)
 		sqlite3_bind_int64(st, 1, fields.items[i]);
 		sqlite3_bind_int64(st, 2, q->bit);
 		VEC(unsigned) sids = {0};
-		while (sqlite3_step(st) == SQLITE_ROW)
+		while (q_step(q->s, st))
 			VEC_PUSH(&sids, (unsigned)sqlite3_column_int64(st, 0));
 		for (size_t k = 0; k < sids.len; k++)
 			json_array_append_new(sites, q_site_json(q, sids.items[k]));
@@ -570,7 +570,7 @@ json_t *qv_resolution_candidates(qctx *q)
 	                  "(resolved & ?1) = 0 AND field IS NULL ORDER BY call_type");
 	sqlite3_bind_int64(st, 1, q->bit);
 	VEC(char *) types = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		VEC_PUSH(&types, xstrdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : ""));
 	for (size_t i = 0; i < types.len; i++) {
 		json_t *sites = json_array(), *cands = json_array();
@@ -580,7 +580,7 @@ json_t *qv_resolution_candidates(qctx *q)
 		sqlite3_bind_int64(st, 1, q->bit);
 		sqlite3_bind_text(st, 2, types.items[i], -1, SQLITE_TRANSIENT);
 		VEC(unsigned) sids = {0};
-		while (sqlite3_step(st) == SQLITE_ROW)
+		while (q_step(q->s, st))
 			VEC_PUSH(&sids, (unsigned)sqlite3_column_int64(st, 0));
 		for (size_t k = 0; k < sids.len; k++)
 			json_array_append_new(sites, q_site_json(q, sids.items[k]));
@@ -589,7 +589,7 @@ json_t *qv_resolution_candidates(qctx *q)
 		st = q_stmt(q->s, "SELECT id FROM functions WHERE defined AND address_taken AND ir_type = ?1 ORDER BY name");
 		sqlite3_bind_text(st, 1, types.items[i], -1, SQLITE_TRANSIENT);
 		VEC(unsigned) fids = {0};
-		while (sqlite3_step(st) == SQLITE_ROW)
+		while (q_step(q->s, st))
 			VEC_PUSH(&fids, (unsigned)sqlite3_column_int64(st, 0));
 		for (size_t k = 0; k < fids.len && (long long)k < limit; k++) {
 			json_t *c = q_fn_json(q, fids.items[k]);
@@ -614,11 +614,11 @@ json_t *qv_inventory(qctx *q)
 {
 	json_t *meta = json_object();
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT key, value FROM meta ORDER BY key");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_object_set_new(meta, (const char *)sqlite3_column_text(st, 0), col_text(st, 1));
 	json_t *graphs = json_array();
 	st = q_stmt(q->s, "SELECT name, present, edges, indirect_edges, unresolved_sites, note FROM graphs ORDER BY bit");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(graphs, json_pack("{s:o, s:b, s:I, s:I, s:I, s:o}", "name", col_text(st, 0), "present",
 		                                        sqlite3_column_int(st, 1), "edges",
 		                                        (json_int_t)sqlite3_column_int64(st, 2), "indirect_edges",
@@ -637,12 +637,12 @@ json_t *qv_inventory(qctx *q)
 	};
 	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
 		st = q_stmt(q->s, tables[i][1]);
-		if (st && sqlite3_step(st) == SQLITE_ROW)
+		if (st && q_step(q->s, st))
 			json_object_set_new(counts, tables[i][0], json_integer(sqlite3_column_int64(st, 0)));
 	}
 	json_t *inputs = json_array();
 	st = q_stmt(q->s, "SELECT path FROM inputs ORDER BY id");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (q_step(q->s, st))
 		json_array_append_new(inputs, col_text(st, 0));
 	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "catalog", catalog_path(q->s->cat), "fingerprint",
 	                 catalog_fingerprint_of(q->s->cat), "default_graph", catalog_default_graph(q->s->cat), "inputs",

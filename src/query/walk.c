@@ -229,7 +229,7 @@ static void unresolved_into(qctx *q, const bfs *b, json_t *ids, unsigned *n)
 	/* One pass over the address-taken functions (a partial index), not a
 	 * lookup per function of the closure. */
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, ir_type FROM functions WHERE address_taken");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		sqlite3_int64 id = sqlite3_column_int64(st, 0);
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 		if (!t || id < 0 || id >= b->n || b->prev[id] == UNSEEN || strmap_has(&types, t))
@@ -241,7 +241,7 @@ static void unresolved_into(qctx *q, const bfs *b, json_t *ids, unsigned *n)
 	st = q_stmt(q->s, "SELECT id, call_type FROM sites INDEXED BY sites_indirect WHERE kind = 'indirect' AND "
 	                                "(resolved & ?1) = 0 ORDER BY id");
 	sqlite3_bind_int64(st, 1, q->bit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (q_step(q->s, st)) {
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 		if (t && strmap_has(&types, t)) {
 			(*n)++;
@@ -350,7 +350,7 @@ json_t *qv_slice(qctx *q)
 				VEC_PUSH(&names, json_string_value(json_object_get(f, "name")));
 		VEC(char *) inputs = {0};
 		sqlite3_stmt *st = q_stmt(q->s, "SELECT path FROM inputs ORDER BY id");
-		while (sqlite3_step(st) == SQLITE_ROW)
+		while (q_step(q->s, st))
 			VEC_PUSH(&inputs, xstrdup((const char *)sqlite3_column_text(st, 0)));
 		bool ok = q->s->write_module((const char *const *)inputs.items, (unsigned)inputs.len, names.items,
 		                         (unsigned)names.len, emit, q->err);
