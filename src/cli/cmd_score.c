@@ -358,7 +358,11 @@ int cmd_score(int argc, char **argv)
 			rc = EXIT_INPUT;
 			goto done;
 		}
-	trace_observed_finish(&o);
+	if (!trace_observed_finish(&o, &err)) {
+		fprintf(stderr, "facet score: error: %s\n", err.msg);
+		rc = EXIT_INPUT;
+		goto done;
+	}
 	if (!o.have_key)
 		fprintf(stderr, "facet score: warning: the trace files hold no record (did the program run with "
 		                "FACET_TRACE_OUT set?)\n");
@@ -382,6 +386,16 @@ int cmd_score(int argc, char **argv)
 			                "%016llx, %u sites; program %016llx, %u sites)\n",
 			        o.key_file, files[0], (unsigned long long)o.key, o.n_sites, (unsigned long long)key,
 			        p->n_sites);
+			rc = EXIT_INPUT;
+			goto done;
+		}
+		const char **names = xcalloc(p->n_functions + 1, sizeof *names);
+		for (unsigned i = 0; i < p->n_functions; i++)
+			names[i] = p->functions[i]->name;
+		bool fits = trace_observed_check_program(&o, p->n_sites, names, p->n_functions, files[0], &err);
+		free(names);
+		if (!fits) {
+			fprintf(stderr, "facet score: error: %s\n", err.msg);
 			rc = EXIT_INPUT;
 			goto done;
 		}

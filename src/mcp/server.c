@@ -590,7 +590,9 @@ json_t *mcp_server_handle_line(mcp_server *s, const char *line, size_t n)
 	json_error_t jerr;
 	/* DECODE_ANY: a bare scalar is valid JSON but an Invalid Request, not a
 	 * parse error (JSON-RPC 2.0, section 5.1 examples). */
-	json_t *msg = json_loadb(line, n, JSON_DECODE_ANY, &jerr);
+	/* Duplicate keys are refused, as the overlay reader does: which of two
+	 * "path"s a tool would act on must never be a guess. */
+	json_t *msg = json_loadb(line, n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	if (!msg) {
 		char text[400];
 		snprintf(text, sizeof text, "Parse error: %s (column %d)", jerr.text, jerr.column);

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "util/fsio.h"
+#include "util/strmap.h"
 #include "util/xalloc.h"
 
 /* Parses a decimal unsigned integer covering all of s. */
@@ -126,15 +129,23 @@ static bool read_header(trace_observed *o, const char *path, unsigned long linen
 		return false;
 	}
 	o->blocks++;
-	o->dropped += dropped;
+	if (__builtin_add_overflow(o->dropped, dropped, &o->dropped)) {
+		error_set(err, "%s:%lu: dropped-hit counts overflow 64 bits", path, lineno);
+		return false;
+	}
 	return true;
 }
 
 bool trace_observed_read(trace_observed *o, const char *path, facet_error *err)
 {
-	FILE *in = fopen(path, "r");
+	/* A FIFO or a device would block or never end. */
+	int fd = fsio_open_regular(path, 0, "the trace", err);
+	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!in) {
-		error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		if (fd >= 0) {
+			error_set(err, "%s: cannot read: %s", path, strerror(errno));
+			close(fd);
+		}
 		return false;
 	}
 	char *line = NULL;
@@ -212,15 +223,16 @@ static int edge_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void trace_observed_finish(trace_observed *o)
+bool trace_observed_finish(trace_observed *o, facet_error *err)
 {
+	bool overflow = false;
 	if (o->n_edges)
 		qsort(o->edges, o->n_edges, sizeof *o->edges, edge_cmp);
 	size_t w = 0;
 	for (size_t r = 0; r < o->n_edges; r++) {
 		trace_edge *e = &o->edges[r];
 		if (w > 0 && edge_cmp(&o->edges[w - 1], e) == 0) {
-			o->edges[w - 1].count += e->count;
+			overflow |= __builtin_add_overflow(o->edges[w - 1].count, e->count, &o->edges[w - 1].count);
 			free(e->name);
 			continue;
 		}
@@ -233,13 +245,13 @@ void trace_observed_finish(trace_observed *o)
 	for (size_t r = 0; r < o->n_edges; r++) {
 		trace_edge e = o->edges[r];
 		if (!e.name) {
-			o->unknown_hits += e.count;
+			overflow |= __builtin_add_overflow(o->unknown_hits, e.count, &o->unknown_hits);
 			if (e.site != last_unknown_site)
 				o->unknown_sites++;
 			last_unknown_site = e.site;
 			continue;
 		}
-		o->hits += e.count;
+		overflow |= __builtin_add_overflow(o->hits, e.count, &o->hits);
 		o->edges[named++] = e;
 	}
 	o->n_edges = named;
@@ -253,6 +265,37 @@ void trace_observed_finish(trace_observed *o)
 		}
 	o->site_first[ns] = named;
 	o->n_obs_sites = ns;
+	if (overflow) {
+		error_set(err, "%s: hit counts overflow 64 bits when summed (a corrupt or forged trace)",
+		          o->key_file ? o->key_file : "the traces");
+		return false;
+	}
+	return true;
+}
+
+bool trace_observed_check_program(const trace_observed *o, unsigned n_sites, const char *const *names,
+                                  unsigned n_functions, const char *program, facet_error *err)
+{
+	if (!o->have_key)
+		return true;
+	if (o->n_sites != n_sites || o->n_functions != n_functions) {
+		error_set(err, "%s: its header says sites=%u functions=%u, but %s has %u sites and %u functions",
+		          o->key_file, o->n_sites, o->n_functions, program, n_sites, n_functions);
+		return false;
+	}
+	strmap known;
+	strmap_init(&known);
+	for (unsigned i = 0; i < n_functions; i++)
+		strmap_put(&known, names[i], (void *)names[i]);
+	bool ok = true;
+	for (size_t i = 0; i < o->n_edges && ok; i++)
+		if (!strmap_has(&known, o->edges[i].name)) {
+			error_set(err, "%s: site %u calls '%s', which is not a function of %s", o->key_file,
+			          o->edges[i].site, o->edges[i].name, program);
+			ok = false;
+		}
+	strmap_free(&known);
+	return ok;
 }
 
 void trace_observed_free(trace_observed *o)

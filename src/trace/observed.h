@@ -44,8 +44,14 @@ typedef struct trace_observed {
 /* Adds the blocks of one file. False and err ("FILE:LINE: problem") on a
  * malformed file or one whose key differs from the files read before. */
 bool trace_observed_read(trace_observed *o, const char *path, facet_error *err);
-/* Sorts and merges what was read; call once, after the last read. */
-void trace_observed_finish(trace_observed *o);
+/* Sorts and merges what was read; call once, after the last read. False
+ * and err when summed counts overflow 64 bits (never wrapped silently). */
+bool trace_observed_finish(trace_observed *o, facet_error *err);
+/* Checks the traces against the program they are scored with: the
+ * headers' site and function counts, and every observed callee a function
+ * of it (names[0..n_functions-1]); err names the first mismatch. */
+bool trace_observed_check_program(const trace_observed *o, unsigned n_sites, const char *const *names,
+                                  unsigned n_functions, const char *program, facet_error *err);
 void trace_observed_free(trace_observed *o);
 
 #endif

@@ -265,6 +265,75 @@ def test_damaged(work, cat):
               f"dangling caller: query {' '.join(words)} refused naming table and row", err)
 
 
+# ---- item 8: traces ---------------------------------------------------------------------------
+
+def test_traces(work, bc):
+    d = os.path.join(work, "tr")
+    os.makedirs(d)
+    exe = os.path.join(d, "prog")
+    rc, _, err = run([FACET, "trace", "build", bc, "-o", exe], timeout=300)
+    check(rc == 0, "trace build", err)
+    if rc != 0:
+        return
+    obs = os.path.join(d, "obs.txt")
+    env = dict(os.environ, FACET_TRACE_OUT=obs)
+    subprocess.run([exe, "x", "y"], env=env, capture_output=True)
+    text = open(obs).read()
+    head = text.splitlines()[0]
+    edges = [l for l in text.splitlines()[1:] if l.strip()]
+    check(head.startswith("facet-trace 1 ") and edges, "the traced program wrote a header and edges", text)
+    rc, _, err = run([FACET, "score", "--trace", obs, bc])
+    check(rc == 0, "score the real trace", err)
+    site = edges[0].split()[0]
+    name = edges[0].split()[1]
+    cases = {
+        "overflow": head + "\n" + f"{site} {name} 18446744073709551615\n{site} {name} 2\n",
+        "unknown function": head + "\n" + f"{site} not_a_function_here 1\n",
+        "sites= lies": head.replace("sites=", "sites=1").replace("sites=1", "sites=9", 1) + "\n" + edges[0] + "\n",
+    }
+    # sites= and functions= changed together with a key that still matches is
+    # impossible to forge here (the key covers both), so the header check is
+    # exercised by changing functions= alone.
+    fields = head.split()
+    fields = [("functions=" + str(int(f.split("=")[1]) + 1)) if f.startswith("functions=") else f for f in fields]
+    cases["functions= lies"] = " ".join(fields) + "\n" + edges[0] + "\n"
+    for what, body in cases.items():
+        p = os.path.join(d, what.replace(" ", "_") + ".txt")
+        with open(p, "w") as f:
+            f.write(body)
+        rc, _, err = run([FACET, "score", "--trace", p, bc])
+        clean_refusal(rc, err, f"trace with {what}", os.path.basename(p))
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    rc, _, err = run([FACET, "score", "--trace", fifo, bc], timeout=20)
+    check(rc == 1, f"trace from a FIFO: refused, not blocked (rc {rc})", err)
+
+
+# ---- item 8: overlay header, MCP duplicate keys ------------------------------------------------
+
+def test_small(work, cat):
+    for what, head in (("version 2", '{"facet_overlay":2,"catalog_fingerprint":"FP"}'),
+                       ('version "1"', '{"facet_overlay":"1","catalog_fingerprint":"FP"}')):
+        import sqlite3
+        db = sqlite3.connect(cat)
+        fp = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
+        db.close()
+        p = os.path.join(work, "v.overlay")
+        with open(p, "w") as f:
+            f.write(head.replace("FP", fp) + "\n")
+        rc, _, err = run([FACET, "overlay", "list", "--catalog", cat, "--overlay", p])
+        clean_refusal(rc, err, f"overlay header {what}", "v.overlay")
+    s = Session(FACET)
+    s.initialize()
+    s.send_raw('{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}\n')
+    r = s.read()
+    check(r is not None and "error" in r, "MCP: a message with a duplicate key is refused", r)
+    s.send_raw('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"defs","name":"at"}}\n')
+    r = s.read()
+    check(r is not None and "error" in r, "MCP: duplicate keys in params are refused", r)
+    check(s.close() == 0, "MCP (duplicates): exit 0", s.stderr)
+
+
 # ---- item 4: hangs ---------------------------------------------------------------------------
 
 def test_hangs(work, cat):
@@ -520,7 +589,8 @@ def main():
         only = os.environ.get("HOSTILE_ONLY")
         tests = [("bitcode", lambda: test_bitcode(work, bc0)), ("bitcode-O2", lambda: test_bitcode(work, bc2)),
                  ("isolation", lambda: test_slice_isolation(work, bc0)), ("hangs", lambda: test_hangs(work, cat)),
-                 ("damaged", lambda: test_damaged(work, cat)),
+                 ("damaged", lambda: test_damaged(work, cat)), ("traces", lambda: test_traces(work, bc0)),
+                 ("small", lambda: test_small(work, cat)),
                  ("cli-writes", lambda: test_cli_writes(work, bc0)), ("mcp-paths", lambda: test_mcp_paths(work, bc0)),
                  ("parallel", lambda: test_parallel_writers(work, bc0)), ("signals", lambda: test_signals(work, bc0))]
         for name, t in tests:
