@@ -1,0 +1,267 @@
+/* test_util_io.c — util/fsio.h, util/atomic.h, util/hash.h, util/clock.h. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/atomic.h"
+#include "util/clock.h"
+#include "util/fsio.h"
+#include "util/hash.h"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/facet-util-io.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A path in dir; the result lives until the 8th call after. */
+static char *in_dir(const char *name)
+{
+	static char p[8][256];
+	static int k;
+	k = (k + 1) % 8;
+	snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+	return p[k];
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *slurp(const char *path)
+{
+	char *t = NULL;
+	size_t n;
+	facet_error e = {0};
+	if (!fsio_read_file(path, 0, "test", &t, &n, &e))
+		return NULL;
+	return t;
+}
+
+/* Files in dir whose name contains ".tmp-". */
+static int temporaries(void)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '\\.tmp-' > %s/.count", dir, dir);
+	if (system(cmd) < 0)
+		return -1;
+	char *c = slurp(in_dir(".count"));
+	int n = c ? atoi(c) : -1;
+	free(c);
+	unlink(in_dir(".count"));
+	return n;
+}
+
+static void test_fsio_regular(void **state)
+{
+	(void)state;
+	put_file(in_dir("a.txt"), "hello");
+	char *t = NULL;
+	size_t n = 0;
+	facet_error e = {0};
+	assert_true(fsio_read_file(in_dir("a.txt"), 0, "the input", &t, &n, &e));
+	assert_int_equal(n, 5);
+	assert_string_equal(t, "hello");
+	free(t);
+	/* The bound holds. */
+	error_clear(&e);
+	assert_false(fsio_read_file(in_dir("a.txt"), 4, "the input", &t, &n, &e));
+	assert_non_null(strstr(e.msg, "larger than 4 bytes"));
+	/* Devices, directories, FIFOs: refused at once (a FIFO open would block). */
+	error_clear(&e);
+	assert_false(fsio_check_regular("/dev/zero", 0, "the input", &e));
+	assert_non_null(strstr(e.msg, "character device"));
+	error_clear(&e);
+	assert_false(fsio_check_regular(dir, 0, "the input", &e));
+	assert_non_null(strstr(e.msg, "directory"));
+	assert_int_equal(mkfifo(in_dir("fifo"), 0600), 0);
+	error_clear(&e);
+	time_t t0 = time(NULL);
+	assert_false(fsio_check_regular(in_dir("fifo"), 0, "the input", &e));
+	assert_true(time(NULL) - t0 < 5);
+	assert_non_null(strstr(e.msg, "FIFO"));
+	error_clear(&e);
+	assert_false(fsio_check_regular(in_dir("missing"), 0, "the input", &e));
+	assert_non_null(strstr(e.msg, "missing"));
+}
+
+static bool starts_ok(const unsigned char *h, size_t n)
+{
+	return n >= 2 && h[0] == 'O' && h[1] == 'K';
+}
+
+static void test_atomic_write(void **state)
+{
+	(void)state;
+	char out[256];
+	snprintf(out, sizeof out, "%s", in_dir("out"));
+	atomic_target t = {.what = "the test file", .kind = starts_ok, .kind_name = "an OK file"};
+	atomic_file af;
+	facet_error e = {0};
+	assert_true(atomic_open(&af, out, &t, &e));
+	assert_int_equal(temporaries(), 1);
+	assert_true(atomic_write(&af, "OK one\n", 7, &e));
+	assert_true(atomic_commit(&af, &e));
+	assert_int_equal(temporaries(), 0);
+	char *c = slurp(out);
+	assert_string_equal(c, "OK one\n");
+	free(c);
+	/* Replacing a file of the same kind. */
+	assert_true(atomic_open(&af, out, &t, &e));
+	assert_true(atomic_write(&af, "OK two\n", 7, &e));
+	assert_true(atomic_commit(&af, &e));
+	c = slurp(out);
+	assert_string_equal(c, "OK two\n");
+	free(c);
+	/* Abort leaves the old file and no temporary. */
+	assert_true(atomic_open(&af, out, &t, &e));
+	assert_true(atomic_write(&af, "OK three\n", 9, &e));
+	atomic_abort(&af);
+	atomic_abort(&af);   /* twice is safe */
+	assert_int_equal(temporaries(), 0);
+	c = slurp(out);
+	assert_string_equal(c, "OK two\n");
+	free(c);
+}
+
+static void test_atomic_refusals(void **state)
+{
+	(void)state;
+	atomic_target t = {.what = "the test file", .kind = starts_ok, .kind_name = "an OK file"};
+	atomic_file af;
+	facet_error e = {0};
+	/* Another kind of file. */
+	put_file(in_dir("notes"), "a user's notes\n");
+	assert_false(atomic_open(&af, in_dir("notes"), &t, &e));
+	assert_non_null(strstr(e.msg, "not an OK file"));
+	/* A device. */
+	error_clear(&e);
+	assert_false(atomic_open(&af, "/dev/null", &t, &e));
+	assert_non_null(strstr(e.msg, "character device"));
+	/* A symlink as the target (even to a file of the kind). */
+	put_file(in_dir("real"), "OK real\n");
+	assert_int_equal(symlink(in_dir("real"), in_dir("link")), 0);
+	error_clear(&e);
+	assert_false(atomic_open(&af, in_dir("link"), &t, &e));
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	/* A protected input. */
+	const char *inputs[] = {in_dir("real")};
+	atomic_target p = {.what = "the test file", .protect = inputs, .n_protect = 1};
+	error_clear(&e);
+	assert_false(atomic_open(&af, in_dir("real"), &p, &e));
+	assert_non_null(strstr(e.msg, "input"));
+	assert_int_equal(temporaries(), 0);
+}
+
+static void test_atomic_planted_symlink(void **state)
+{
+	(void)state;
+	/* A link planted at this process's temporary name: the write goes to
+	 * another name, the link's target is untouched. */
+	put_file(in_dir("victim"), "victim\n");
+	char dest[256], planted[300];
+	snprintf(dest, sizeof dest, "%s", in_dir("dest"));
+	snprintf(planted, sizeof planted, "%s.tmp-%ld", dest, (long)getpid());
+	assert_int_equal(symlink(in_dir("victim"), planted), 0);
+	atomic_file af;
+	facet_error e = {0};
+	assert_true(atomic_open(&af, dest, NULL, &e));
+	assert_string_not_equal(af.tmp, planted);
+	assert_true(atomic_write(&af, "new\n", 4, &e));
+	assert_true(atomic_commit(&af, &e));
+	char *c = slurp(in_dir("victim"));
+	assert_string_equal(c, "victim\n");
+	free(c);
+	c = slurp(dest);
+	assert_string_equal(c, "new\n");
+	free(c);
+	unlink(planted);
+}
+
+static void test_atomic_signal_cleanup(void **state)
+{
+	(void)state;
+	int sigs[] = {SIGTERM, SIGINT};
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			atomic_file af;
+			facet_error e = {0};
+			if (!atomic_open(&af, in_dir("killed"), NULL, &e))
+				_exit(3);
+			atomic_write(&af, "partial", 7, &e);
+			raise(sigs[i]);
+			_exit(4);   /* not reached: the signal kills the child */
+		}
+		int status;
+		waitpid(pid, &status, 0);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), sigs[i]);
+		assert_int_equal(temporaries(), 0);
+		assert_int_equal(access(in_dir("killed"), F_OK), -1);
+	}
+}
+
+static void test_hash_fnv(void **state)
+{
+	(void)state;
+	/* FNV-1a 64 reference values (the FNV authors' test vectors). */
+	assert_true(hash_fnv64_str("") == 0xcbf29ce484222325ull);
+	assert_true(hash_fnv64_str("a") == 0xaf63dc4c8601ec8cull);
+	assert_true(hash_fnv64_str("foobar") == 0x85944171f73967e8ull);
+	assert_true(hash_fnv64(HASH_FNV64_INIT, "foobar", 6) == 0x85944171f73967e8ull);
+	/* Incremental equals whole. */
+	assert_true(hash_fnv64(hash_fnv64(HASH_FNV64_INIT, "foo", 3), "bar", 3) == hash_fnv64_str("foobar"));
+}
+
+static void test_clock(void **state)
+{
+	(void)state;
+	double a = clock_seconds();
+	struct timespec ts = {0, 2000000};
+	nanosleep(&ts, NULL);
+	double b = clock_seconds();
+	assert_true(b > a);
+	assert_true(b - a < 10.0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fsio_regular),
+		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_atomic_refusals),
+		cmocka_unit_test(test_atomic_planted_symlink),
+		cmocka_unit_test(test_atomic_signal_cleanup),
+		cmocka_unit_test(test_hash_fnv),
+		cmocka_unit_test(test_clock),
+	};
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
