@@ -31,6 +31,7 @@ typedef struct adder {
 	VEC(facet_assign) rejected;   /* incompatible signature: the first place of each (field, function) */
 	VEC(unsigned) rejected_field;
 	ptrmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
+	ptrmap established;        /* (field, function) -> (void *)1 once an established place is recorded */
 	sbitmap fn_locs;           /* the locations of function objects */
 	bool *is_function_value;   /* value id -> a function's own address */
 } adder;
@@ -55,8 +56,15 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 			VEC_PUSH(&a->rejected_field, field);
 		}
 	}
-	if (n == INCOMPATIBLE || n > EVIDENCE_CAP)
+	if (n == INCOMPATIBLE)
 		return;
+	/* Past the cap, one established place is still worth keeping: it is
+	 * what Add-Store needs. */
+	bool first_established = as->established && !ptrmap_get(&a->established, key);
+	if (n > EVIDENCE_CAP && !first_established)
+		return;
+	if (first_established)
+		ptrmap_put(&a->established, key, (void *)1);
 	ptrmap_put(&a->count, key, (void *)(n + 1));
 	VEC_PUSH(&a->assigns, *as);
 	VEC_PUSH(&a->field_of, field);
@@ -121,7 +129,7 @@ static void form0(adder *a)
 			if (field == IR_NONE)
 				continue;
 			facet_assign as = {.function = sl->function->id, .form = FORM_INIT, .global = gl->name,
-			                   .slot = sl->offset, .loc = gl->var->loc, .constant = true};
+			                   .slot = sl->offset, .loc = gl->var->loc, .constant = true, .established = true};
 			add(a, field, &as);
 		}
 	}
@@ -139,11 +147,15 @@ static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsig
 	fp_slots(x, record, 0, &slots, 0);
 	functions_in(a, pts, fns);
 	unsigned fn = x->stmt_function[i];
+	/* The slot is not known: only a value the program declares a function
+	 * (pointer) is established there. */
+	value_origin o = fns->len ? facet_value_origin(x, st->src) : ORIGIN_UNKNOWN;
+	bool established = o == ORIGIN_FUNCTION || o == ORIGIN_FN_TYPED;
 	for (size_t s = 0; s < slots.len; s++) {
 		key_result k = dispatch_key_in(x, record, (int64_t)slots.items[s], NULL);
 		unsigned field = field_of_key(x, &k);
 		for (size_t j = 0; field != IR_NONE && j < fns->len; j++) {
-			facet_assign as = {.function = fns->items[j], .form = FORM_STORE,
+			facet_assign as = {.function = fns->items[j], .form = FORM_STORE, .established = established,
 			                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL};
 			if (st->loc)
 				as.loc = *st->loc;
@@ -180,8 +192,9 @@ static void form1(adder *a)
 			continue;
 		functions_in(a, pts, &fns);
 		unsigned fn = x->stmt_function[i];
+		bool established = fns.len && facet_value_origin(x, st->src) != ORIGIN_DATA;
 		for (size_t j = 0; j < fns.len; j++) {
-			facet_assign as = {.function = fns.items[j], .form = FORM_STORE,
+			facet_assign as = {.function = fns.items[j], .form = FORM_STORE, .established = established,
 			                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL,
 			                   .constant = st->src < p->n_values && a->is_function_value[st->src]};
 			if (st->loc)
@@ -322,7 +335,7 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 		}
 		functions_in(a, &held, &fns);
 		for (size_t j = 0; j < fns.len; j++) {
-			facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc,
+			facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc, .established = true,
 			                   .in_function = x->prog->functions[fn]->name};
 			add(a, field, &as);
 		}
@@ -416,6 +429,7 @@ void assign_fields(facet_ctx *x)
 {
 	adder a = {.x = x};
 	ptrmap_init(&a.count);
+	ptrmap_init(&a.established);
 	const ir_program *p = x->prog;
 	a.is_function_value = xcalloc(p->n_values + 1, sizeof *a.is_function_value);
 	for (unsigned f = 0; f < p->n_functions; f++)
@@ -432,6 +446,7 @@ void assign_fields(facet_ctx *x)
 	finish(&a);
 	free(a.is_function_value);
 	ptrmap_free(&a.count);
+	ptrmap_free(&a.established);
 	sbm_free(&a.fn_locs);
 	VEC_FREE(&a.assigns);
 	VEC_FREE(&a.field_of);

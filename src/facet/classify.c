@@ -53,12 +53,16 @@ static const char *place_text(facet_ctx *x, const facet_assign *a)
 	return "?";
 }
 
-/* The first recorded place that brings f into the field in the given form. */
-static const facet_assign *evidence_of(const facet_field *fl, unsigned f, bool init_only)
+/* The first recorded place that brings f into the field: an initializer,
+ * or one whose flow is established. */
+typedef enum place_kind { PLACE_INIT, PLACE_ESTABLISHED } place_kind;
+static const facet_assign *evidence_of(const facet_field *fl, unsigned f, place_kind kind)
 {
-	for (unsigned i = 0; i < fl->n_assigns; i++)
-		if (fl->assigns[i].function == f && (!init_only || fl->assigns[i].form == FORM_INIT))
-			return &fl->assigns[i];
+	for (unsigned i = 0; i < fl->n_assigns; i++) {
+		const facet_assign *a = &fl->assigns[i];
+		if (a->function == f && (kind == PLACE_INIT ? a->form == FORM_INIT : a->established))
+			return a;
+	}
 	return NULL;
 }
 
@@ -142,7 +146,7 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 	if (kind != FACT_ADD)
 		return;
 	/* Witnesses (§3.3.1). */
-	const facet_assign *w = evidence_of(fl, f, true);
+	const facet_assign *w = evidence_of(fl, f, PLACE_INIT);
 	if (w) {
 		d->rule = RULE_ADD_WITNESS;
 		d->premise = PREMISE_TRUE;
@@ -150,7 +154,10 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 		d->evidence = place_text(x, w);
 		return;
 	}
-	w = evidence_of(fl, f, false);
+	/* Add-Store needs a place whose flow into the field is established
+	 * (origin.c): a store of what the program declares as data does not
+	 * support an add, though it keeps f in F for the refutations. */
+	w = evidence_of(fl, f, PLACE_ESTABLISHED);
 	if (w) {
 		d->rule = RULE_ADD_STORE;
 		d->premise = PREMISE_BIND;
@@ -286,7 +293,11 @@ void classify_sites(facet_ctx *x)
 			for (unsigned k = 0; k < fl->n_F; k++) {
 				facet_decision d;
 				classify(x, fs, fl->F[k], FACT_ADD, &d);
-				push(&dl, &d);
+				/* A proposal no rule decides (f reaches F only through stores
+				 * of what the program declares as data) is not a fact: the
+				 * derivation adopts residual adds, which are the oracle's. */
+				if (d.outcome != OUTCOME_RESIDUAL)
+					push(&dl, &d);
 			}
 			for (unsigned k = 0; k < r0->n_targets[fs->site]; k++) {
 				facet_decision d;

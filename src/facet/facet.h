@@ -53,6 +53,10 @@ typedef struct facet_assign {
 	ir_loc loc;                /* FORM_INIT: the global's declaration; else the store or copy */
 	const char *in_function;   /* FORM_STORE/FORM_COPY: the function holding the store or copy */
 	bool constant;             /* a syntactic scan sees it: an initializer, or a store of a function constant */
+	/* The flow into the field is established: an initializer, a copy, or a
+	 * store of a value the program does not declare as data (origin.c).
+	 * Only established places support Add-Store; every place counts for F. */
+	bool established;
 } facet_assign;
 
 /* A field key: S.m, a global function pointer, or a global array. Fields of

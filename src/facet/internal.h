@@ -90,6 +90,15 @@ void dispatch_sites(facet_ctx *x);
 /* The field for a key, created on first use; IR_NONE when the key is not ok. */
 unsigned facet_field_for(facet_ctx *x, const key_result *k);
 
+/* origin.c: where a stored value comes from, as the program declares it. */
+typedef enum value_origin {
+	ORIGIN_UNKNOWN,            /* nothing declared either way */
+	ORIGIN_FUNCTION,           /* a function's address */
+	ORIGIN_FN_TYPED,           /* declared a function pointer (a field, variable, parameter, return) */
+	ORIGIN_DATA,               /* declared a data pointer, or returned by code outside the module */
+} value_origin;
+value_origin facet_value_origin(facet_ctx *x, unsigned v);
+
 /* assign.c: Algorithm 1; fills init, F and the evidence of every field. */
 void assign_fields(facet_ctx *x);
 
