@@ -66,7 +66,7 @@ static double mean_targets(const cg_graph *g, const facet_result *r, unsigned *n
 static json_t *report(const facet_result *r, const pta_result *pta, double pta_seconds, bool list)
 {
 	json_t *top = json_object();
-	unsigned n_field = 0, n_global = 0, n_array = 0, n_unrec = 0;
+	unsigned n_field = 0, n_global = 0, n_array = 0, n_unrec = 0, n_named = 0;
 	json_t *reasons = json_object();
 	for (unsigned i = 0; i < r->n_sites; i++) {
 		const facet_site *s = &r->sites[i];
@@ -74,6 +74,7 @@ static json_t *report(const facet_result *r, const pta_result *pta, double pta_s
 		case DISP_FIELD: n_field++; break;
 		case DISP_GLOBAL: n_global++; break;
 		case DISP_ARRAY: n_array++; break;
+		case DISP_NAMED: n_named++; break;
 		case DISP_UNRECOVERED: {
 			n_unrec++;
 			const char *why = s->reason ? s->reason : "?";
@@ -103,6 +104,9 @@ static json_t *report(const facet_result *r, const pta_result *pta, double pta_s
 	json_object_set_new(top, "sites_global", json_integer(n_global));
 	json_object_set_new(top, "sites_array", json_integer(n_array));
 	json_object_set_new(top, "sites_unrecovered", json_integer(n_unrec));
+	/* Calls that name their callee through a mismatched declaration: their own kind. */
+	json_object_set_new(top, "sites_named", json_integer(n_named));
+	json_object_set_new(top, "named_pct", json_real(100.0 * n_named / n));
 	json_object_set_new(top, "unrecovered_reasons", reasons);
 	json_object_set_new(top, "fields", json_integer(r->n_fields));
 	json_object_set_new(top, "assignment_pairs", json_integer((json_int_t)pairs));
@@ -166,6 +170,10 @@ static void print_text(json_t *j)
 	       json_real_value(json_object_get(j, "unrecovered_pct")));
 	const char *why;
 	json_t *c;
+	if (json_integer_value(json_object_get(j, "sites_named")))
+		printf("  named through a mismatched or unprototyped declaration: %lld (%.1f%%)\n",
+		       (long long)json_integer_value(json_object_get(j, "sites_named")),
+		       json_real_value(json_object_get(j, "named_pct")));
 	json_object_foreach(json_object_get(j, "unrecovered_reasons"), why, c)
 		printf("  unrecovered: %lld  %s\n", (long long)json_integer_value(c), why);
 	printf("fields               %lld\n", (long long)json_integer_value(json_object_get(j, "fields")));

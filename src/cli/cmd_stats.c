@@ -3,6 +3,7 @@
 #include "cli/load.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pta/andersen.h"
@@ -11,10 +12,12 @@
 
 #include <jansson.h>
 #include "util/strmap.h"
+#include "util/xalloc.h"
 
 typedef struct program_stats {
 	unsigned defined, declared, intrinsics, address_taken;
 	unsigned sites, direct, indirect, asm_sites, sites_with_loc;
+	unsigned named;            /* of the indirect: calls naming their callee through a mismatched declaration */
 	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
 	unsigned globals, globals_with_fn_slots;
 	bool debug_info;
@@ -48,14 +51,20 @@ static program_stats compute(const ir_program *p)
 			st.declared++;
 		st.address_taken += f->address_taken;
 	}
+	bool *is_fn_value = xcalloc(p->n_values + 1, sizeof *is_fn_value);
+	for (unsigned i = 0; i < p->n_functions; i++)
+		if (p->functions[i]->value < p->n_values)
+			is_fn_value[p->functions[i]->value] = true;
 	for (unsigned i = 0; i < p->n_sites; i++) {
 		const ir_site *s = &p->sites[i];
 		st.sites++;
+		st.named += s->kind == SITE_INDIRECT && s->callee_value < p->n_values && is_fn_value[s->callee_value];
 		st.direct += s->kind == SITE_DIRECT;
 		st.indirect += s->kind == SITE_INDIRECT;
 		st.asm_sites += s->kind == SITE_ASM;
 		st.sites_with_loc += s->loc.line != 0;
 	}
+	free(is_fn_value);
 	/* Linking C modules keeps one DICompositeType per translation unit; count
 	 * a named struct once, an anonymous one per definition. */
 	strmap names;
@@ -119,6 +128,8 @@ static void print_text(const ir_program *p, const program_stats *st)
 	printf("call sites:                    %u\n", st->sites);
 	printf("  direct:                      %u\n", st->direct);
 	printf("  indirect:                    %u\n", st->indirect);
+	if (st->named)
+		printf("    of which named through a mismatched or unprototyped declaration: %u\n", st->named);
 	printf("  inline asm:                  %u\n", st->asm_sites);
 	printf("call sites with a location:    %u (%.1f%%)\n", st->sites_with_loc,
 	       100.0 * share(st->sites_with_loc, st->sites));
@@ -145,11 +156,11 @@ static void print_json(const program_stats *st, json_t *refine)
 {
 	printf("{\"debug_info\": %s, \"functions_defined\": %u, \"functions_declared\": %u, "
 	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
-	       "\"sites_indirect\": %u, \"sites_asm\": %u, \"sites_with_location\": %u, "
+	       "\"sites_indirect\": %u, \"sites_indirect_named\": %u, \"sites_asm\": %u, \"sites_with_location\": %u, "
 	       "\"location_share\": %.4f, \"structs_with_fn_ptr_members\": %u, \"globals\": %u, "
 	       "\"globals_holding_functions\": %u",
 	       st->debug_info ? "true" : "false", st->defined, st->declared, st->intrinsics,
-	       st->address_taken, st->sites, st->direct, st->indirect, st->asm_sites, st->sites_with_loc,
+	       st->address_taken, st->sites, st->direct, st->indirect, st->named, st->asm_sites, st->sites_with_loc,
 	       share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
 	       st->globals_with_fn_slots);
 	if (st->pta)

@@ -532,6 +532,20 @@ static bool derived_from(const facet_ctx *x, unsigned from, unsigned target)
 	return false;
 }
 
+/* A thread-local global is reached through llvm.threadlocal.address(@g)
+ * (this thread's copy): the address is g's, with g's debug type. Without
+ * this the walk stopped at the call, and a later step could label the
+ * global with whatever a sibling address was typed as. */
+static bool thread_local_address(const facet_ctx *x, const ir_stmt *d, unsigned *v)
+{
+	const ir_site *cs = &x->prog->sites[d->site];
+	if (cs->kind != SITE_DIRECT || !cs->callee || !cs->callee->intrinsic || cs->n_args < 1 ||
+	    strncmp(cs->callee->name, "llvm.threadlocal.address", 24) != 0 || cs->args[0] == IR_NONE)
+		return false;
+	*v = cs->args[0];
+	return true;
+}
+
 object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth)
 {
 	object_ref r = {0};
@@ -625,6 +639,8 @@ object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth
 			typed_off = r.offset;
 			break;
 		}
+		if (d->op == ST_CALL && thread_local_address(x, d, &v))
+			continue;   /* the thread-local global itself */
 		if (d->op == ST_CALL) {
 			/* The pointer a direct call returns has the type its callee
 			 * declares (list *listCreate(void)): the debug info binds it
@@ -927,6 +943,14 @@ void dispatch_sites(facet_ctx *x)
 		if (!x->prog->has_debug_info) {
 			fs->status = DISP_UNRECOVERED;
 			fs->reason = "the program has no debug info";
+			continue;
+		}
+		if (s->callee_value < x->prog->n_values && x->function_of_value[s->callee_value]) {
+			/* `f(...)` through a declaration whose type differs from f's
+			 * (an unprototyped `int f();`, a prototype in another unit):
+			 * LLVM calls it indirect, but the callee is named; R0 has it. */
+			fs->status = DISP_NAMED;
+			fs->reason = "the call names the function through a mismatched or unprototyped declaration";
 			continue;
 		}
 		key_result k = site_key(x, s);

@@ -132,8 +132,8 @@ void facet_result_free(facet_result *r)
 
 const char *disp_status_name(disp_status s)
 {
-	static const char *const names[] = {"field", "global", "array", "unrecovered"};
-	return s <= DISP_UNRECOVERED ? names[s] : "?";
+	static const char *const names[] = {"field", "global", "array", "unrecovered", "named"};
+	return s <= DISP_NAMED ? names[s] : "?";
 }
 
 const char *disp_step_name(disp_step s)

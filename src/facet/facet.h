@@ -32,6 +32,8 @@ typedef enum disp_status {
 	DISP_GLOBAL,         /* a plain global function pointer */
 	DISP_ARRAY,          /* a constant-indexed global array of function pointers */
 	DISP_UNRECOVERED,    /* not loaded from memory, or no step found the base's type; see reason */
+	DISP_NAMED,          /* not a pointer call: the call names its callee through a mismatched or
+	                        unprototyped declaration (LLVM counts it indirect; R0 resolves it) */
 } disp_status;
 
 /* How the base pointer's type was found: the paper's steps ❶ ❷ ❸, then
@@ -199,7 +201,7 @@ cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_deci
 /* The same over a result, with its own tau. */
 cg_graph *facet_graph(const facet_result *r, facet_graph_kind kind);
 
-const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered" */
+const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "named" */
 const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "" */
 const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
 const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "" */

@@ -8,7 +8,7 @@ Usage: check_facet.py FACET SRCDIR [-v] [-k] [PROGRAM...]
 A program marks its indirect call sites with /* SITE name */ on the call's
 line and writes what facet must answer in comment lines:
 
-    // EXPECT name field: record.member | global NAME | array NAME | unrecovered
+    // EXPECT name field: record.member | global NAME | array NAME | unrecovered | named
     // EXPECT name step: direct | chained | typed
     // EXPECT name r0: f g h            (also rulesonly, rplus, rpm; "-" is empty)
     // EXPECT name decision f: FACT OUTCOME RULE PREMISE
@@ -16,6 +16,12 @@ line and writes what facet must answer in comment lines:
     // EXPECT name rejected: f g       (written into the field with an incompatible signature; "-" none)
     // EXPECT name abstains: yes | no
     // EXPECT name question: completion | disambiguation | none
+
+A program may also state counts that `facet stats --format json` and
+`facet fields --format json` must report for it:
+
+    // COUNT stats sites_indirect_named: 2
+    // COUNT fields sites_named: 2
 
 An EXPECT may be restricted: EXPECT@O0, EXPECT@O2, and EXPECT@tau=N (facet
 run with --tau N). Every site at the marked line is checked (inlining can
@@ -42,6 +48,7 @@ import tempfile
 GRAPHS = ("r0", "rulesonly", "rplus", "rpm")
 EXPECT_RE = re.compile(r"//\s*EXPECT((?:@[A-Za-z0-9=]+)*)\s+(\w+)\s+(\w+)(?:\s+([\w.]+))?\s*:\s*(.*)$")
 SITE_RE = re.compile(r"/\*\s*SITE\s+(\w+)\s*\*/")
+COUNT_RE = re.compile(r"//\s*COUNT\s+(stats|fields)\s+(\w+)\s*:\s*(\d+)\s*$")
 
 
 class Checks:
@@ -66,6 +73,11 @@ def parse_program(paths):
     for path in paths:
         with open(path) as f:
             for lineno, line in enumerate(f, 1):
+                m = COUNT_RE.search(line)
+                if m:
+                    expects.append(dict(name=None, kind="count", arg=(m.group(1), m.group(2)), value=int(m.group(3)),
+                                        opt=None, tau=None, where=f"{os.path.basename(path)}:{lineno}"))
+                    continue
                 m = SITE_RE.search(line)
                 if m:
                     sites[m.group(1)] = (os.path.basename(path), lineno)
@@ -104,6 +116,8 @@ def members(site, graph):
 
 def field_text(site):
     f = site["field"]
+    if site["status"] == "named":
+        return "named"
     if site["status"] == "unrecovered" or f is None:
         return "unrecovered"
     if f["kind"] == "global":
@@ -172,6 +186,21 @@ def check_expect(c, label, sites, data, e):
             c.check(any(g.split(" ")[0] == value for g in got), f"{what}: evidence on {e['arg']} {got}, expected {value} ...")
         else:
             c.check(False, f"{what}: unknown expectation '{kind}'")
+
+
+def check_counts(c, label, facet, bcs, expects):
+    """The COUNT lines: what `facet stats` and `facet fields` report."""
+    outputs = {}
+    for e in expects:
+        if e["kind"] != "count":
+            continue
+        command, key = e["arg"]
+        if command not in outputs:
+            rc, out, err = run([facet, command, "--format", "json"] + bcs)
+            outputs[command] = json.loads(out) if rc == 0 else {}
+            c.check(rc == 0, f"{label}: facet {command} exits 0 ({err.strip()})")
+        got = outputs[command].get(key)
+        c.check(got == e["value"], f"{label} {e['where']}: facet {command}: {key} = {got}, expected {e['value']}")
 
 
 def check_replay(c, label, facet, bcs, work, taus, runs):
@@ -294,8 +323,9 @@ def main():
                     runs[tau] = data
                     check_invariants(c, label, data)
                     for e in expects:
-                        if e["tau"] == tau and e["opt"] in (None, opt):
+                        if e["tau"] == tau and e["opt"] in (None, opt) and e["kind"] != "count":
                             check_expect(c, label, sites, data, e)
+                check_counts(c, f"{name} -{opt}", facet, bcs, expects)
                 check_replay(c, f"{name} -{opt}", facet, bcs, work, taus, runs)
     if not only:
         check_no_debug_info(c, facet, srcdir, work)
