@@ -23,6 +23,26 @@ def norm(name):
     return re.sub(r"\.\d+$", "", name)
 
 
+def referrers(bc):
+    """Function name -> the functions whose bodies mention it (calls or addresses), from llvm-dis."""
+    text = subprocess.run(["llvm-dis-22", bc, "-o", "-"], capture_output=True, text=True, check=True).stdout
+    refs = collections.defaultdict(set)
+    cur = None
+    for line in text.splitlines():
+        if line.startswith("define "):
+            m = re.search(r'@("?[^"(]+"?)\(', line)
+            cur = m.group(1).strip('"') if m else None
+            continue
+        if line.startswith("}"):
+            cur = None
+            continue
+        if cur:
+            for name in re.findall(r'@([-A-Za-z$._0-9]+)', line):
+                if name != cur:
+                    refs[name].add(cur)
+    return refs
+
+
 def site_key(s):
     chain = tuple((i.get("function"), i.get("file"), i.get("line"), i.get("column")) for i in s.get("inlined_at", []))
     return (s["file"], s["line"], s["column"], chain)
@@ -37,6 +57,15 @@ def main():
     only_a, only_b = fa - fb, fb - fa
     print("defined functions: captured %d, reference %d, common %d, only captured %d, only reference %d"
           % (sum(fa.values()), sum(fb.values()), sum((fa & fb).values()), sum(only_a.values()), sum(only_b.values())))
+    if only_a:
+        # LTO drops definitions no live symbol reaches; such a function is referred
+        # to by no function the reference module also has.
+        refs = referrers(cap)
+        live = [n for n in only_a if any(norm(r) in fb for r in refs.get(n, ()))]
+        print("  of the only-captured: %d referred to by no function of the reference (dead-stripped by LTO), %d referred to"
+              % (len(only_a) - len(live), len(live)))
+        for n in sorted(live)[:15]:
+            print("  only captured, referred to:", n)
     for n in sorted(only_a)[:15]:
         print("  only captured:", n)
     for n in sorted(only_b)[:15]:

@@ -141,7 +141,9 @@ void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv)
 		bool sep = takes_value(a) && v;
 		if (strcmp(a, "-c") == 0) {
 			compile = true;
-		} else if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
+			continue;
+		}
+		if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
 		           !strcmp(a, "-fsyntax-only") || !strcmp(a, "-###") || !strncmp(a, "-print-", 7) ||
 		           !strncmp(a, "--print-", 8) || !strncmp(a, "-dump", 5) || !strcmp(a, "--version") ||
 		           !strcmp(a, "--help") || !strcmp(a, "--target-help")) {

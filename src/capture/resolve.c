@@ -212,6 +212,33 @@ static void file_input(state *s, const char *path, bool whole, bool in_group, ar
 	}
 }
 
+static bool is_archive(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char magic[8];
+	bool yes = f && fread(magic, 1, 8, f) == 8 && (!memcmp(magic, "!<arch>\n", 8) || !memcmp(magic, "!<thin>\n", 8));
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+bool capture_link_reads_archives(const capture_cmd *cmd, const char *cwd)
+{
+	for (size_t i = 0; i < cmd->items.len; i++) {
+		const capture_item *it = &cmd->items.items[i];
+		char *p = it->kind == CAPTURE_ITEM_FILE  ? absolute(cwd, it->arg)
+		          : it->kind == CAPTURE_ITEM_LIB ? find_lib(cmd, cwd, it->arg, false)
+		                                         : NULL;
+		char *q = it->kind == CAPTURE_ITEM_LIB ? find_lib(cmd, cwd, it->arg, true) : NULL;
+		bool yes = (p && is_archive(p)) || (q && is_archive(q));
+		free(p);
+		free(q);
+		if (yes)
+			return true;
+	}
+	return false;
+}
+
 void capture_resolve(const capture_cmd *cmd, const char *cwd, const capture_syms *source_syms,
                      capture_resolution *out)
 {

@@ -38,6 +38,10 @@ void capture_resolve(const capture_cmd *cmd, const char *cwd, const capture_syms
                      capture_resolution *out);
 void capture_resolution_free(capture_resolution *r);
 
+/* True when some input of cmd's link (a path or an -l found in the -L
+ * directories) is an archive: only then do the sources' symbols matter. */
+bool capture_link_reads_archives(const capture_cmd *cmd, const char *cwd);
+
 /* Symbols of an LLVM bitcode file through llvm-nm (path in `nm`). */
 bool capture_bitcode_symbols(const char *nm, const char *path, capture_syms *out, facet_error *err);
 

@@ -342,12 +342,14 @@ static void link_record(const invocation *inv, const capture_cmd *cmd, bitcode *
 	size_t ns = cmd->sources.len;
 	char (*ids)[CAPTURE_HASH_HEX] = xcalloc(ns + 1, sizeof *ids);
 	capture_syms *syms = xcalloc(ns + 1, sizeof *syms);
+	/* llvm-nm only when an archive may need the sources' references */
+	bool want_syms = ns > 0 && capture_link_reads_archives(cmd, inv->cwd);
 	for (size_t i = 0; i < ns; i++) {
 		char seed[4400];
 		snprintf(seed, sizeof seed, "%s\n%s\n%ld\n%lld\n%zu", inv->cwd, cmd->sources.items[i].path, (long)getpid(),
 		         inv->t, i);
 		capture_hash_mem(seed, strlen(seed), ids[i]);
-		if (bcs[i].ok)
+		if (bcs[i].ok && want_syms)
 			capture_bitcode_symbols(nm, bcs[i].tmp, &syms[i], &err);
 		record_unit(inv, &cmd->sources.items[i], NULL, NULL, ids[i], &bcs[i]);
 	}

@@ -67,6 +67,7 @@ int main(int argc, char **argv) { (void)argv; return util_a(argc) + util_b(argc)
 int util_b(int); int pick(void); int s2_other(int);
 int main(int argc, char **argv) { (void)argv; return util_b(argc) + pick() + s2_other(argc); }
 """,
+    "main3.c": "int s1_used(int);\nint main(int argc, char **argv) { (void)argv; return s1_used(argc); }\n",
     "configure.sh": """#!/bin/sh
 # a configure-style script: compiles and links test programs, then deletes them
 CC=${CC:-cc}
@@ -81,7 +82,7 @@ rm -f conftest conftest.o conftest.c
 echo configured > config.status
 """,
     "Makefile": """
-all: prog1 prog2 libsh.so
+all: prog1 prog2 prog3 libsh.so
 libstat.a: libs/s1.o libs/s2.o
 \tar rc $@ libs/s1.o libs/s2.o
 libsh.so: shlib/sh.c
@@ -94,6 +95,8 @@ inst/lib/libstat.a: libstat.a
 \tmkdir -p inst/lib && install -m 644 libstat.a inst/lib/libstat.a
 prog2: main2.o copy/renamed.o w1.o w2.o inst/lib/libstat.a
 \t$(CC) $(CFLAGS) -o prog2 main2.o copy/renamed.o w1.o w2.o -Linst/lib -lstat
+prog3: main3.c libstat.a
+\t$(CC) $(CFLAGS) -o prog3 main3.c -L. -lstat
 """,
 }
 
@@ -152,7 +155,7 @@ def project(facet, opt):
         r = run([facet, "capture", "--", "sh", "./configure.sh"], cap, env)
         r = run([facet, "capture", "-o", capdir, "--", "make", "-s"], cap, env)
         # the build stays the build: the same bytes as without facet
-        for f in ["prog1", "prog2", "libsh.so", "libstat.a", "a/util.o", "b/util.o", "asm/fast.o"]:
+        for f in ["prog1", "prog2", "prog3", "libsh.so", "libstat.a", "a/util.o", "b/util.o", "asm/fast.o"]:
             with open(os.path.join(plain, f), "rb") as x, open(os.path.join(cap, f), "rb") as y:
                 check(x.read() == y.read(), "%s %s: differs from the build without facet" % (opt, f))
         check(not os.path.exists(os.path.join(cap, "conftest")), "configure left conftest")
@@ -160,7 +163,7 @@ def project(facet, opt):
         r = run([facet, "capture", "list", capdir, "--format", "json"], cap, env)
         listing = json.loads(r.stdout) if r.returncode == 0 else {"programs": []}
         progs = {os.path.relpath(p["path"], cap): p for p in listing["programs"]}
-        check(sorted(progs) == ["libsh.so", "prog1", "prog2"], "%s list: programs %s" % (opt, sorted(progs)))
+        check(sorted(progs) == ["libsh.so", "prog1", "prog2", "prog3"], "%s list: programs %s" % (opt, sorted(progs)))
         if "prog1" in progs:
             p = progs["prog1"]
             # main1, a/util, b/util, asm/fast, libstat.a(s1.o); s2.o not pulled
@@ -172,6 +175,14 @@ def project(facet, opt):
         if "prog2" in progs:
             p = progs["prog2"]
             check(p["units"] == 5 and p["missing"] == 0, "%s prog2: units %d missing %d" % (opt, p["units"], p["missing"]))
+        if "prog3" in progs:   # compiled and linked in one command: the source's references pull s1.o
+            p = progs["prog3"]
+            check(p["units"] == 2 and p["missing"] == 0, "%s prog3: units %d missing %d" % (opt, p["units"], p["missing"]))
+        out4 = os.path.join(tmp, "p3.bc")
+        run([facet, "capture", "extract", capdir, "prog3", "-o", out4], cap, env)
+        if os.path.exists(out4):
+            f = defined_functions(out4)
+            check(sorted(f) == ["main", "s1_used"], "%s prog3 functions %s" % (opt, sorted(f)))
         r = run([facet, "capture", "list", capdir], cap, env)
         check("prog1" in r.stdout and "asm/fast.o" in r.stdout and "assembly" in r.stdout, "%s list text: %s" % (opt, r.stdout))
 
@@ -211,7 +222,7 @@ def project(facet, opt):
         with open(os.path.join(capdir, "manifest.json")) as mf:
             man = json.load(mf)
         srcs = sorted(os.path.relpath(u["source"], cap) for u in man["units"])
-        check(srcs == sorted(["a/util.c", "asm/fast.S", "b/util.c", "libs/s1.c", "libs/s2.c", "main1.c", "main2.c",
+        check(srcs == sorted(["a/util.c", "asm/fast.S", "b/util.c", "libs/s1.c", "libs/s2.c", "main1.c", "main2.c", "main3.c",
                               "shlib/sh.c", "w1.c", "w2.c"]), "%s manifest units %s" % (opt, srcs))
         check(all(u["debug_info"] for u in man["units"] if u["bitcode"]), "%s units without debug info" % opt)
     finally:
