@@ -93,6 +93,8 @@ static json_t *field_json(const ir_program *p, const facet_field *fl)
 	json_object_set_new(j, "init", json_integer(fl->n_init));
 	json_object_set_new(j, "assigned", json_integer(fl->n_F));
 	json_object_set_new(j, "signature_rejected", rejected_json(p, fl));
+	if (fl->whole_array)   /* a variable index into an array of function pointers */
+		json_object_set_new(j, "element", json_string("variable index: any element of the array"));
 	return j;
 }
 
@@ -213,7 +215,9 @@ static void print_site_text(json_t *s)
 		       json_string_value(json_object_get(f, "record")), json_string_value(json_object_get(f, "name")),
 		       json_string_value(json_object_get(f, "signature")), status,
 		       json_is_string(json_object_get(s, "step")) ? json_string_value(json_object_get(s, "step")) : "?");
-	else {
+	if (json_is_object(f) && json_is_string(json_object_get(f, "element")))
+		printf("  the index is not a constant: the key is the whole array, and F every element's\n");
+	if (!json_is_object(f)) {
 		printf("  dispatched field: unrecovered (%s)\n", json_string_value(json_object_get(s, "reason")));
 		if (json_is_string(json_object_get(s, "callee_type")))
 			printf("  callee declared as %s (variable %s)\n", json_string_value(json_object_get(s, "callee_type")),

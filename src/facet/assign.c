@@ -403,11 +403,62 @@ static void group_by_field(facet_ctx *x, const facet_assign *items, const unsign
 	free(count);
 }
 
+/* An array of function pointers inside a struct has a key per element
+ * (constant indexes) and one for the whole array (variable indexes). A
+ * write through a variable index may land in any element, and a read
+ * through one may see any element's writes: the whole array's places go to
+ * every element, and every element's to the whole array. */
+static void share_array_places(adder *a)
+{
+	facet_ctx *x = a->x;
+	unsigned nf = (unsigned)x->fields.len;
+	unsigned *whole = xmalloc((nf ? nf : 1) * sizeof *whole);   /* element field -> its whole array's, or IR_NONE */
+	strmap by_array;
+	strmap_init(&by_array);
+	for (unsigned f = 0; f < nf; f++) {
+		const facet_field *fl = &x->fields.items[f];
+		whole[f] = IR_NONE;
+		if (fl->whole_array)
+			strmap_put(&by_array, arena_printf(x->arena, "%s@%llu", fl->record, (unsigned long long)fl->array_start),
+			           (void *)(uintptr_t)(f + 1));
+	}
+	bool any = by_array.len > 0;
+	for (unsigned f = 0; f < nf && any; f++) {
+		const facet_field *fl = &x->fields.items[f];
+		if (fl->array_bytes && !fl->whole_array) {
+			uintptr_t w = (uintptr_t)strmap_get(&by_array, arena_printf(x->arena, "%s@%llu", fl->record,
+			                                                              (unsigned long long)fl->array_start));
+			whole[f] = w ? (unsigned)w - 1 : IR_NONE;
+		}
+	}
+	size_t n = any ? a->assigns.len : 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned f = a->field_of.items[i];
+		if (whole[f] != IR_NONE) {   /* an element's place: the whole array's too */
+			facet_assign as = a->assigns.items[i];
+			VEC_PUSH(&a->assigns, as);
+			VEC_PUSH(&a->field_of, whole[f]);
+			continue;
+		}
+		if (!x->fields.items[f].whole_array)
+			continue;
+		for (unsigned e = 0; e < nf; e++)   /* the whole array's place: every element's */
+			if (whole[e] == f) {
+				facet_assign as = a->assigns.items[i];
+				VEC_PUSH(&a->assigns, as);
+				VEC_PUSH(&a->field_of, e);
+			}
+	}
+	strmap_free(&by_array);
+	free(whole);
+}
+
 /* Groups the assignments by field and derives init and F from them. */
 static void finish(adder *a)
 {
 	facet_ctx *x = a->x;
 	unsigned nf = (unsigned)x->fields.len;
+	share_array_places(a);
 	group_by_field(x, a->assigns.items, a->field_of.items, a->assigns.len, false);
 	group_by_field(x, a->rejected.items, a->rejected_field.items, a->rejected.len, true);
 	for (unsigned f = 0; f < nf; f++) {

@@ -280,7 +280,10 @@ typedef struct place {
 	uint64_t offset;           /* of the member in record */
 	const char *member;        /* path from record: "create_loc_conf", "u", "pub._upsample" */
 	di_type *type;             /* the member's declared type */
-	bool array;                /* the member is an array (of function pointers): one location */
+	bool array;                /* the member is an array of function pointers: offset is the element's */
+	uint64_t array_start;      /* array: the member's offset in record */
+	uint64_t array_bytes;      /* array: its size */
+	const char *array_member;  /* array: the member's path without an index */
 	bool in_array;             /* the byte lies in an array member (of any element type) */
 } place;
 
@@ -400,10 +403,17 @@ static bool locate(facet_ctx *x, di_type *type, int64_t k, place *out)
 				out->in_array = true;
 				continue;
 			}
+			/* An array of function pointers (enc->scanners[state]): each
+			 * element is its own key when the index is known; dispatch_key
+			 * keys a variable index on the whole array. */
+			uint64_t es = e ? e->size_bits / 8 : 0, idx = es ? (uint64_t)(k - (int64_t)mo) / es : 0;
 			out->array = out->in_array = true;
 			out->record = record;
-			out->offset = rec_off + mo;
-			out->member = join(x, path, name ? name : "?");
+			out->array_start = rec_off + mo;
+			out->array_bytes = mt->size_bits / 8;
+			out->array_member = join(x, path, name ? name : "?");
+			out->offset = out->array_start + idx * es;
+			out->member = arena_printf(x->arena, "%s[%llu]", out->array_member, (unsigned long long)idx);
 			out->type = mt->base;   /* the element type, as declared */
 			return true;
 		}
@@ -418,7 +428,16 @@ static bool locate(facet_ctx *x, di_type *type, int64_t k, place *out)
 
 /* ---- field keys ------------------------------------------------------------------ */
 
+static key_result key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global *g, bool var_index);
+
 key_result dispatch_key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global *g)
+{
+	return key_in(x, type, offset, g, false);
+}
+
+/* var_index: the address crossed a variable index, so an element of an
+ * array of function pointers is not known: the key is the whole array. */
+static key_result key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global *g, bool var_index)
 {
 	key_result r = {0};
 	di_type *t = complete(x, type);
@@ -461,6 +480,15 @@ key_result dispatch_key_in(facet_ctx *x, di_type *type, int64_t offset, ir_globa
 	r.offset = pl.offset;
 	r.member = pl.member;
 	r.member_type = pl.type;
+	if (pl.array) {
+		r.array_start = pl.array_start;
+		r.array_bytes = pl.array_bytes;
+		r.whole_array = var_index;
+		if (var_index) {
+			r.offset = pl.array_start;
+			r.member = arena_printf(x->arena, "%s[]", pl.array_member);
+		}
+	}
 	return r;
 }
 
@@ -797,7 +825,7 @@ key_result dispatch_key(facet_ctx *x, unsigned a, int64_t off)
 		}
 		return r;
 	}
-	r = dispatch_key_in(x, o.type, k, o.global);
+	r = key_in(x, o.type, k, o.global, o.var_index);
 	r.step = o.step;
 	r.depth = o.depth;
 	char buf[256];

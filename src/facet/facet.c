@@ -38,7 +38,8 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	if (!k->ok)
 		return IR_NONE;
 	const char *key = k->kind == FIELD_STRUCT
-	                      ? arena_printf(x->arena, "%s@%llu", k->record_name, (unsigned long long)k->offset)
+	                      ? arena_printf(x->arena, "%s@%llu%s", k->record_name, (unsigned long long)k->offset,
+	                                     k->whole_array ? "[]" : "")
 	                      : k->record_name;
 	uintptr_t hit = (uintptr_t)strmap_get(&x->field_by_key, key);
 	if (hit)
@@ -50,6 +51,9 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	fl.offset = k->kind == FIELD_STRUCT ? k->offset : 0;
 	fl.name = k->member;
 	fl.key = key;
+	fl.array_start = k->array_start;
+	fl.array_bytes = k->array_bytes;
+	fl.whole_array = k->whole_array;
 	di_type *t = di_strip(k->member_type);
 	if (t && t->kind == DI_UNION) {
 		fl.sig = union_sig(t, &fl.function_pointer);

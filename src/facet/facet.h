@@ -71,7 +71,14 @@ typedef struct facet_field {
 	const char *record;        /* struct name (a typedef name for an anonymous struct), or the global */
 	uint64_t offset;           /* bytes; 0 for globals */
 	const char *name;          /* member name ("u" for a union member, "@16" when unnamed), or the global */
-	const char *key;           /* "record@offset" or the global's name: unique */
+	const char *key;           /* "record@offset" or the global's name: unique; "record@offset[]"
+	                              for a whole array reached by a variable index */
+	/* An element of an array of function pointers inside a struct (keyed
+	 * alone when the index is a constant), or the whole array (whole_array:
+	 * a variable index). An element's F includes what variable-index writes
+	 * store into the array, and the whole array's F every element's. */
+	uint64_t array_start, array_bytes;   /* 0 bytes: not in such an array */
+	bool whole_array;
 	bool function_pointer;     /* declared as a function pointer (or a union holding one) */
 	di_type *sig;              /* declared subroutine type, NULL when unknown */
 	const char *sig_text;      /* "void *(ngx_conf_t *)", "?" when unknown */

@@ -24,6 +24,12 @@ typedef struct key_result {
 	const char *base_type;     /* what the base pointer was found to point to, for people */
 	const char *why;           /* !ok: the reason */
 	bool any_field;            /* !ok, but the address is inside `record` at an unknown offset */
+	/* FIELD_STRUCT in an array of function pointers inside a record: the
+	 * array's offset and size; whole_array when the index is not known (the
+	 * key is then the whole array, `record@start[]`), else the key is the
+	 * element's. */
+	uint64_t array_start, array_bytes;
+	bool whole_array;
 } key_result;
 
 /* The type of the memory an address points into: an object type and a byte
