@@ -574,206 +574,266 @@ static bool thread_local_address(const facet_ctx *x, const ir_stmt *d, unsigned 
 	return true;
 }
 
-object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth)
+/* The walk from an address back to its base (§3.2.1): what it has crossed
+ * so far. Each resolution step below reads it; dispatch_object drives them
+ * in the paper's order, first success wins. */
+typedef struct walk {
+	object_ref r;              /* offset and variable indexes crossed */
+	unsigned a;                /* the address the walk started from */
+	unsigned v;                /* where the walk stands */
+	unsigned depth;            /* recursion depth (chains, phis, siblings) */
+	const char *typed;         /* the struct a typed GEP or alloca named, or NULL */
+	int64_t typed_off;         /* the offset into it */
+	const char *why;           /* why the steps tried so far failed */
+} walk;
+
+static object_ref resolved(object_ref r, di_type *type, disp_step step)
 {
-	object_ref r = {0};
-	r.offset = off;
-	if (depth > 2 * CHAIN_CAP)   /* phis of loops lead back here: give up, don't loop */
-		return fail(r, "the base's definitions form a cycle");
-	const char *typed = NULL;
-	int64_t typed_off = 0;
-	unsigned v = a;
-	for (int guard = 0; guard < WALK_CAP && v != IR_NONE; guard++) {
-		/* ❶ direct */
-		ir_global *g = v < x->prog->n_values ? x->global_of_value[v] : NULL;
-		if (g) {
-			if (!g->var || !g->var->type)
-				return fail(r, "a global without debug info");
-			r.ok = true;
-			r.type = g->var->type;
-			r.offset += (int64_t)(g->var_offset_bits / 8);   /* a piece of a split global */
-			r.global = g;
-			r.step = STEP_DIRECT;
-			return r;
+	r.ok = true;
+	r.type = type;
+	r.step = step;
+	return r;
+}
+
+/* ❶ direct, at value v: a global with its debug variable, a declared stack
+ * slot, a #dbg_value record, a fragment record of a split-up local struct,
+ * or the declared return type of the function whose call made v. */
+static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
+{
+	unsigned v = w->v;
+	ir_global *g = v < x->prog->n_values ? x->global_of_value[v] : NULL;
+	if (g) {
+		if (!g->var || !g->var->type) {
+			*out = fail(w->r, "a global without debug info");
+			return true;
 		}
-		const ir_dbg_binding *slot = v < x->prog->n_values ? x->slot_binding[v] : NULL;
-		if (slot) {
-			r.ok = true;
-			r.type = slot->var->type;
-			r.step = STEP_DIRECT;
-			return r;
+		*out = resolved(w->r, g->var->type, STEP_DIRECT);
+		out->offset += (int64_t)(g->var_offset_bits / 8);   /* a piece of a split global */
+		out->global = g;
+		return true;
+	}
+	const ir_dbg_binding *slot = v < x->prog->n_values ? x->slot_binding[v] : NULL;
+	if (slot) {
+		*out = resolved(w->r, slot->var->type, STEP_DIRECT);
+		return true;
+	}
+	di_type *bound = NULL;
+	int best = 0;
+	for (unsigned k = v < x->prog->n_values ? x->value_binding[v] : 0; k; k = x->next_binding[k - 1]) {
+		const ir_dbg_binding *b = &x->prog->bindings[k - 1];
+		di_type *t = pointee(x, b->var->type);
+		if (t && binding_rank(b) > best && fits(x, t, w->r.offset, w->r.var_index)) {
+			bound = t;
+			best = binding_rank(b);
 		}
-		di_type *bound = NULL;
-		int best = 0;
-		for (unsigned k = v < x->prog->n_values ? x->value_binding[v] : 0; k; k = x->next_binding[k - 1]) {
-			const ir_dbg_binding *b = &x->prog->bindings[k - 1];
-			di_type *t = pointee(x, b->var->type);
-			if (t && binding_rank(b) > best && fits(x, t, r.offset, r.var_index)) {
-				bound = t;
-				best = binding_rank(b);
-			}
+	}
+	if (bound) {
+		*out = resolved(w->r, bound, STEP_DIRECT);
+		return true;
+	}
+	/* An optimised local struct split into its fields keeps a record per
+	 * field: "this value is bits [o, o+n) of variable V". The value then
+	 * has the type of V's member there. Only the fragment operation is
+	 * accepted: it names a part of the variable, not an offset from it. */
+	const ir_dbg_binding *fb = v < x->prog->n_values ? x->fragment_binding[v] : NULL;
+	if (fb && fb->fragment_offset_bits % 8 == 0) {
+		place pl;
+		if (locate(x, fb->var->type, (int64_t)(fb->fragment_offset_bits / 8), &pl) &&
+		    pointee(x, pl.type) && fits(x, pointee(x, pl.type), w->r.offset, w->r.var_index)) {
+			*out = resolved(w->r, pointee(x, pl.type), STEP_DIRECT);
+			return true;
 		}
-		if (bound) {
-			r.ok = true;
-			r.type = bound;
-			r.step = STEP_DIRECT;
-			return r;
-		}
-		/* An optimised local struct split into its fields keeps a record per
-		 * field: "this value is bits [o, o+n) of variable V". The value then
-		 * has the type of V's member there. Only the fragment operation is
-		 * accepted: it names a part of the variable, not an offset from it. */
-		const ir_dbg_binding *fb = v < x->prog->n_values ? x->fragment_binding[v] : NULL;
-		if (fb && fb->fragment_offset_bits % 8 == 0) {
-			place pl;
-			if (locate(x, fb->var->type, (int64_t)(fb->fragment_offset_bits / 8), &pl) &&
-			    pointee(x, pl.type) && fits(x, pointee(x, pl.type), r.offset, r.var_index)) {
-				r.ok = true;
-				r.type = pointee(x, pl.type);
-				r.step = STEP_DIRECT;
-				return r;
-			}
-		}
-		if (n_defs(x, v) != 1)
-			break;
-		const ir_stmt *d = def(x, v, 0);
+	}
+	return false;
+}
+
+/* The pointer a direct call returns has the type its callee declares
+ * (list *listCreate(void)): the debug info binds it as surely as a variable
+ * record would. */
+static bool step_call_return(facet_ctx *x, walk *w, const ir_stmt *d, object_ref *out)
+{
+	const ir_site *cs = &x->prog->sites[d->site];
+	di_type *sig = cs->kind == SITE_DIRECT && cs->callee ? cs->callee->di_sig : NULL;
+	di_type *t = sig && sig->n_params > 0 ? pointee(x, sig->params[0]) : NULL;
+	if (!t || !fits(x, t, w->r.offset, w->r.var_index))
+		return false;
+	*out = resolved(w->r, t, STEP_DIRECT);
+	return true;
+}
+
+/* Walks back through constant and variable GEPs, copies and thread-local
+ * addresses, trying the direct step at each value; stops where the value
+ * has no single definition of those kinds. True when resolved (out set). */
+static bool walk_back(facet_ctx *x, walk *w, object_ref *out)
+{
+	for (int guard = 0; guard < WALK_CAP && w->v != IR_NONE; guard++) {
+		if (step_direct(x, w, out))
+			return true;
+		if (n_defs(x, w->v) != 1)
+			return false;
+		const ir_stmt *d = def(x, w->v, 0);
 		if (d->op == ST_GEP) {
 			if (d->gep_record) {
-				typed = d->gep_record;
-				typed_off = r.offset + (d->var_offset ? 0 : d->offset);
+				w->typed = d->gep_record;
+				w->typed_off = w->r.offset + (d->var_offset ? 0 : d->offset);
 			}
 			if (d->var_offset) {
-				if (!r.var_index) {
-					r.var_tail = r.offset;
-					r.var_typed = d->gep_record != NULL;
+				if (!w->r.var_index) {
+					w->r.var_tail = w->r.offset;
+					w->r.var_typed = d->gep_record != NULL;
 				}
-				r.var_index = true;
-				r.n_var++;
+				w->r.var_index = true;
+				w->r.n_var++;
 			} else {
-				r.offset += d->offset;
+				w->r.offset += d->offset;
 			}
-			v = d->src;
+			w->v = d->src;
 			continue;
 		}
 		if (d->op == ST_COPY) {
-			v = d->src;
+			w->v = d->src;
 			continue;
 		}
 		if (d->op == ST_ALLOCA && d->gep_record) {
 			/* A local struct whose slot no #dbg_declare names (optimised
 			 * code tracks assignments instead): the allocated IR type
 			 * names the struct, a typed access like a GEP's. */
-			typed = d->gep_record;
-			typed_off = r.offset;
-			break;
+			w->typed = d->gep_record;
+			w->typed_off = w->r.offset;
+			return false;
 		}
-		if (d->op == ST_CALL && thread_local_address(x, d, &v))
+		if (d->op == ST_CALL && thread_local_address(x, d, &w->v))
 			continue;   /* the thread-local global itself */
-		if (d->op == ST_CALL) {
-			/* The pointer a direct call returns has the type its callee
-			 * declares (list *listCreate(void)): the debug info binds it
-			 * as surely as a variable record would. */
-			const ir_site *cs = &x->prog->sites[d->site];
-			di_type *sig = cs->kind == SITE_DIRECT && cs->callee ? cs->callee->di_sig : NULL;
-			di_type *t = sig && sig->n_params > 0 ? pointee(x, sig->params[0]) : NULL;
-			if (t && fits(x, t, r.offset, r.var_index)) {
-				r.ok = true;
-				r.type = t;
-				r.step = STEP_DIRECT;
-				return r;
-			}
-		}
-		break;
+		if (d->op == ST_CALL)
+			return step_call_return(x, w, d, out);
+		return false;
 	}
-	/* ❷ chained: the base is loaded from a field of a receiver */
-	const char *why = "no debug record names the base pointer";
-	if (v != IR_NONE && n_defs(x, v) == 1 && def(x, v, 0)->op == ST_LOAD) {
-		const ir_stmt *d = def(x, v, 0);
-		if (depth >= CHAIN_CAP) {
-			why = "the chain of receivers is deeper than 4";
-		} else {
-			object_ref sub = dispatch_object(x, d->src, d->offset, depth + 1);
-			place pl;
-			if (sub.ok && !sub.var_index && locate(x, sub.type, sub.offset, &pl)) {
-				di_type *p = pointee(x, pl.type);
-				if (p && fits(x, p, r.offset, r.var_index)) {
-					/* At -O0 the base is loaded from the declared stack slot of a
-					 * pointer variable: that is the direct step, not a chain. */
-					bool slot_hop = !pl.record && sub.step == STEP_DIRECT && !sub.global && sub.depth == 0;
-					r.ok = true;
-					r.type = p;
-					r.step = slot_hop ? STEP_DIRECT : STEP_CHAINED;
-					r.depth = slot_hop ? 0 : sub.depth + 1;
-					return r;
-				}
-				why = "the receiver's field is not a typed pointer";
-			} else if (!sub.ok) {
-				why = sub.why;
-			}
-		}
-	} else if (v != IR_NONE && n_defs(x, v) > 1) {
-		/* A phi or select of pointers: accept when every resolved operand agrees. */
-		object_ref agreed = {0};
-		bool conflict = false;
-		for (unsigned i = 0; i < n_defs(x, v) && !conflict; i++) {
-			const ir_stmt *d = def(x, v, i);
-			if (d->op != ST_COPY || derived_from(x, d->src, v))
-				continue;
-			object_ref sub = dispatch_object(x, d->src, r.offset, depth + 1);
-			if (!sub.ok)
-				continue;
-			if (agreed.ok && (di_strip(agreed.type) != di_strip(sub.type) || agreed.offset != sub.offset))
-				conflict = true;
-			else if (!agreed.ok)
-				agreed = sub;
-		}
-		if (agreed.ok && !conflict) {
-			if (r.var_index) {   /* the variable part lies between the phi and the address */
-				agreed.var_tail = agreed.var_index ? agreed.var_tail : r.var_tail;
-				agreed.var_typed |= r.var_typed;
-				agreed.n_var += r.n_var;
-				agreed.var_index = true;
-			}
-			return agreed;
-		}
-		why = conflict ? "the base merges pointers to different types or offsets" : why;
+	return false;
+}
+
+/* ❷ chained: the base is loaded from a field of a receiver, whose declared
+ * type names the pointee (cinfo->master->prepare). */
+static bool step_chained(facet_ctx *x, walk *w, object_ref *out)
+{
+	const ir_stmt *d = def(x, w->v, 0);
+	if (w->depth >= CHAIN_CAP) {
+		w->why = "the chain of receivers is deeper than 4";
+		return false;
 	}
-	/* ❸ typed access: unoptimised IR names the struct in the GEP */
-	if (typed) {
-		di_type *rec = strmap_get(&x->record_by_name, typed);
-		if (rec) {
-			r.ok = true;
-			r.type = rec;
-			r.offset = typed_off;
-			r.var_index = false;
-			r.step = STEP_TYPED;
-			return r;
+	object_ref sub = dispatch_object(x, d->src, d->offset, w->depth + 1);
+	place pl;
+	if (sub.ok && !sub.var_index && locate(x, sub.type, sub.offset, &pl)) {
+		di_type *p = pointee(x, pl.type);
+		if (p && fits(x, p, w->r.offset, w->r.var_index)) {
+			/* At -O0 the base is loaded from the declared stack slot of a
+			 * pointer variable: that is the direct step, not a chain. */
+			bool slot_hop = !pl.record && sub.step == STEP_DIRECT && !sub.global && sub.depth == 0;
+			*out = resolved(w->r, p, slot_hop ? STEP_DIRECT : STEP_CHAINED);
+			out->depth = slot_hop ? 0 : sub.depth + 1;
+			return true;
 		}
-		why = "the typed access names a struct the debug info does not define";
+		w->why = "the receiver's field is not a typed pointer";
+	} else if (!sub.ok) {
+		w->why = sub.why;
 	}
-	/* Rebased (facet's fourth step): the base has no type, but a sibling
-	 * address derived from it by a constant offset c <= k is typed — the
-	 * optimiser rewrote q + (k - c) as base + k. The nearest sibling wins. */
-	if (v != IR_NONE && v < x->prog->n_values && !r.var_index && depth < CHAIN_CAP) {
-		object_ref best = {0};
-		int64_t best_c = -1;
-		for (unsigned i = x->gep_start[v]; i < x->gep_start[v + 1]; i++) {
-			const ir_stmt *g = &x->prog->stmts[x->geps[i]];
-			if (g->offset < 0 || g->offset > r.offset || g->offset <= best_c || g->dst == a)
-				continue;
-			object_ref sib = dispatch_object(x, g->dst, r.offset - g->offset, CHAIN_CAP);
-			di_type *t = sib.ok ? complete(x, sib.type) : NULL;
-			if (sib.ok && !sib.var_index && t && sib.offset < (int64_t)(t->size_bits / 8)) {
-				best = sib;
-				best_c = g->offset;
-			}
+	return false;
+}
+
+/* A phi or select of pointers: accepted when every resolved operand agrees
+ * on one type and offset. */
+static bool step_phi(facet_ctx *x, walk *w, object_ref *out)
+{
+	unsigned v = w->v;
+	object_ref agreed = {0};
+	bool conflict = false;
+	for (unsigned i = 0; i < n_defs(x, v) && !conflict; i++) {
+		const ir_stmt *d = def(x, v, i);
+		if (d->op != ST_COPY || derived_from(x, d->src, v))
+			continue;
+		object_ref sub = dispatch_object(x, d->src, w->r.offset, w->depth + 1);
+		if (!sub.ok)
+			continue;
+		if (agreed.ok && (di_strip(agreed.type) != di_strip(sub.type) || agreed.offset != sub.offset))
+			conflict = true;
+		else if (!agreed.ok)
+			agreed = sub;
+	}
+	if (agreed.ok && !conflict) {
+		if (w->r.var_index) {   /* the variable part lies between the phi and the address */
+			agreed.var_tail = agreed.var_index ? agreed.var_tail : w->r.var_tail;
+			agreed.var_typed |= w->r.var_typed;
+			agreed.n_var += w->r.n_var;
+			agreed.var_index = true;
 		}
-		if (best.ok) {
-			best.step = STEP_REBASED;
-			return best;
+		*out = agreed;
+		return true;
+	}
+	w->why = conflict ? "the base merges pointers to different types or offsets" : w->why;
+	return false;
+}
+
+/* ❸ typed access: unoptimised IR names the struct in the GEP (or alloca). */
+static bool step_typed(facet_ctx *x, walk *w, object_ref *out)
+{
+	di_type *rec = strmap_get(&x->record_by_name, w->typed);
+	if (!rec) {
+		w->why = "the typed access names a struct the debug info does not define";
+		return false;
+	}
+	*out = resolved(w->r, rec, STEP_TYPED);
+	out->offset = w->typed_off;
+	out->var_index = false;
+	return true;
+}
+
+/* Rebased (facet's fourth step): the base has no type, but a sibling
+ * address derived from it by a constant offset c <= k is typed — the
+ * optimiser rewrote q + (k - c) as base + k. The nearest sibling wins. */
+static bool step_rebased(facet_ctx *x, walk *w, object_ref *out)
+{
+	unsigned v = w->v;
+	object_ref best = {0};
+	int64_t best_c = -1;
+	for (unsigned i = x->gep_start[v]; i < x->gep_start[v + 1]; i++) {
+		const ir_stmt *g = &x->prog->stmts[x->geps[i]];
+		if (g->offset < 0 || g->offset > w->r.offset || g->offset <= best_c || g->dst == w->a)
+			continue;
+		object_ref sib = dispatch_object(x, g->dst, w->r.offset - g->offset, CHAIN_CAP);
+		di_type *t = sib.ok ? complete(x, sib.type) : NULL;
+		if (sib.ok && !sib.var_index && t && sib.offset < (int64_t)(t->size_bits / 8)) {
+			best = sib;
+			best_c = g->offset;
 		}
 	}
-	return fail(r, why);
+	if (!best.ok)
+		return false;
+	*out = best;
+	out->step = STEP_REBASED;
+	return true;
+}
+
+object_ref dispatch_object(facet_ctx *x, unsigned a, int64_t off, unsigned depth)
+{
+	walk w = {.a = a, .v = a, .depth = depth, .why = "no debug record names the base pointer"};
+	w.r.offset = off;
+	if (depth > 2 * CHAIN_CAP)   /* phis of loops lead back here: give up, don't loop */
+		return fail(w.r, "the base's definitions form a cycle");
+	object_ref out;
+	if (walk_back(x, &w, &out))
+		return out;
+	bool has_value = w.v != IR_NONE;
+	if (has_value && n_defs(x, w.v) == 1 && def(x, w.v, 0)->op == ST_LOAD) {
+		if (step_chained(x, &w, &out))
+			return out;
+	} else if (has_value && n_defs(x, w.v) > 1) {
+		if (step_phi(x, &w, &out))
+			return out;
+	}
+	if (w.typed && step_typed(x, &w, &out))
+		return out;
+	if (has_value && w.v < x->prog->n_values && !w.r.var_index && depth < CHAIN_CAP && step_rebased(x, &w, &out))
+		return out;
+	return fail(w.r, w.why);
 }
 
 /* An address with a variable index: base + head + i + tail. The index
