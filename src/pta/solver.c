@@ -108,6 +108,7 @@ typedef struct pobj {
 } pobj;
 
 typedef struct report { unsigned tag, loc; } report;
+typedef struct qent { uint32_t round, rank, seq, node; } qent;   /* a worklist entry */
 typedef struct locinfo { uint32_t obj, off; } locinfo;
 
 typedef struct frame { uint32_t v, cx; sbm_iter it; } frame;   /* cx: next of v's geps to follow */
@@ -127,8 +128,13 @@ struct pta_solver {
 	ptrmap checked;         /* LCD: edges (n, z) already tested */
 	sbitmap stale;          /* fields of collapsed objects other than the offset-0 one */
 
-	uint32_t *ring;         /* worklist: FIFO ring of node ids */
-	size_t ring_cap, head, count;
+	/* Worklist: a binary heap, sources of the flow graph first (see push). */
+	VEC(qent) heap;
+	uint32_t seq;           /* push order, for ties */
+	uint32_t round, cur_rank; /* the sweep and rank of the node taken last */
+	size_t misordered;      /* edges added since the last numbering against its order */
+	size_t since_ranked;    /* nodes processed since then */
+	size_t count;           /* == heap.len */
 
 	VEC(report) pending;    /* reports waiting to be handed to on_new */
 	VEC(uint32_t) cands;    /* LCD: roots to search from, in the next batch */
@@ -240,22 +246,86 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 	return id;
 }
 
+/* Worklist order: sweeps in topological order of the flow graph. Ranks come
+ * from the last whole-graph search (Tarjan finishes components sinks first,
+ * so a higher number is further upstream); nodes made since rank 0. A node
+ * pushed while a node of higher rank is processed (downstream of it) joins
+ * the current sweep, any other waits for the next one, where ties go in push
+ * order. With the FIFO queue this replaces, a wave moved one edge per round:
+ * on a chain of calls at -O0 where every node also receives a location of its
+ * own, each node was processed once per location upstream of it, one location
+ * at a time, each inserted at the front of its set — cubic
+ * (bench/gen-pathological.py --chain: 4000 functions 44 s, now 0.7 s). A plain
+ * priority queue without sweeps took a node on an unmerged cycle again before
+ * anything downstream of it, doubling lua's solve. Order changes the work,
+ * never the answer. */
+static uint32_t rank_of(const pta_solver *s, uint32_t n)
+{
+	size_t i = DI(n);
+	return i < s->tarjan_cap ? s->comp[i] : 0;
+}
+
+static int q_before(const qent *a, const qent *b)
+{
+	if (a->round != b->round)
+		return a->round < b->round;
+	return a->rank != b->rank ? a->rank > b->rank : a->seq < b->seq;
+}
+
 static void push(pta_solver *s, uint32_t n)
 {
 	if (N(s, n)->queued)
 		return;
 	N(s, n)->queued = 1;
-	if (s->count == s->ring_cap) {
-		size_t cap = s->ring_cap ? s->ring_cap * 2 : 1024;
-		uint32_t *r = xmalloc(cap * sizeof *r);
-		for (size_t i = 0; i < s->count; i++)
-			r[i] = s->ring[(s->head + i) % s->ring_cap];
-		free(s->ring);
-		s->ring = r;
-		s->ring_cap = cap;
-		s->head = 0;
+	uint32_t rank = rank_of(s, n);
+	qent e = { rank < s->cur_rank ? s->round : s->round + 1, rank, s->seq++, n };
+	VEC_PUSH(&s->heap, e);
+	size_t i = s->heap.len - 1;
+	qent *h = s->heap.items;
+	while (i > 0 && q_before(&e, &h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
 	}
-	s->ring[(s->head + s->count++) % s->ring_cap] = n;
+	h[i] = e;
+	s->count = s->heap.len;
+}
+
+static void sift_down(qent *h, size_t n, size_t i, qent e)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && q_before(&h[c + 1], &h[c]))
+			c++;
+		if (!q_before(&h[c], &e))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = e;
+}
+
+/* After a new numbering: every queued node takes its new rank. */
+static void rekey(pta_solver *s)
+{
+	qent *h = s->heap.items;
+	size_t n = s->heap.len;
+	for (size_t i = 0; i < n; i++)
+		h[i].rank = rank_of(s, h[i].node);
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(h, n, i, h[i]);
+}
+
+static uint32_t pop(pta_solver *s)
+{
+	qent top = s->heap.items[0], last = s->heap.items[--s->heap.len];
+	s->round = top.round;
+	s->cur_rank = top.rank;
+	if (s->heap.len)
+		sift_down(s->heap.items, s->heap.len, 0, last);
+	s->count = s->heap.len;
+	return top.node;
 }
 
 static void *field_key(uint32_t obj, uint32_t off)
@@ -361,6 +431,7 @@ static void add_edge(pta_solver *s, uint32_t a, uint32_t b)
 	if (!sbm_set(&N(s, a)->succ, b))
 		return;
 	s->st.edges++;
+	s->misordered += rank_of(s, a) <= rank_of(s, b);
 	pnode *na = N(s, a), *nb = N(s, b);
 	size_t added = sbm_union_track(&nb->pts, &na->pts, &nb->delta);
 	if (added) {
@@ -748,6 +819,7 @@ static size_t apply_fixes(pta_solver *s)
 /* The whole flow graph: merges copy cycles, finds every gep on a cycle. */
 static size_t flow_pass(pta_solver *s)
 {
+	s->misordered = s->since_ranked = 0;
 	new_search(s);
 	s->st.cycle_searches++;
 	for (size_t i = 0; i < nnodes(s); i++) {
@@ -766,6 +838,7 @@ static void process(pta_solver *s, uint32_t n)
 	if (*PAR(s, n) != n || sbm_empty(&v->delta))
 		return;
 	s->st.iterations++;
+	s->since_ranked++;
 	/* Detach the delta: everything below may add to pts(n) again. */
 	sbitmap d = s->scratch;
 	sbm_clear(&d);
@@ -805,11 +878,15 @@ static void process(pta_solver *s, uint32_t n)
 			dst->npts += (uint32_t)added;
 			push(s, r);
 		}
-		/* Lazy cycle detection's trigger, sizes first: equal sets are rare
-		 * and comparing large ones on every propagation would dominate. */
-		if (s->cycle_detection && dst->npts == src->npts && sbm_equal(&dst->pts, &src->pts)) {
+		/* Lazy cycle detection's trigger: sizes first, then the pairs
+		 * already tested, and only then the sets. An edge that is not on a
+		 * cycle keeps equal sets at both ends for ever (a -O0 stack slot and
+		 * the load of it), so comparing before consulting `checked` compared
+		 * the whole set again at every propagation: cubic on a chain of
+		 * calls at -O0 (bench/gen-pathological.py chain). */
+		if (s->cycle_detection && dst->npts == src->npts) {
 			void *key = (void *)(uintptr_t)(((uint64_t)n + 1) << 32 | r);
-			if (!ptrmap_get(&s->checked, key)) {
+			if (!ptrmap_get(&s->checked, key) && sbm_equal(&dst->pts, &src->pts)) {
 				ptrmap_put(&s->checked, key, (void *)1);
 				VEC_PUSH(&s->cands, r);
 			}
@@ -885,13 +962,25 @@ static void drain(pta_solver *s)
 		}
 		VEC_CLEAR(&s->pending);
 		delivered = 0;
-		if (s->cands.len >= LCD_BATCH || (!s->count && s->cands.len))
+		if (s->cands.len >= LCD_BATCH || (s->cands.len && (!s->count || s->heap.items[0].round != s->round)))
 			lazy_searches(s);
 		if (!s->count)
 			break;
-		uint32_t n = s->ring[s->head];
-		s->head = (s->head + 1) % s->ring_cap;
-		s->count--;
+		/* Loads and stores turn into copy edges as they resolve, and calls
+		 * are bound on the fly, so the numbering made before solving knows
+		 * little of the graph that carries most of the flow; one edge
+		 * against the order on a chain is enough to move a wave one step per
+		 * round again. Number the graph again (a whole-graph pass, the one
+		 * each fixpoint runs) when edges went against the order since the
+		 * last numbering and the nodes processed since then outnumber the
+		 * graph's nodes and edges: the passes cost at most what the
+		 * processing did. */
+		if (s->misordered >= 64 && s->since_ranked >= nnodes(s) + s->st.edges) {
+			flow_pass(s);
+			rekey(s);
+			continue;
+		}
+		uint32_t n = pop(s);
 		N(s, n)->queued = 0;
 		process(s, n);
 	}
@@ -971,7 +1060,7 @@ void pta_free(pta_solver *s)
 	VEC_FREE(&s->targets);
 	VEC_FREE(&s->sortbuf);
 	free(s->mark);
-	free(s->ring);
+	VEC_FREE(&s->heap);
 	free(s->num);
 	free(s->low);
 	free(s->visit);
