@@ -27,11 +27,26 @@ typedef struct watch {
 	const lib_effect *callback;   /* NULL for an indirect call */
 } watch;
 
+/* A wrapper called at `ctx` whose source `site` is an indirect call: what
+ * each target of site gives goes to `result` (see answer_target). */
+#define CLONE_DEPTH 3
+
+typedef struct clone {
+	unsigned ctx, result, wrapper;
+	unsigned depth;               /* calls[0..depth]: ctx, then the inner calls down to this level */
+	unsigned calls[CLONE_DEPTH + 1];
+	bool whole;                   /* site's own result already copied to result */
+} clone;
+
 typedef struct extractor {
 	const ir_program *prog;
 	pta_result *r;
 	pta_solver *s;
-	bool *is_wrapper;             /* by function id */
+	pta_wrappers *wrappers;       /* NULL when the option is off */
+	VEC(clone) *clones;           /* per indirect site: the wrapper call sites it answers for */
+	ptrmap cloned;                /* (site, context) pairs subscribed: key (site << 32 | ctx) + 1 */
+	ptrmap clone_obj;             /* context site + 1 -> object + 1: its one fresh object */
+	unsigned clone_budget;        /* subscriptions left before wrappers bind uncloned */
 	bool bind_all;
 	unsigned *ret_node;           /* by function id, PTA_NONE until needed */
 	unsigned *static_obj;         /* by function id: library-owned memory */
@@ -288,8 +303,142 @@ bool pta_type_fits(const ir_site *s, const ir_function *f)
 	return f->ir_type == s->call_type || calls_itself(s, f) || fits_unprototyped_call(s, f);
 }
 
+/* ---- allocation wrappers, cloned per call site ---------------------------------------- */
+
+/* Clones per program before wrappers bind as ordinary functions; two levels
+ * of wrapping through pointers (p_malloc -> pool->v->malloc -> malloc) need
+ * two per call site, and a program rarely has more wrapper calls than sites. */
+#define CLONES_PER_SITE 4
+
+/* The one fresh object of wrapper call site ctx (of wrapper w). */
+static unsigned clone_object(extractor *x, unsigned ctx, unsigned w)
+{
+	void *v = ptrmap_get(&x->clone_obj, (void *)(uintptr_t)(ctx + 1));
+	if (v)
+		return (unsigned)((uintptr_t)v - 1);
+	unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, ctx, w);
+	ptrmap_put(&x->clone_obj, (void *)(uintptr_t)(ctx + 1), (void *)(uintptr_t)(obj + 1));
+	x->r->n_clones++;
+	return obj;
+}
+
+static void answer_sources(extractor *x, const ir_function *f, const unsigned *calls, unsigned depth,
+                           unsigned result, unsigned w);
+
+/* Argument b of inner site s, seen from the outermost call: a parameter of
+ * the function s is in is the argument its caller passed at that level, up
+ * to ctx (so mem_grow(L, g, ...)'s reallocation copies g, not every block
+ * the allocator callback was ever given). PTA_NONE for a null argument. */
+static unsigned context_arg(extractor *x, const ir_site *s, int b, const unsigned *calls, unsigned depth)
+{
+	if (b < 0 || (unsigned)b >= s->n_args)
+		return PTA_NONE;
+	unsigned v = s->args[b];
+	const ir_function *g = s->caller;
+	for (int level = (int)depth; level >= 0 && v != IR_NONE; level--) {
+		int j = pta_param_of(x->prog, g, v);
+		if (j < 0)
+			break;
+		const ir_site *call = &x->prog->sites[calls[level]];
+		v = (unsigned)j < call->n_args ? call->args[j] : IR_NONE;
+		g = call->caller;
+	}
+	return node_of(x, v);
+}
+
+/* Library function g, called at inner site s on behalf of wrapper call
+ * calls[0]: an allocator gives that call's fresh object, with what a
+ * reallocation moves into it; any other effect is what s itself gets. */
+static bool answer_library(extractor *x, const ir_site *s, const ir_function *g, const unsigned *calls,
+                           unsigned depth, unsigned result, unsigned w)
+{
+	const lib_model *m = g->defined ? NULL : lib_model_find(g->name);
+	bool alloc = false;
+	for (unsigned e = 0; m && e < m->n_effects; e++)
+		alloc |= m->effects[e].kind == LIB_ALLOC && m->effects[e].a == LIB_RET;
+	if (!alloc)
+		return false;
+	pta_addr(x->s, result, pta_field(x->s, clone_object(x, calls[0], w), 0));
+	for (unsigned e = 0; e < m->n_effects; e++)
+		if (m->effects[e].kind == LIB_COPY_MEM && m->effects[e].a == LIB_RET) {
+			unsigned from = context_arg(x, s, m->effects[e].b, calls, depth);
+			if (from != PTA_NONE)
+				copy_memory(x, result, from, IR_NOT_CONST);
+		}
+	return true;
+}
+
+/* Target f of the indirect source site s of a wrapper, for clone c. */
+static void answer_target(extractor *x, const ir_site *s, clone *c, const ir_function *f)
+{
+	if (!x->bind_all && !pta_type_fits(s, f))
+		return;
+	if (answer_library(x, s, f, c->calls, c->depth, c->result, c->wrapper))
+		return;
+	if (f->defined && x->wrappers->is_wrapper[f->id] && c->depth < CLONE_DEPTH) {
+		unsigned calls[CLONE_DEPTH + 1];
+		memcpy(calls, c->calls, sizeof calls);
+		calls[c->depth + 1] = s->id;
+		answer_sources(x, f, calls, c->depth + 1, c->result, c->wrapper);
+		return;
+	}
+	if (!c->whole) {   /* not an allocator: what the call returns, uncloned */
+		c->whole = true;
+		unsigned own = node_of(x, s->result);
+		if (own != PTA_NONE)
+			pta_copy(x->s, c->result, own);
+	}
+}
+
+/* What wrapper f returns when called at calls[depth] (calls[0] the outermost
+ * call), into result: per source, an allocator's fresh object (one per
+ * outermost call), a wrapper's sources in turn, an indirect call's targets as
+ * they appear. Past the clone budget or depth, a source gives what it gives
+ * f itself (sound, uncloned). */
+static void answer_sources(extractor *x, const ir_function *f, const unsigned *calls, unsigned depth,
+                           unsigned result, unsigned w)
+{
+	const pta_wrappers *wr = x->wrappers;
+	unsigned ctx = calls[0];
+	for (unsigned k = 0; k < wr->n_sources[f->id]; k++) {
+		const ir_site *s = &x->prog->sites[wr->sources[f->id][k]];
+		if (s->kind == SITE_DIRECT) {
+			if (answer_library(x, s, s->callee, calls, depth, result, w))
+				continue;
+			if (s->callee->defined && wr->is_wrapper[s->callee->id] && depth < CLONE_DEPTH) {
+				unsigned inner[CLONE_DEPTH + 1];
+				memcpy(inner, calls, (depth + 1) * sizeof *inner);
+				inner[depth + 1] = s->id;
+				answer_sources(x, s->callee, inner, depth + 1, result, w);
+				continue;
+			}
+		} else if (x->clone_budget) {
+			uint64_t key = ((uint64_t)s->id << 32 | ctx) + 1;
+			if (ptrmap_get(&x->cloned, (void *)(uintptr_t)key))
+				continue;
+			ptrmap_put(&x->cloned, (void *)(uintptr_t)key, (void *)1);
+			x->clone_budget--;
+			clone c = {ctx, result, w, depth, {0}, false};
+			memcpy(c.calls, calls, (depth + 1) * sizeof *c.calls);
+			VEC_PUSH(&x->clones[s->id], c);
+			size_t i = x->clones[s->id].len - 1;
+			/* The targets found so far; later ones come through on_new_location.
+			 * Answering may clone further: index, not pointer. */
+			for (size_t t = 0; t < x->targets[s->id].len; t++)
+				answer_target(x, s, &x->clones[s->id].items[i], x->prog->functions[x->targets[s->id].items[t]]);
+			continue;
+		} else {
+			x->r->n_clones_refused++;
+		}
+		unsigned own = node_of(x, s->result);   /* uncloned */
+		if (own != PTA_NONE)
+			pta_copy(x->s, result, own);
+	}
+}
+
 /* A defined function called at s: actuals to formals, return to result. An
- * allocation wrapper's result is instead a fresh object per call site. */
+ * allocation wrapper's result is instead what answer_sources gives: a fresh
+ * object per call site for what it allocates. */
 static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
 {
 	unsigned n = s->n_args < f->n_args ? s->n_args : f->n_args;
@@ -303,12 +452,10 @@ static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
 	unsigned result = node_of(x, s->result);
 	if (result == PTA_NONE)
 		return;
-	if (x->is_wrapper && x->is_wrapper[f->id]) {
-		unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, s->id, f->id);
-		pta_addr(x->s, result, pta_field(x->s, obj, 0));
-	} else if (f->returns_tracked) {
+	if (x->wrappers && x->wrappers->is_wrapper[f->id])
+		answer_sources(x, f, &s->id, 0, result, f->id);
+	else if (f->returns_tracked)
 		pta_copy(x->s, result, ret_node(x, f));
-	}
 }
 
 static void bind_call(extractor *x, const ir_site *s, const ir_function *f)
@@ -351,6 +498,9 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 		VEC_PUSH(&x->targets[s->id], f->id);
 		if (x->bind_all || pta_type_fits(s, f))
 			bind_call(x, s, f);
+		/* Answering may clone further: index, not pointer. */
+		for (size_t i = 0; x->clones && i < x->clones[s->id].len; i++)
+			answer_target(x, s, &x->clones[s->id].items[i], f);
 		return;
 	}
 	/* A library calls f back (qsort's comparator): bind what it passes. */
@@ -518,10 +668,14 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	ptrmap_init(&x.bound);
 	strmap_init(&x.unmodelled);
 	if (opt->wrappers) {
-		x.is_wrapper = pta_find_wrappers(p);
-		for (unsigned i = 0; i < p->n_functions; i++)
-			r->n_wrappers += x.is_wrapper[i];
+		x.wrappers = pta_find_wrappers(p);
+		r->n_wrappers = x.wrappers->n_wrappers;
+		r->n_wrappers_via_pointer = x.wrappers->n_via_pointer;
+		x.clones = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.clones);
+		x.clone_budget = CLONES_PER_SITE * (p->n_sites + 64);
 	}
+	ptrmap_init(&x.cloned);
+	ptrmap_init(&x.clone_obj);
 
 	extract_globals(&x);
 	model_outside_callers(&x);
@@ -555,7 +709,12 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	free(x.ret_node);
 	free(x.static_obj);
 	free(x.varargs_addr);
-	free(x.is_wrapper);
+	pta_wrappers_free(x.wrappers);
+	for (unsigned i = 0; x.clones && i < p->n_sites; i++)
+		VEC_FREE(&x.clones[i]);
+	free(x.clones);
+	ptrmap_free(&x.cloned);
+	ptrmap_free(&x.clone_obj);
 	VEC_FREE(&x.watches);
 	ptrmap_free(&x.bound);
 	strmap_free(&x.unmodelled);

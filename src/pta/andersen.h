@@ -69,6 +69,9 @@ typedef struct pta_result {
 	const char **unmodelled;   /* declared functions called but not in the library model */
 	unsigned n_unmodelled;
 	unsigned n_wrappers;       /* functions treated as allocation wrappers */
+	unsigned n_wrappers_via_pointer; /* of which some return what an indirect call returns */
+	unsigned n_clones;         /* wrapper call sites given a fresh object of their own */
+	unsigned n_clones_refused; /* indirect sources bound uncloned: the clone budget was spent */
 	double seconds;            /* extraction + solving */
 } pta_result;
 

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 
 #include "util/ptrmap.h"
+#include "util/vec.h"
 #include "util/xalloc.h"
 
 enum { UNKNOWN = 0, VISITING, YES, NO };
+
+typedef VEC(unsigned) site_list;
 
 typedef struct scan {
 	const ir_program *p;
@@ -27,8 +30,12 @@ static const ir_stmt *stmts(scan *sc, unsigned *n)
 	return &sc->p->stmts[sc->f->first_stmt];
 }
 
+/* An allocator, a wrapper, or an indirect call (a wrapper on condition of its
+ * targets, decided while solving; see wrappers.h). */
 static bool allocates(scan *sc, const ir_site *s)
 {
+	if (s->kind == SITE_INDIRECT)
+		return s->callee_value != IR_NONE;
 	if (s->kind != SITE_DIRECT || !s->callee)
 		return false;
 	if (s->callee->defined)
@@ -200,7 +207,9 @@ static bool uses_ok(scan *sc)
 	return ok;
 }
 
-static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wrapper)
+/* Whether f is a wrapper; if so and `sources` is given, the call sites whose
+ * results it returns go there. */
+static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wrapper, site_list *sources)
 {
 	if (!f->defined || !f->returns_tracked || f->n_stmts == 0)
 		return false;
@@ -219,22 +228,99 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 			ok = qualifies(&sc, st[i].src);
 		}
 	ok = ok && rets > 0 && uses_ok(&sc);
+	for (unsigned i = 0; ok && sources && i < n; i++)
+		if (st[i].op == ST_CALL) {
+			const ir_site *s = &p->sites[st[i].site];
+			if (s->result != IR_NONE && get(&sc, s->result) == YES)
+				VEC_PUSH(sources, s->id);
+		}
 	ptrmap_free(&sc.state);
 	ptrmap_free(&sc.allocas);
 	return ok;
 }
 
-bool *pta_find_wrappers(const ir_program *p)
+pta_wrappers *pta_find_wrappers(const ir_program *p)
 {
-	bool *wrapper = xcalloc(p->n_functions ? p->n_functions : 1, sizeof *wrapper);
+	pta_wrappers *w = xcalloc(1, sizeof *w);
+	unsigned nf = p->n_functions ? p->n_functions : 1;
+	w->is_wrapper = xcalloc(nf, sizeof *w->is_wrapper);
+	w->sources = xcalloc(nf, sizeof *w->sources);
+	w->n_sources = xcalloc(nf, sizeof *w->n_sources);
+	w->n_functions = p->n_functions;
 	/* Wrappers of wrappers: iterate until no function changes. */
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (unsigned i = 0; i < p->n_functions; i++)
-			if (!wrapper[i] && is_wrapper(p, p->functions[i], wrapper)) {
-				wrapper[i] = true;
+			if (!w->is_wrapper[i] && is_wrapper(p, p->functions[i], w->is_wrapper, NULL)) {
+				w->is_wrapper[i] = true;
 				changed = true;
 			}
 	}
-	return wrapper;
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		if (!w->is_wrapper[i])
+			continue;
+		site_list src = {0};
+		is_wrapper(p, p->functions[i], w->is_wrapper, &src);
+		w->sources[i] = src.items;
+		w->n_sources[i] = (unsigned)src.len;
+		w->n_wrappers++;
+		bool via = false;
+		for (size_t k = 0; k < src.len; k++)
+			via |= p->sites[src.items[k]].kind == SITE_INDIRECT;
+		w->n_via_pointer += via;
+	}
+	return w;
+}
+
+void pta_wrappers_free(pta_wrappers *w)
+{
+	if (!w)
+		return;
+	free(w->is_wrapper);
+	free(w->n_sources);
+	for (unsigned i = 0; i < w->n_functions; i++)
+		free(w->sources[i]);
+	free(w->sources);
+	free(w);
+}
+
+static int param_index(const ir_function *f, unsigned v)
+{
+	return v != IR_NONE && v >= f->first_arg && v < f->first_arg + f->n_args ? (int)(v - f->first_arg) : -1;
+}
+
+int pta_param_of(const ir_program *p, const ir_function *f, unsigned v)
+{
+	int j = param_index(f, v);
+	if (j >= 0 || v == IR_NONE || !f->defined)
+		return j;
+	const ir_stmt *st = &p->stmts[f->first_stmt];
+	unsigned slot = IR_NONE;
+	for (unsigned i = 0; i < f->n_stmts && slot == IR_NONE; i++)
+		if (st[i].op == ST_LOAD && st[i].dst == v && st[i].offset == 0)
+			slot = st[i].src;
+	if (slot == IR_NONE)
+		return -1;
+	int found = -1;
+	for (unsigned i = 0; i < f->n_stmts; i++) {
+		const ir_stmt *s = &st[i];
+		if (s->op == ST_ALLOCA && s->dst == slot)
+			continue;
+		if (s->op == ST_LOAD && s->src == slot && s->offset == 0)
+			continue;
+		if (s->op == ST_STORE && s->dst == slot && s->offset == 0) {
+			int k = param_index(f, s->src);
+			if (k < 0 || (found >= 0 && k != found))
+				return -1;
+			found = k;
+			continue;
+		}
+		if ((s->op == ST_STORE || s->op == ST_COPY || s->op == ST_GEP) && s->src == slot)
+			return -1;   /* the slot's address escapes */
+		if (s->op == ST_CALL)
+			for (unsigned a = 0; a < p->sites[s->site].n_args; a++)
+				if (p->sites[s->site].args[a] == slot)
+					return -1;
+	}
+	return found;
 }
