@@ -14,6 +14,8 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
+#define WIDEST 5
+
 typedef struct program_stats {
 	unsigned defined, declared, intrinsics, address_taken;
 	unsigned sites, direct, indirect, asm_sites, sites_with_loc;
@@ -26,8 +28,14 @@ typedef struct program_stats {
 	double pta_seconds;
 	unsigned andersen_targets, r0_targets, andersen_empty, r0_empty;
 	unsigned wrappers, unmodelled;
+	unsigned wrappers_via_pointer, clones, clones_refused;
 	pta_stats solver;
+	/* Why sets are wide: the widest value sets, and how much of each is
+	 * collapsed objects' one location (issue 16.3). */
+	unsigned n_widest, widest[WIDEST], widest_size[WIDEST], widest_collapsed[WIDEST];
 } program_stats;
+
+static const char *const cause_names[PTA_COLLAPSE_CAUSES] = {"size", "index", "offset", "cycle"};
 
 static bool has_fp_member(const di_type *t)
 {
@@ -95,6 +103,33 @@ static program_stats compute(const ir_program *p)
 
 static double share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
 
+/* The WIDEST largest points-to sets of program values (insertion into a
+ * short sorted array), with the part from collapsed objects. */
+static void widest_sets(const ir_program *p, program_stats *st, const pta_result *r)
+{
+	for (unsigned v = 0; v < p->n_values; v++) {
+		const sbitmap *set = pta_value_pts(r, v);
+		unsigned n = set ? (unsigned)sbm_count(set) : 0;
+		if (!n || (st->n_widest == WIDEST && n <= st->widest_size[WIDEST - 1]))
+			continue;
+		unsigned i = st->n_widest < WIDEST ? st->n_widest++ : WIDEST - 1;
+		for (; i > 0 && st->widest_size[i - 1] < n; i--) {
+			st->widest[i] = st->widest[i - 1];
+			st->widest_size[i] = st->widest_size[i - 1];
+		}
+		st->widest[i] = v;
+		st->widest_size[i] = n;
+	}
+	for (unsigned i = 0; i < st->n_widest; i++) {
+		unsigned loc, k = 0;
+		SBM_FOREACH(pta_value_pts(r, st->widest[i]), loc) {
+			unsigned obj = pta_loc_object(r->solver, loc);
+			k += obj != PTA_NONE && pta_object_collapsed(r->solver, obj);
+		}
+		st->widest_collapsed[i] = k;
+	}
+}
+
 static void compute_pta(const ir_program *p, program_stats *st, const pta_result *r)
 {
 	cg_graph *andersen = pta_callgraph(r, false), *r0 = pta_callgraph(r, true);
@@ -111,8 +146,12 @@ static void compute_pta(const ir_program *p, program_stats *st, const pta_result
 	st->pta = true;
 	st->pta_seconds = r->seconds;
 	st->wrappers = r->n_wrappers;
+	st->wrappers_via_pointer = r->n_wrappers_via_pointer;
+	st->clones = r->n_clones;
+	st->clones_refused = r->n_clones_refused;
 	st->unmodelled = r->n_unmodelled;
 	pta_get_stats(r->solver, &st->solver);
+	widest_sets(p, st, r);
 }
 
 static void print_text(const ir_program *p, const program_stats *st)
@@ -145,7 +184,18 @@ static void print_text(const ir_program *p, const program_stats *st)
 	printf("  constraints by kind:         addr %zu, copy %zu, load %zu, store %zu, gep %zu, gep_var %zu\n",
 	       st->solver.addr, st->solver.copy, st->solver.load, st->solver.store, st->solver.gep,
 	       st->solver.gep_var);
-	printf("allocation wrappers:           %u\n", st->wrappers);
+	printf("  collapsed objects by cause:  ");
+	for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
+		printf("%s%s %u", c ? ", " : "", cause_names[c], st->solver.collapsed_by[c]);
+	printf("\n  time by phase:               extraction %.3f s, solving %.3f s (whole-graph passes %.3f, "
+	       "lazy cycle searches %.3f, propagation %.3f)\n",
+	       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
+	       st->solver.seconds_lcd, st->solver.seconds_solve - st->solver.seconds_flow - st->solver.seconds_lcd);
+	for (unsigned i = 0; i < st->n_widest; i++)
+		printf("  %s %%%u: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
+		       st->widest[i], st->widest_size[i], st->widest_collapsed[i]);
+	printf("allocation wrappers:           %u (%u through pointers; %u call sites cloned, %u sources uncloned "
+	       "past the budget)\n", st->wrappers, st->wrappers_via_pointer, st->clones, st->clones_refused);
 	printf("mean targets per indirect site: andersen %.2f, r0 %.2f\n",
 	       share(st->andersen_targets, st->indirect), share(st->r0_targets, st->indirect));
 	printf("empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
@@ -171,6 +221,20 @@ static void print_json(const program_stats *st, json_t *refine)
 		       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
 		       st->solver.collapsed_objects, st->wrappers, share(st->andersen_targets, st->indirect),
 		       share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
+	if (st->pta) {
+		printf(", \"wrappers_via_pointer\": %u, \"wrapper_clones\": %u, \"wrapper_clones_refused\": %u, "
+		       "\"pta_collapsed_by_cause\": {", st->wrappers_via_pointer, st->clones, st->clones_refused);
+		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
+			printf("%s\"%s\": %u", c ? ", " : "", cause_names[c], st->solver.collapsed_by[c]);
+		printf("}, \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
+		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
+		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
+		       st->solver.seconds_lcd);
+		for (unsigned i = 0; i < st->n_widest; i++)
+			printf("%s{\"value\": %u, \"size\": %u, \"collapsed\": %u}", i ? ", " : "", st->widest[i],
+			       st->widest_size[i], st->widest_collapsed[i]);
+		printf("]");
+	}
 	if (refine) {
 		char *text = json_dumps(refine, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		printf(", \"refine\": %s", text ? text : "null");

@@ -59,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 _Static_assert(sizeof(void *) >= 8, "ptrmap keys pack two 32-bit ids");
 
@@ -105,6 +106,7 @@ typedef struct pobj {
 	uint32_t fields;    /* head of its locations' list */
 	uint32_t base;      /* location at offset 0, NIL until made */
 	uint8_t  collapsed;
+	uint8_t  cause;     /* why it collapsed: PTA_COLLAPSE_* */
 } pobj;
 
 typedef struct report { unsigned tag, loc; } report;
@@ -371,14 +373,16 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b);
 
 /* All fields of obj become its offset-0 location: contents merge, and the
  * other field ids turn stale (canon maps them). */
-static uint32_t collapse(pta_solver *s, uint32_t obj)
+static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 {
 	uint32_t base = field(s, obj, 0);
 	pobj *o = &s->objs.items[obj];
 	if (o->collapsed)
 		return base;
 	o->collapsed = 1;
+	o->cause = (uint8_t)cause;
 	s->st.collapsed_objects++;
+	s->st.collapsed_by[cause]++;
 	for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field) {
 		if (f == base)
 			continue;
@@ -403,7 +407,7 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 		return loc;
 	int64_t k = (int64_t)s->linfo.items[loc & ~LOC_BIT].off + d;
 	if (k < 0 || (uint64_t)k >= o->size)
-		return collapse(s, obj);
+		return collapse(s, obj, PTA_COLLAPSE_OFFSET);
 	return field(s, obj, (uint32_t)k);
 }
 
@@ -527,7 +531,8 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 		return;
 	default:
 		sbm_clear(&s->acc);
-		SBM_FOREACH(set, l) sbm_set(&s->acc, collapse(s, LOBJ(s, l)));
+		SBM_FOREACH(set, l)
+			sbm_set(&s->acc, collapse(s, LOBJ(s, l), x.kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
 		return;
 	}
 }
@@ -817,7 +822,24 @@ static size_t apply_fixes(pta_solver *s)
 }
 
 /* The whole flow graph: merges copy cycles, finds every gep on a cycle. */
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static size_t flow_pass_timed(pta_solver *s);
+
 static size_t flow_pass(pta_solver *s)
+{
+	double t0 = now();
+	size_t n = flow_pass_timed(s);
+	s->st.seconds_flow += now() - t0;
+	return n;
+}
+
+static size_t flow_pass_timed(pta_solver *s)
 {
 	s->misordered = s->since_ranked = 0;
 	new_search(s);
@@ -943,11 +965,13 @@ static void lazy_searches(pta_solver *s)
 {
 	if (!s->cands.len)
 		return;
+	double t0 = now();
 	new_search(s);
 	s->st.cycle_searches++;
 	for (size_t i = 0; i < s->cands.len; i++)
 		tarjan(s, find(s, s->cands.items[i]), 0);
 	VEC_CLEAR(&s->cands);
+	s->st.seconds_lcd += now() - t0;
 }
 
 static void drain(pta_solver *s)
@@ -993,11 +1017,13 @@ void pta_solve(pta_solver *s)
 	/* Before solving, the static graph's copy cycles and positive-weight
 	 * cycles (most are loops over a pointer); at each fixpoint, the whole
 	 * graph again: a gep on a cycle found only now changes the answer. */
+	double t0 = now();
 	flow_pass(s);
 	do
 		drain(s);
 	while (flow_pass(s));
 	canonicalize(s);
+	s->st.seconds_solve += now() - t0;
 }
 
 /* ---- public constructors ---- */
@@ -1095,7 +1121,7 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 	TRACE(s, "O %" PRIu64 " %u %u\n", size_bytes, flags, id);
 	/* Unknown size, asked for, or too large for 32-bit offsets: one location. */
 	if (size_bytes == 0 || size_bytes > UINT32_MAX || (flags & PTA_OBJ_COLLAPSED))
-		collapse(s, id);
+		collapse(s, id, PTA_COLLAPSE_SIZE);
 	return id;
 }
 
@@ -1107,7 +1133,7 @@ unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 	if (o->collapsed)
 		loc = field(s, obj, 0);
 	else if (offset < 0 || (uint64_t)offset >= o->size)
-		loc = collapse(s, obj);
+		loc = collapse(s, obj, PTA_COLLAPSE_OFFSET);
 	else
 		loc = field(s, obj, (uint32_t)offset);
 	TRACE(s, "F %u %" PRId64 " %u\n", obj, offset, loc);
@@ -1241,6 +1267,12 @@ int pta_object_collapsed(const pta_solver *s, unsigned obj)
 {
 	assert(obj < s->objs.len);
 	return s->objs.items[obj].collapsed;
+}
+
+unsigned pta_object_collapse_cause(const pta_solver *s, unsigned obj)
+{
+	assert(obj < s->objs.len);
+	return s->objs.items[obj].collapsed ? s->objs.items[obj].cause : PTA_COLLAPSE_NONE;
 }
 
 uint64_t pta_object_size(const pta_solver *s, unsigned obj)

@@ -57,6 +57,16 @@ enum {
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
 
+/* Why an object collapsed (see Collapse above), first cause only. */
+enum {
+	PTA_COLLAPSE_SIZE,     /* made so: unknown size (external memory), PTA_OBJ_COLLAPSED, > 4 GiB */
+	PTA_COLLAPSE_INDEX,    /* a variable index (pta_gep_var) reached it */
+	PTA_COLLAPSE_OFFSET,   /* an offset left it */
+	PTA_COLLAPSE_CYCLE,    /* a gep on a positive-weight cycle reached it */
+	PTA_COLLAPSE_CAUSES,
+	PTA_COLLAPSE_NONE = PTA_COLLAPSE_CAUSES
+};
+
 typedef struct pta_solver pta_solver;
 
 /* Reports that location loc entered the points-to set of a node watched with tag. */
@@ -95,6 +105,7 @@ unsigned pta_loc_object(const pta_solver *s, unsigned node); /* PTA_NONE for a p
 int64_t  pta_loc_offset(const pta_solver *s, unsigned loc);  /* byte offset within its object */
 unsigned pta_canon(const pta_solver *s, unsigned loc);       /* the location loc stands for now (after collapses) */
 int      pta_object_collapsed(const pta_solver *s, unsigned obj);
+unsigned pta_object_collapse_cause(const pta_solver *s, unsigned obj); /* PTA_COLLAPSE_*, NONE if not collapsed */
 uint64_t pta_object_size(const pta_solver *s, unsigned obj);
 unsigned pta_object_flags(const pta_solver *s, unsigned obj);
 unsigned pta_num_vars(const pta_solver *s);                  /* variable ids are 0 .. n-1 */
@@ -106,6 +117,7 @@ typedef struct pta_stats {
 	unsigned locations;         /* field locations created */
 	unsigned objects;
 	unsigned collapsed_objects;
+	unsigned collapsed_by[PTA_COLLAPSE_CAUSES]; /* by cause */
 	size_t   constraints;       /* all six kinds, as added (callbacks included) */
 	size_t   addr, copy, load, store, gep, gep_var;
 	size_t   watches;
@@ -117,6 +129,9 @@ typedef struct pta_stats {
 	unsigned pwc_geps;          /* geps found on positive-weight cycles (now gep_var) */
 	size_t   pts_entries;       /* Σ |pts| over representative nodes */
 	size_t   set_bytes;         /* heap bytes held by sets */
+	double   seconds_solve;     /* inside pta_solve, callbacks included */
+	double   seconds_flow;      /* of which whole-graph passes (copy cycles, positive-weight cycles, order) */
+	double   seconds_lcd;       /* of which lazy cycle detection's searches */
 } pta_stats;
 
 void pta_get_stats(const pta_solver *s, pta_stats *out);

@@ -978,6 +978,37 @@ static void random_systems_match_reference(void **state)
 	              nseeds, collapsed, objects, fired, entries, cycles);
 }
 
+/* Each object records the first cause of its collapse, and the counts by
+ * cause add up to the collapsed objects. */
+static void collapse_causes(void **state)
+{
+	(void)state;
+	pta_solver *s = pta_new(NULL, NULL);
+	unsigned ext = pta_object(s, 0, 0);            /* unknown size */
+	unsigned arr = pta_object(s, 64, 0);           /* reached by a variable index */
+	unsigned st = pta_object(s, 16, 0);            /* an offset leaves it */
+	unsigned fine = pta_object(s, 16, 0);
+	unsigned p = pta_node(s), q = pta_node(s), r = pta_node(s), t = pta_node(s), u = pta_node(s);
+	pta_addr(s, p, pta_field(s, arr, 0));
+	pta_gep_var(s, q, p);
+	pta_addr(s, r, pta_field(s, st, 8));
+	pta_gep(s, t, r, 16);                          /* 8 + 16 is past 16 bytes */
+	pta_addr(s, u, pta_field(s, fine, 8));
+	pta_solve(s);
+	assert_int_equal(pta_object_collapse_cause(s, ext), PTA_COLLAPSE_SIZE);
+	assert_int_equal(pta_object_collapse_cause(s, arr), PTA_COLLAPSE_INDEX);
+	assert_int_equal(pta_object_collapse_cause(s, st), PTA_COLLAPSE_OFFSET);
+	assert_int_equal(pta_object_collapse_cause(s, fine), PTA_COLLAPSE_NONE);
+	pta_stats stats;
+	pta_get_stats(s, &stats);
+	assert_int_equal(stats.collapsed_objects, 3);
+	assert_int_equal(stats.collapsed_by[PTA_COLLAPSE_SIZE], 1);
+	assert_int_equal(stats.collapsed_by[PTA_COLLAPSE_INDEX], 1);
+	assert_int_equal(stats.collapsed_by[PTA_COLLAPSE_OFFSET], 1);
+	assert_int_equal(stats.collapsed_by[PTA_COLLAPSE_CYCLE], 0);
+	pta_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -993,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(positive_cycle_through_memory),
 		cmocka_unit_test(zero_sum_cycle_collapses),
 		cmocka_unit_test(collapse_while_processing),
+		cmocka_unit_test(collapse_causes),
 		cmocka_unit_test(random_systems_match_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
