@@ -7,7 +7,8 @@
 # Per subject: a fresh copy of the upstream tarball (from $CORPUS/src, never built in place)
 # under $WORK/SUBJECT/src, its build command run as `facet capture -- ...` with the machine's
 # default compiler (no CC set), the program extracted to $WORK/SUBJECT.bc, and
-# bench/capture-compare.py against $CORPUS/bc/SUBJECT.bc. --plain also builds a second copy
+# bench/capture-compare.py against $CORPUS/bc/SUBJECT.bc (a subject without one, outside the
+# corpus, is analysed instead: facet build --capture, facet fields). --plain also builds a second copy
 # without facet, right before, and prints both wall times (capture's overhead).
 # Environment: CORPUS (default bench/work), WORK (default /tmp/capture-corpus), FACET (build/facet).
 set -u
@@ -31,6 +32,9 @@ cmd_of() {
         tmux) echo "sh -c './configure && make -j$JOBS'" ;;
         redis) echo "make -j$JOBS BUILD_TLS=no USE_SYSTEMD=no" ;;
         libxml2) echo "sh -c './configure --disable-shared --without-python && make -j$JOBS xmllint'" ;;
+        # outside the corpus (no reference module): analysed with facet build --capture
+        tiff) echo "sh -c 'cmake -S . -B _build && cmake --build _build -j$JOBS'" ;;
+        memcached) echo "sh -c './configure && make -j$JOBS'" ;;
         *) return 1 ;;
     esac
 }
@@ -49,6 +53,8 @@ libjpeg-turbo _build/djpeg-static
 tmux tmux
 redis src/redis-server
 libxml2 xmllint
+tiff _build/tools/tiffinfo
+memcached memcached
 EOF2
 }
 
@@ -80,7 +86,12 @@ for s in "$@"; do
     t1=$(date +%s.%N)
     echo "$s captured build: $(echo "$t1 - $t0" | bc) s (rc $rc)"
     (cd "$WORK/$s/src" && "$FACET" capture list --format json > "$WORK/$s.list.json")
-    (cd "$WORK/$s/src" && "$FACET" capture extract "$prog" -o "$WORK/$s.bc") || { echo "$s: extract failed"; continue; }
+    (cd "$WORK/$s/src" && "$FACET" capture extract --with-shared "$prog" -o "$WORK/$s.bc") || { echo "$s: extract failed"; continue; }
+    if [ ! -f "$CORPUS/bc/$s.bc" ]; then   # outside the corpus: analyse it
+        (cd "$WORK/$s/src" && "$FACET" build --capture .facet-capture "$prog" -o "$WORK/$s.facet" 2>&1 | tail -1)
+        "$FACET" fields "$WORK/$s.bc" 2>/dev/null | head -12
+        continue
+    fi
     python3 "$BENCH/capture-compare.py" "$FACET" "$WORK/$s.bc" "$CORPUS/bc/$s.bc" > "$WORK/$s.compare.txt" 2>&1
     cat "$WORK/$s.compare.txt"
 done

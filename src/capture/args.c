@@ -74,6 +74,22 @@ static void push_item(capture_cmd *cmd, capture_item_kind kind, const char *arg)
 	VEC_PUSH(&cmd->items, it);
 }
 
+/* Linker options whose value is the next linker argument (-Wl,-rpath,DIR or
+ * -Wl,-rpath -Wl,DIR): that value is not an input file. */
+static bool linker_takes_value(const char *o)
+{
+	static const char *const opts[] = {"-rpath", "-rpath-link", "-soname", "-h", "-o", "-e", "-T", "-Map", "-z",
+	                                   "--version-script", "--dynamic-list", "-y", "-Y", "-m", "-a", "-assert",
+	                                   "-F", "-f", "-G", "-R", "--exclude-libs", "--defsym", "-u", "--undefined",
+	                                   "--wrap", "-dynamic-linker", "--dynamic-linker", "-I", "--hash-style",
+	                                   "--build-id", "--sort-section", "-plugin", "-plugin-opt", "--script",
+	                                   "--out-implib", "--retain-symbols-file", "--trace-symbol", "-L"};
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+		if (strcmp(o, opts[i]) == 0)
+			return true;
+	return false;
+}
+
 /* One linker option (from -Wl, or -Xlinker): the ones that change which
  * inputs are read. */
 static void linker_option(capture_cmd *cmd, const char *o)
@@ -99,20 +115,36 @@ static void linker_option(capture_cmd *cmd, const char *o)
 
 /* -Wl,a,b,c: each comma-separated piece is one linker argument. Pieces that
  * take a value (-L dir) are rare inside -Wl and read as joined only. */
-static void wl_options(capture_cmd *cmd, char *list)
+static void linker_arg(capture_cmd *cmd, const char *p, int *pending)
+{
+	if (*pending) {   /* the value of the previous linker option */
+		if (*pending == 'u')
+			VEC_PUSH(&cmd->undefs, p);
+		else if (*pending == 'L')
+			VEC_PUSH(&cmd->libdirs, p);
+		*pending = 0;
+	} else if (linker_takes_value(p)) {
+		*pending = !strcmp(p, "-u") || !strcmp(p, "--undefined") ? 'u' : !strcmp(p, "-L") ? 'L' : 1;
+	} else if (strncmp(p, "--undefined=", 12) == 0) {
+		VEC_PUSH(&cmd->undefs, p + 12);
+	} else if (strncmp(p, "-L", 2) == 0 && p[2]) {
+		VEC_PUSH(&cmd->libdirs, p + 2);
+	} else if (strncmp(p, "-l", 2) == 0 && p[2]) {
+		push_item(cmd, CAPTURE_ITEM_LIB, p + 2);
+	} else if (p[0] != '-') {
+		push_item(cmd, CAPTURE_ITEM_FILE, p);
+	} else {
+		linker_option(cmd, p);
+	}
+}
+
+static void wl_options(capture_cmd *cmd, char *list, int *pending)
 {
 	for (char *p = list; p && *p;) {
 		char *comma = strchr(p, ',');
 		if (comma)
 			*comma = 0;
-		if (strncmp(p, "-L", 2) == 0 && p[2])
-			VEC_PUSH(&cmd->libdirs, p + 2);
-		else if (strncmp(p, "-l", 2) == 0 && p[2])
-			push_item(cmd, CAPTURE_ITEM_LIB, p + 2);
-		else if (p[0] != '-')
-			push_item(cmd, CAPTURE_ITEM_FILE, p);
-		else
-			linker_option(cmd, p);
+		linker_arg(cmd, p, pending);
 		p = comma ? comma + 1 : NULL;
 	}
 }
@@ -121,6 +153,7 @@ void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv)
 {
 	memset(cmd, 0, sizeof *cmd);
 	bool compile = false, pass = false, any_input = false;
+	int pending = 0;   /* a linker option given through -Wl/-Xlinker awaits its value */
 	const char *xlang = NULL;
 	for (int i = 0; i < argc; i++) {
 		char *a = argv[i];
@@ -192,15 +225,12 @@ void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv)
 		else if (!strcmp(a, "-u") && v)
 			VEC_PUSH(&cmd->undefs, v);
 		else if (!strcmp(a, "-Xlinker") && v) {
-			if (v[0] != '-')
-				push_item(cmd, CAPTURE_ITEM_FILE, v);
-			else
-				linker_option(cmd, v);
+			linker_arg(cmd, v, &pending);   /* one linker argument, commas included */
 		} else if (!strncmp(a, "-Wl,", 4)) {
 			/* Parsed on a copy: the flag itself is kept intact for the record. */
 			char *copy = xstrdup(a + 4);
 			VEC_PUSH(&cmd->owned, copy);
-			wl_options(cmd, copy);
+			wl_options(cmd, copy, &pending);
 		} else if (!strcmp(a, "-shared")) {
 			cmd->shared = true;
 		} else if (!strcmp(a, "-r")) {

@@ -96,6 +96,18 @@ static void test_link_line(void **state)
 	assert_string_equal(c.sources.items[1].xlang, "c++");
 	assert_int_equal(c.sources.items[2].lang, CAPTURE_LANG_ASM);
 	capture_cmd_free(&c);
+	/* values of linker options are not inputs: -rpath DIR, -soname NAME, -u SYM, -L DIR */
+	const char *rp[] = {"-o", "p", "-Wl,-rpath,/opt/lib", "-Wl,-rpath", "-Wl,/usr/local/lib", "-Xlinker", "-soname",
+	                    "-Xlinker", "libp.so.1", "-Wl,-u,needed", "-Wl,-L,ldir", "-Wl,--undefined=also", "m.o"};
+	c = parse(13, rp);
+	assert_int_equal(c.items.len, 1);
+	assert_string_equal(c.items.items[0].arg, "m.o");
+	assert_int_equal(c.undefs.len, 2);
+	assert_string_equal(c.undefs.items[0], "needed");
+	assert_string_equal(c.undefs.items[1], "also");
+	assert_int_equal(c.libdirs.len, 1);
+	assert_string_equal(c.libdirs.items[0], "ldir");
+	capture_cmd_free(&c);
 	const char *sh[] = {"-shared", "-fPIC", "a.o", "-o", "libx.so"};
 	c = parse(5, sh);
 	assert_true(c.shared && c.mode == CAPTURE_LINK);
