@@ -6,7 +6,8 @@
 #   FACET defaults to build-asan/facet when it exists (sanitizer reports
 #   count as findings), else build/facet; 120 s per target; seed = the time.
 # Findings (inputs that crash, hang, trip a sanitizer or exit oddly) are kept
-# in bench/work/fuzz-findings/; the last lines give inputs run per target.
+# in $FACET_FUZZ_KEEP (default /tmp/facet-fuzz-findings); the last lines
+# give the inputs run per target.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 facet=${1:-}
@@ -15,7 +16,7 @@ if [ -z "$facet" ]; then
 fi
 seconds=${2:-120}
 seed=${3:-$(date +%s)}
-keep=$here/bench/work/fuzz-findings
+keep=${FACET_FUZZ_KEEP:-/tmp/facet-fuzz-findings}
 mkdir -p "$keep"
 echo "bench/fuzz.sh: $facet, $seconds s per target, seed $seed"
 exec python3 "$here/tests/fuzz/fuzz.py" "$facet" --seconds "$seconds" --seed "$seed" --keep "$keep"
