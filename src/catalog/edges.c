@@ -20,99 +20,18 @@
 #include <string.h>
 
 #include "catalog/internal.h"
+#include "util/interner.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
 typedef VEC(uint32_t) u32_vec;
-
-/* ---- interning lists of words ------------------------------------------------------------ */
-
-/* Distinct u32 lists get dense ids in the order first seen; list id's words
- * are words[offsets[id] .. offsets[id+1]). */
-typedef struct interner {
-	u32_vec words;
-	u32_vec offsets;
-	uint32_t *slots;           /* open addressing: id + 1, 0 empty */
-	size_t cap;                /* power of two, at least twice the ids */
-} interner;
-
-static uint64_t hash_words(const uint32_t *w, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= w[i];
-		h *= 0x100000001b3ull;
-	}
-	return h ^ (h >> 29);
-}
-
-static void interner_init(interner *in)
-{
-	memset(in, 0, sizeof *in);
-	in->cap = 256;
-	in->slots = xcalloc(in->cap, sizeof *in->slots);
-	VEC_PUSH(&in->offsets, 0);
-}
-
-static void interner_free(interner *in)
-{
-	VEC_FREE(&in->words);
-	VEC_FREE(&in->offsets);
-	free(in->slots);
-}
-
-static size_t interner_n(const interner *in)
-{
-	return in->offsets.len - 1;
-}
-
-static const uint32_t *interner_list(const interner *in, uint32_t id, size_t *n)
-{
-	*n = in->offsets.items[id + 1] - in->offsets.items[id];
-	return in->words.items + in->offsets.items[id];
-}
-
-static void interner_grow(interner *in)
-{
-	free(in->slots);
-	in->cap *= 2;
-	in->slots = xcalloc(in->cap, sizeof *in->slots);
-	for (uint32_t id = 0; id < interner_n(in); id++) {
-		size_t n;
-		const uint32_t *w = interner_list(in, id, &n);
-		size_t i = (size_t)hash_words(w, n) & (in->cap - 1);
-		while (in->slots[i])
-			i = (i + 1) & (in->cap - 1);
-		in->slots[i] = id + 1;
-	}
-}
-
-static uint32_t intern(interner *in, const uint32_t *w, size_t n)
-{
-	if (2 * (interner_n(in) + 1) > in->cap)
-		interner_grow(in);
-	size_t i = (size_t)hash_words(w, n) & (in->cap - 1);
-	for (; in->slots[i]; i = (i + 1) & (in->cap - 1)) {
-		size_t m;
-		const uint32_t *x = interner_list(in, in->slots[i] - 1, &m);
-		if (m == n && memcmp(x, w, n * sizeof *w) == 0)
-			return in->slots[i] - 1;
-	}
-	uint32_t id = (uint32_t)interner_n(in);
-	VEC_RESERVE(&in->words, in->words.len + n);
-	memcpy(in->words.items + in->words.len, w, n * sizeof *w);
-	in->words.len += n;
-	VEC_PUSH(&in->offsets, (uint32_t)in->words.len);
-	in->slots[i] = id + 1;
-	return id;
-}
 
 /* ---- the build's target sets ---------------------------------------------------------------- */
 
 struct catalog_edge_sets {
 	unsigned n_sites;
 	uint32_t *site_set;        /* per site: its list's id, CATALOG_NO_SET without a target in any graph */
-	interner lists;            /* words: target, graphs bitmask, target, graphs, ... (targets ascending) */
+	u32_interner lists;            /* words: target, graphs bitmask, target, graphs, ... (targets ascending) */
 };
 
 /* Site s's (target, graphs) pairs into out, targets ascending: a merge of
@@ -147,11 +66,11 @@ catalog_edge_sets *catalog_edge_sets_new(const catalog_build *b)
 	catalog_edge_sets *e = xcalloc(1, sizeof *e);
 	e->n_sites = b->prog->n_sites;
 	e->site_set = xmalloc((e->n_sites ? e->n_sites : 1) * sizeof *e->site_set);
-	interner_init(&e->lists);
+	u32_interner_init(&e->lists);
 	u32_vec pairs = {0};
 	for (unsigned s = 0; s < e->n_sites; s++) {
 		site_pairs(b, s, &pairs);
-		e->site_set[s] = pairs.len ? intern(&e->lists, pairs.items, pairs.len) : CATALOG_NO_SET;
+		e->site_set[s] = pairs.len ? u32_intern(&e->lists, pairs.items, pairs.len) : CATALOG_NO_SET;
 	}
 	VEC_FREE(&pairs);
 	return e;
@@ -162,7 +81,7 @@ void catalog_edge_sets_free(catalog_edge_sets *e)
 	if (!e)
 		return;
 	free(e->site_set);
-	interner_free(&e->lists);
+	u32_interner_free(&e->lists);
 	free(e);
 }
 
@@ -195,9 +114,9 @@ static bool write_target_sets(writer *w, const catalog_edge_sets *e)
 {
 	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO target_sets VALUES(?1,?2,?3)");
 	bool ok = st != NULL;
-	for (uint32_t id = 0; ok && id < interner_n(&e->lists); id++) {
+	for (uint32_t id = 0; ok && id < u32_interner_count(&e->lists); id++) {
 		size_t n;
-		const uint32_t *p = interner_list(&e->lists, id, &n);
+		const uint32_t *p = u32_interner_list(&e->lists, id, &n);
 		for (size_t k = 0; ok && k < n; k += 2) {
 			sqlite3_bind_int64(st, 1, id);
 			sqlite3_bind_int64(st, 2, p[k]);
@@ -230,19 +149,19 @@ static bool write_graph_adjacency(writer *w, sqlite3_stmt *st, const catalog_bui
                                   int g, const uint32_t *fsites)
 {
 	const ir_program *p = b->prog;
-	size_t n_lists = interner_n(&e->lists);
+	size_t n_lists = u32_interner_count(&e->lists);
 	uint32_t *map = xmalloc((n_lists ? n_lists : 1) * sizeof *map);
-	interner sets;
-	interner_init(&sets);
+	u32_interner sets;
+	u32_interner_init(&sets);
 	u32_vec members = {0};
 	for (uint32_t id = 0; id < n_lists; id++) {
 		size_t n;
-		const uint32_t *pairs = interner_list(&e->lists, id, &n);
+		const uint32_t *pairs = u32_interner_list(&e->lists, id, &n);
 		VEC_CLEAR(&members);
 		for (size_t k = 0; k < n; k += 2)
 			if (pairs[k + 1] & (1u << g))
 				VEC_PUSH(&members, pairs[k]);
-		map[id] = members.len ? intern(&sets, members.items, members.len) : CATALOG_NO_SET;
+		map[id] = members.len ? u32_intern(&sets, members.items, members.len) : CATALOG_NO_SET;
 	}
 	uint32_t *site_sets = xmalloc((p->n_sites ? p->n_sites : 1) * sizeof *site_sets);
 	for (unsigned s = 0; s < p->n_sites; s++)
@@ -255,7 +174,7 @@ static bool write_graph_adjacency(writer *w, sqlite3_stmt *st, const catalog_bui
 	bool ok = catalog_w_step(w, st);
 	free(site_sets);
 	VEC_FREE(&members);
-	interner_free(&sets);
+	u32_interner_free(&sets);
 	free(map);
 	return ok;
 }

@@ -18,6 +18,7 @@
 #include "oracle/cache.h"
 #include "pta/andersen.h"
 #include "util/xalloc.h"
+#include "util/clock.h"
 
 static void usage(FILE *out)
 {
@@ -51,12 +52,7 @@ static void usage(FILE *out)
 	      cli_oracle_help);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+static double now(void) { return clock_seconds(); }
 
 /* A progress line on a terminal (long inputs take tens of seconds). */
 static void progress(const char *what)

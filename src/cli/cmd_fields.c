@@ -14,6 +14,7 @@
 
 #include "facet/facet.h"
 #include "pta/andersen.h"
+#include "util/clock.h"
 
 static void usage(FILE *out)
 {
@@ -40,12 +41,7 @@ static void usage(FILE *out)
 	fputs(cli_oracle_help, out);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now(void) { return clock_seconds(); }
 
 /* Mean targets over the indirect sites g gives at least one. */
 static double mean_targets(const cg_graph *g, const facet_result *r, unsigned *nonempty)

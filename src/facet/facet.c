@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "facet/sig.h"
+#include "util/clock.h"
 
 void facet_options_default(facet_options *o)
 {
@@ -68,12 +69,7 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	return fl.id;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now(void) { return clock_seconds(); }
 
 facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 {

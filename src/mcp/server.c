@@ -26,6 +26,7 @@
 #include "mcp/rpc.h"
 #include "mcp/schema.h"
 #include "mcp/tools.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 /* Kept in step with `facet --version` (src/cli/main.c). */
@@ -486,14 +487,13 @@ static json_t *tools_call(mcp_server *s, const json_t *id, const json_t *params)
 		return mcp_rpc_error(id, MCP_INVALID_PARAMS, "tools/call: params.arguments must be an object", NULL);
 	json_t *owned = args ? json_incref(args) : json_object();
 
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = clock_seconds();
 	json_t *r = call_tool(s, t, owned);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double t1 = clock_seconds();
 	json_decref(owned);
 	if (s->o.verbose || json_is_true(json_object_get(r, "isError")))
 		logf_(s, "tools/call %s: %s (%.1f ms)", t->name, json_is_true(json_object_get(r, "isError")) ? "tool error" : "ok",
-		      (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		      (t1 - t0) * 1e3);
 	return mcp_rpc_result(id, r);
 }
 

@@ -2,29 +2,10 @@
  * the lesson's dashes and arrows); the JSON forms are for scripts. */
 #include "oo/print.h"
 #include "oo/oo.h"
+#include "util/jsonw.h"
 #include "util/xalloc.h"
 
 #include <string.h>
-
-void oo_print_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		switch (*c) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		default:
-			if (*c < 0x20)
-				fprintf(out, "\\u%04x", *c);
-			else
-				fputc(*c, out);   /* UTF-8 passes through */
-		}
-	}
-	fputc('"', out);
-}
 
 /* Display width of UTF-8 text: one column per code point. */
 static size_t width(const char *s)
@@ -68,18 +49,18 @@ void oo_print_table(FILE *out, const oo_table *t)
 void oo_print_table_json(FILE *out, const oo_table *t)
 {
 	fputs("{\"title\": ", out);
-	oo_print_json_string(out, t->title ? t->title : "");
+	jsonw_string(out, t->title ? t->title : "");
 	fputs(", \"columns\": [", out);
 	for (int c = 0; c < t->ncols; c++) {
 		fputs(c ? ", " : "", out);
-		oo_print_json_string(out, t->head[c]);
+		jsonw_string(out, t->head[c]);
 	}
 	fputs("], \"rows\": [", out);
 	for (int r = 0; r < t->nrows; r++) {
 		fputs(r ? ", [" : "[", out);
 		for (int c = 0; c < t->ncols; c++) {
 			fputs(c ? ", " : "", out);
-			oo_print_json_string(out, t->rows[r][c]);
+			jsonw_string(out, t->rows[r][c]);
 		}
 		fputc(']', out);
 	}
@@ -95,7 +76,7 @@ static void names_json(FILE *out, const oo_graph *g, int site)
 	fputc('[', out);
 	for (int i = 0; i < n; i++) {
 		fputs(i ? ", " : "", out);
-		oo_print_json_string(out, p->bodies[sorted[i]].name);
+		jsonw_string(out, p->bodies[sorted[i]].name);
 	}
 	fputc(']', out);
 	free(sorted);
@@ -105,27 +86,27 @@ void oo_print_graph_json(FILE *out, const oo_graph *g, const oo_table *trace)
 {
 	const oo_program *p = g->p;
 	fputs("{\"algo\": ", out);
-	oo_print_json_string(out, oo_algo_name(g->algo));
+	jsonw_string(out, oo_algo_name(g->algo));
 	fputs(", \"reachable\": [", out);
 	int first = 1;
 	for (int b = 0; b < p->nbodies; b++)
 		if (g->reach[b]) {
 			fputs(first ? "" : ", ", out);
-			oo_print_json_string(out, p->bodies[b].name);
+			jsonw_string(out, p->bodies[b].name);
 			first = 0;
 		}
 	fputs("], \"sites\": [", out);
 	for (int c = 0; c < p->nsites; c++) {
 		fputs(c ? ", {\"label\": " : "{\"label\": ", out);
-		oo_print_json_string(out, p->sites[c].label);
+		jsonw_string(out, p->sites[c].label);
 		fputs(", \"body\": ", out);
-		oo_print_json_string(out, p->bodies[p->sites[c].body].name);
+		jsonw_string(out, p->bodies[p->sites[c].body].name);
 		fputs(", \"targets\": ", out);
 		names_json(out, g, c);
 		fputc('}', out);
 	}
 	fprintf(out, "], \"edges\": %ld, \"file\": ", g->edges);
-	oo_print_json_string(out, p->file);
+	jsonw_string(out, p->file);
 	if (g->rounds)
 		fprintf(out, ", \"rounds\": %d", g->rounds);
 	if (trace) {

@@ -17,6 +17,5 @@ void oo_print_graph(FILE *out, const oo_graph *g);                              
 void oo_print_graph_json(FILE *out, const oo_graph *g, const oo_table *trace);   /* one line; trace may be NULL */
 void oo_print_table(FILE *out, const oo_table *t);                               /* aligned columns */
 void oo_print_table_json(FILE *out, const oo_table *t);                          /* {"title","columns","rows"} */
-void oo_print_json_string(FILE *out, const char *s);                             /* quoted, escaped */
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "util/vec.h"
 #include "util/xalloc.h"
+#include "util/clock.h"
 
 enum { MAX_OUTPUT = 16 << 20 };   /* an answer larger than this is not an answer */
 
@@ -29,9 +30,7 @@ typedef struct command_ctx {
 
 static long long now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (long long)(clock_seconds() * 1000.0);
 }
 
 static void tokens_from(const char *text, oracle_reply *out)

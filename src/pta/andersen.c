@@ -12,6 +12,7 @@
 #include "util/strmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
+#include "util/clock.h"
 
 /* Heap objects have no size we can trust (malloc(n * size), realloc): any
  * non-negative offset is a field of theirs. */
@@ -631,12 +632,7 @@ void pta_options_default(pta_options *o)
 	o->bind_all = false;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+static double now(void) { return clock_seconds(); }
 
 pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 {

@@ -1,17 +1,13 @@
 /* strmap.c — linear probing, power-of-two capacity, load factor <= 1/2. */
 #include "util/strmap.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 #include <string.h>
 
 uint64_t strmap_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
+	return hash_fnv64_str(s);
 }
 
 void strmap_init(strmap *m)

@@ -72,7 +72,9 @@ findings = []
 
 
 # LLVM's own leaks on a rejected file are not facet's (see the file).
-ENV = dict(os.environ, LSAN_OPTIONS="suppressions=" + os.path.join(HERE, "lsan-llvm-reader.supp") +
+ENV = dict(os.environ, ASAN_OPTIONS=":".join(filter(None, [os.environ.get("ASAN_OPTIONS", ""),
+                                                         "allocator_may_return_null=1"])),
+           LSAN_OPTIONS="suppressions=" + os.path.join(HERE, "lsan-llvm-reader.supp") +
            ":print_suppressions=0")
 
 

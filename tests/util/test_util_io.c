@@ -1,4 +1,5 @@
-/* test_util_io.c — util/fsio.h, util/atomic.h, util/hash.h, util/clock.h. */
+/* test_util_io.c — util/fsio.h, util/atomic.h, util/hash.h, util/clock.h,
+ * util/interner.h. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include "util/clock.h"
 #include "util/fsio.h"
 #include "util/hash.h"
+#include "util/interner.h"
 
 static char dir[64];
 
@@ -252,6 +254,38 @@ static void test_clock(void **state)
 	assert_true(b - a < 10.0);
 }
 
+static void test_interner(void **state)
+{
+	(void)state;
+	u32_interner in;
+	u32_interner_init(&in);
+	uint32_t a[] = {1, 2}, b[] = {3}, c[] = {1, 2};
+	assert_int_equal(u32_intern(&in, a, 2), 0);
+	assert_int_equal(u32_intern(&in, b, 1), 1);
+	assert_int_equal(u32_intern(&in, c, 2), 0);   /* equal contents, one id */
+	assert_int_equal(u32_intern(&in, a, 1), 2);   /* a prefix is another list */
+	/* Enough lists to grow the table several times; ids stay dense and
+	 * every list reads back. */
+	for (uint32_t i = 0; i < 5000; i++) {
+		uint32_t w[3] = {i, i * 7, 0xffffffffu - i};
+		assert_int_equal(u32_intern(&in, w, 3), 3 + i);
+	}
+	assert_int_equal(u32_interner_count(&in), 5003);
+	for (uint32_t i = 0; i < 5000; i += 499) {
+		uint32_t w[3] = {i, i * 7, 0xffffffffu - i};
+		assert_int_equal(u32_intern(&in, w, 3), 3 + i);
+		size_t n;
+		const uint32_t *x = u32_interner_list(&in, 3 + i, &n);
+		assert_int_equal(n, 3);
+		assert_memory_equal(x, w, sizeof w);
+	}
+	size_t n;
+	const uint32_t *x = u32_interner_list(&in, 1, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(x[0], 3);
+	u32_interner_free(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_signal_cleanup),
 		cmocka_unit_test(test_hash_fnv),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_interner),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
