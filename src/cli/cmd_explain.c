@@ -7,6 +7,7 @@
 #include "cli/oracle_cli.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,8 +343,9 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (site_arg) {
 		char *end;
+		/* strtoul reads "-1" as ULONG_MAX: only digits are a site id. */
 		unsigned long v = strtoul(site_arg, &end, 10);
-		if (!*site_arg || *end) {
+		if (!*site_arg || *end || *site_arg < '0' || *site_arg > '9' || v > UINT_MAX) {
 			fprintf(stderr, "facet explain: --site wants a number, not '%s'\n", site_arg);
 			free(at_file);
 			return EXIT_USAGE;

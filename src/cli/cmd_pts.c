@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/load.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,8 @@ int cmd_pts(int argc, char **argv)
 	}
 	char *end = NULL;
 	unsigned long id = site ? strtoul(site, &end, 10) : 0;
-	if (site && (!*site || *end)) {
+	/* strtoul reads "-1" as ULONG_MAX: only digits are a site id. */
+	if (site && (!*site || *end || *site < '0' || *site > '9' || id > UINT_MAX)) {
 		fprintf(stderr, "facet pts: --site wants a number, not '%s'\n", site);
 		return EXIT_USAGE;
 	}

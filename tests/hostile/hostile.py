@@ -324,7 +324,10 @@ def test_traces(work, bc):
 
 # ---- item 8: overlay header, MCP duplicate keys ------------------------------------------------
 
-def test_small(work, cat):
+def test_small(work, cat, bc):
+    for cmd in (["explain", "--site", "-1", bc], ["pts", "--site", "-1", bc], ["explain", "--site", "4294967296", bc]):
+        rc, _, err = run([FACET, *cmd])
+        check(rc == 2, f"facet {' '.join(cmd[:3])}: a usage error, exit 2 (got {rc})", err)
     for what, head in (("version 2", '{"facet_overlay":2,"catalog_fingerprint":"FP"}'),
                        ('version "1"', '{"facet_overlay":"1","catalog_fingerprint":"FP"}')):
         import sqlite3
@@ -603,7 +606,7 @@ def main():
         tests = [("bitcode", lambda: test_bitcode(work, bc0)), ("bitcode-O2", lambda: test_bitcode(work, bc2)),
                  ("isolation", lambda: test_slice_isolation(work, bc0)), ("hangs", lambda: test_hangs(work, cat)),
                  ("damaged", lambda: test_damaged(work, cat)), ("traces", lambda: test_traces(work, bc0)),
-                 ("small", lambda: test_small(work, cat)),
+                 ("small", lambda: test_small(work, cat, bc0)),
                  ("cli-writes", lambda: test_cli_writes(work, bc0)), ("mcp-paths", lambda: test_mcp_paths(work, bc0)),
                  ("parallel", lambda: test_parallel_writers(work, bc0)), ("signals", lambda: test_signals(work, bc0))]
         for name, t in tests:
