@@ -675,13 +675,20 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 
 	extract_globals(&x);
 	model_outside_callers(&x);
-	for (unsigned i = 0; i < p->n_const_stmts; i++)
+	/* Each statement tags its constraints, so a collapse can name the
+	 * statement that caused it (pta_collapse_stmt). */
+	for (unsigned i = 0; i < p->n_const_stmts; i++) {
+		pta_set_origin(x.s, i);
 		extract_stmt(&x, NULL, &p->stmts[i]);
+	}
 	for (unsigned i = 0; i < p->n_functions; i++) {
 		const ir_function *f = p->functions[i];
-		for (unsigned k = 0; k < f->n_stmts; k++)
+		for (unsigned k = 0; k < f->n_stmts; k++) {
+			pta_set_origin(x.s, f->first_stmt + k);
 			extract_stmt(&x, f, &p->stmts[f->first_stmt + k]);
+		}
 	}
+	pta_set_origin(x.s, PTA_NONE);   /* calls bound while solving: no one statement */
 	pta_solve(x.s);
 
 	/* Hand the results over. */
@@ -806,4 +813,27 @@ cg_graph *pta_callgraph(const pta_result *r, bool type_filter)
 	}
 	free(buf);
 	return g;
+}
+
+const char *pta_collapse_cause_name(unsigned cause)
+{
+	static const char *const names[PTA_COLLAPSE_CAUSES] = {
+		"its size is unknown (external memory)", "a variable index", "an offset outside it",
+		"a pointer increment in a loop (a positive-weight cycle)"};
+	return cause < PTA_COLLAPSE_CAUSES ? names[cause] : "not collapsed";
+}
+
+const ir_stmt *pta_collapse_stmt(const pta_result *r, unsigned obj, const ir_function **fn)
+{
+	*fn = NULL;
+	unsigned id = obj < r->n_objects ? pta_object_collapse_origin(r->solver, obj) : PTA_NONE;
+	const ir_program *p = r->prog;
+	if (id == PTA_NONE || id >= p->n_stmts)
+		return NULL;
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (id >= f->first_stmt && id < f->first_stmt + f->n_stmts)
+			*fn = f;
+	}
+	return &p->stmts[id];
 }

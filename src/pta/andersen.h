@@ -91,6 +91,12 @@ char *pta_loc_name(const pta_result *r, unsigned loc);   /* caller frees */
  * adds go through the same test. */
 bool pta_type_fits(const ir_site *s, const ir_function *f);
 
+/* Why object obj collapsed, in words (PTA_COLLAPSE_* from pta_object_collapse_cause). */
+const char *pta_collapse_cause_name(unsigned cause);
+/* The statement whose constraint collapsed obj and (through fn) its function;
+ * NULL when none is known (made collapsed, or by a call bound while solving). */
+const ir_stmt *pta_collapse_stmt(const pta_result *r, unsigned obj, const ir_function **fn);
+
 /* The `andersen` graph (unfiltered) or R0 (type-filtered); direct sites keep
  * their callee. */
 cg_graph *pta_callgraph(const pta_result *r, bool type_filter);

@@ -92,6 +92,7 @@ typedef struct pcx {
 	uint32_t next;
 	uint8_t  kind;
 	uint8_t  tries;     /* gep: cycle searches it triggered (bounded) */
+	uint32_t origin;    /* the caller's tag when it was added (pta_set_origin) */
 } pcx;
 
 typedef struct pwatch {
@@ -107,6 +108,7 @@ typedef struct pobj {
 	uint32_t base;      /* location at offset 0, NIL until made */
 	uint8_t  collapsed;
 	uint8_t  cause;     /* why it collapsed: PTA_COLLAPSE_* */
+	uint32_t origin;    /* origin of what collapsed it */
 } pobj;
 
 typedef struct report { unsigned tag, loc; } report;
@@ -163,6 +165,8 @@ struct pta_solver {
 	uint32_t cur;           /* node being processed, NIL outside process() */
 	const sbitmap *cur_delta; /* its detached delta: not yet done, though not in delta */
 
+	uint32_t origin;        /* tag of the constraints added now (pta_set_origin) */
+	uint32_t cur_origin;    /* origin of what is being applied: collapses record it */
 	pta_on_new on_new;
 	void *ctx;
 	int cycle_detection;
@@ -381,6 +385,7 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 		return base;
 	o->collapsed = 1;
 	o->cause = (uint8_t)cause;
+	o->origin = s->cur_origin;
 	s->st.collapsed_objects++;
 	s->st.collapsed_by[cause]++;
 	for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field) {
@@ -503,6 +508,7 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 {
 	pcx x = s->cxs.items[c];
 	unsigned l, t;
+	s->cur_origin = x.origin;
 	switch (cx_class(x.kind)) {
 	case CLASS_MEM:
 		VEC_CLEAR(&s->targets);
@@ -1037,6 +1043,7 @@ pta_solver *pta_new(pta_on_new on_new, void *ctx)
 	s->ctx = ctx;
 	s->cycle_detection = 1;
 	s->cur = NIL;
+	s->origin = s->cur_origin = NIL;
 #ifdef FACET_PTA_TRACE_ENV
 	/* Debug builds only (-DFACET_PTA_TRACE_ENV): trace every solver to the
 	 * file $FACET_PTA_TRACE names, for replay by bench/pta/pta_bench. */
@@ -1112,8 +1119,20 @@ unsigned pta_node(pta_solver *s)
 	return id;
 }
 
+void pta_set_origin(pta_solver *s, unsigned origin)
+{
+	s->origin = origin;
+}
+
+unsigned pta_object_collapse_origin(const pta_solver *s, unsigned obj)
+{
+	assert(obj < s->objs.len);
+	return s->objs.items[obj].collapsed ? s->objs.items[obj].origin : PTA_NONE;
+}
+
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 {
+	s->cur_origin = s->origin;
 	assert(s->objs.len < NIL);
 	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL };
 	VEC_PUSH(&s->objs, o);
@@ -1128,6 +1147,7 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 {
 	assert(obj < s->objs.len);
+	s->cur_origin = s->origin;
 	pobj *o = &s->objs.items[obj];
 	uint32_t loc;
 	if (o->collapsed)
@@ -1173,7 +1193,7 @@ static void add_cx(pta_solver *s, uint8_t kind, unsigned n, unsigned other, int6
 	check_node(s, n);
 	check_node(s, other);
 	uint32_t c = (uint32_t)s->cxs.len;
-	pcx x = { .off = off, .other = other, .next = NIL, .kind = kind };
+	pcx x = { .off = off, .other = other, .next = NIL, .kind = kind, .origin = s->origin };
 	VEC_PUSH(&s->cxs, x);
 	n = find(s, n);
 	append_cx(s, n, c, c);

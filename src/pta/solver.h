@@ -106,6 +106,11 @@ int64_t  pta_loc_offset(const pta_solver *s, unsigned loc);  /* byte offset with
 unsigned pta_canon(const pta_solver *s, unsigned loc);       /* the location loc stands for now (after collapses) */
 int      pta_object_collapsed(const pta_solver *s, unsigned obj);
 unsigned pta_object_collapse_cause(const pta_solver *s, unsigned obj); /* PTA_COLLAPSE_*, NONE if not collapsed */
+/* A tag (the caller's: a statement id) for the constraints, objects and
+ * fields added from now on; a collapse records the tag of the constraint or
+ * call that caused it. PTA_NONE (the default) for none. */
+void     pta_set_origin(pta_solver *s, unsigned origin);
+unsigned pta_object_collapse_origin(const pta_solver *s, unsigned obj); /* PTA_NONE if none or not collapsed */
 uint64_t pta_object_size(const pta_solver *s, unsigned obj);
 unsigned pta_object_flags(const pta_solver *s, unsigned obj);
 unsigned pta_num_vars(const pta_solver *s);                  /* variable ids are 0 .. n-1 */
