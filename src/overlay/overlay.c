@@ -130,11 +130,30 @@ size_t overlay_n_records(const overlay *o) { return json_array_size(o->log); }
 
 /* ---- checks against the catalog -------------------------------------------------------- */
 
+/* The statements are static text: one that does not prepare means a
+ * changed catalog (or a facet bug); the record fails with SQLite's reason
+ * through step below (SQLite ignores binds on a NULL statement). */
 static sqlite3_stmt *prep(const overlay *o, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(catalog_db(o->cat), sql, -1, &st, NULL);
+	if (sqlite3_prepare_v2(catalog_db(o->cat), sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
 	return st;
+}
+
+/* 1 on a row, 0 at the end, -1 (err set) when the statement did not
+ * prepare or the step failed: never an error read as "no more rows". */
+static int step(const overlay *o, sqlite3_stmt *st, facet_error *err)
+{
+	int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	error_set(err, "%s: damaged catalog: %s", catalog_path(o->cat), sqlite3_errmsg(catalog_db(o->cat)));
+	return -1;
 }
 
 /* Resolves `to` — an exact linked name, a bare identifier naming one
@@ -174,10 +193,13 @@ static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, c
 	VEC(unsigned) ids = {0};
 	char cands[700] = "";
 	size_t used = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while ((rc = step(o, st, err)) == 1) {
 		unsigned fid = (unsigned)sqlite3_column_int64(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		const char *mod = (const char *)sqlite3_column_text(st, 2);
+		if (!name)
+			name = "?";
 		VEC_PUSH(&ids, fid);
 		if (used < sizeof cands - 100)
 			used += (size_t)snprintf(cands + used, sizeof cands - used, "%s{\"module_id\": \"%s\", \"symbol\": \"%s\"}",
@@ -185,7 +207,9 @@ static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, c
 	}
 	sqlite3_finalize(st);
 	bool ok = false;
-	if (ids.len == 0) {
+	if (rc < 0) {
+		/* step said why */
+	} else if (ids.len == 0) {
 		if (module_id)
 			error_set(err, "no definition of '%s' in module '%s'", symbol, module_id);
 		else
@@ -196,11 +220,13 @@ static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, c
 		*id = ids.items[0];
 		st = prep(o, "SELECT name, module_id FROM functions WHERE id = ?1");
 		sqlite3_bind_int64(st, 1, *id);
-		if (sqlite3_step(st) == SQLITE_ROW) {
+		if (step(o, st, err) == 1 && sqlite3_column_text(st, 0)) {
 			*sym = xstrdup((const char *)sqlite3_column_text(st, 0));
 			const char *m = (const char *)sqlite3_column_text(st, 1);
 			*module = xstrdup(m ? m : "");
 			ok = true;
+		} else {
+			error_set(err, "%s: damaged catalog: table functions, row %u: no name", catalog_path(o->cat), *id);
 		}
 		sqlite3_finalize(st);
 	}
@@ -209,18 +235,20 @@ static bool resolve_to(const overlay *o, json_t *to, unsigned *id, char **sym, c
 }
 
 /* The unresolved indirect sites of field fid in the overlay's graph. */
-static void field_sites(const overlay *o, int graph, unsigned fid, unsigned **sites, unsigned *n)
+static bool field_sites(const overlay *o, int graph, unsigned fid, unsigned **sites, unsigned *n, facet_error *err)
 {
 	sqlite3_stmt *st = prep(o, "SELECT id FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
 	                           "(resolved & ?2) = 0 ORDER BY id");
 	sqlite3_bind_int64(st, 1, fid);
 	sqlite3_bind_int64(st, 2, 1 << graph);
 	VEC(unsigned) v = {0};
-	while (sqlite3_step(st) == SQLITE_ROW)
+	int rc;
+	while ((rc = step(o, st, err)) == 1)
 		VEC_PUSH(&v, (unsigned)sqlite3_column_int64(st, 0));
 	sqlite3_finalize(st);
 	*sites = v.items;
 	*n = (unsigned)v.len;
+	return rc == 0;
 }
 
 /* Fills the attachment of e from a record's via_field or site, checked
@@ -258,9 +286,12 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 		sqlite3_stmt *st = prep(o, "SELECT id FROM fields WHERE record = ?1 AND offset = ?2");
 		sqlite3_bind_text(st, 1, record, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 2, json_integer_value(off));
-		bool found = sqlite3_step(st) == SQLITE_ROW;
+		int rc = step(o, st, err);
+		bool found = rc == 1;
 		e->field = found ? (unsigned)sqlite3_column_int64(st, 0) : 0;
 		sqlite3_finalize(st);
+		if (rc < 0)
+			return false;
 		if (!found) {
 			error_set(err, "no field %s@%lld in the catalog (resolution_candidates lists the fields)", record,
 			          (long long)json_integer_value(off));
@@ -269,7 +300,8 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 		e->via_field = true;
 		e->record = xstrdup(record);
 		e->offset = (uint64_t)json_integer_value(off);
-		field_sites(o, graph, e->field, &e->sites, &e->n_sites);
+		if (!field_sites(o, graph, e->field, &e->sites, &e->n_sites, err))
+			return false;
 		if (e->n_sites == 0) {
 			error_set(err, "field %s@%llu has no unresolved indirect site in graph %s: its sites are bounded",
 			          record, (unsigned long long)e->offset, g);
@@ -286,8 +318,14 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 	sqlite3_bind_int64(st, 1, json_integer_value(site));
 	sqlite3_bind_int64(st, 2, 1 << graph);
 	bool ok = false;
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	int rc = step(o, st, err);
+	if (rc < 0) {
+		/* step said why */
+	} else if (rc == 0) {
 		error_set(err, "no site %lld in the catalog", (long long)json_integer_value(site));
+	} else if (!sqlite3_column_text(st, 0)) {
+		error_set(err, "%s: damaged catalog: table sites, row %lld: kind is NULL", catalog_path(o->cat),
+		          (long long)json_integer_value(site));
 	} else if (strcmp((const char *)sqlite3_column_text(st, 0), "indirect") != 0) {
 		error_set(err, "site %lld is a %s call, not an indirect one: edges attach only to unresolved indirect sites",
 		          (long long)json_integer_value(site), (const char *)sqlite3_column_text(st, 0));
