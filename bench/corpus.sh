@@ -321,6 +321,8 @@ build_tiff() { # libtiff with its system codecs (zlib, libjpeg, liblzma); tiffcp
 }
 
 build_make() { # the dfsg tarball has no configure
+    # configure.ac names Makefile twice in AC_CONFIG_FILES, which autoconf 2.71 rejects.
+    sed -i 's|po/Makefile.in Makefile \\|po/Makefile.in \\|' configure.ac
     autoreconf -fi
     ac_configure --disable-nls --without-guile
     make -j "$JOBS"
@@ -341,7 +343,9 @@ build_memcached() {
 
 build_tcl() {
     cd unix
-    ac_configure --disable-shared
+    # configure's check for sin() links without libm under -flto (the unused call is dropped),
+    # so it leaves -lm out; the link of tclsh then misses ceil, tanh, ...
+    ac_configure --disable-shared LIBS=-lm
     make -j "$JOBS" tclsh
 }
 

@@ -12,7 +12,7 @@ run() { "$PROG" "$@" >/dev/null 2>&1; echo "tiffcp $* -> $?" | sed "s|$I/||g" | 
 n=0
 for f in $imgs; do
 	n=$((n + 1))
-	for c in none packbits lzw lzw:2 zip zip:p2:9 lzma jpeg jpeg:50 jpeg:r g3 g3:2d:fill g4 sgilog; do
+	for c in none packbits lzw lzw:2 zip zip:2:p9 lzma jpeg jpeg:50 jpeg:r g3 g3:2d:fill g4 sgilog; do
 		out="o$n-${c//:/_}.tif"
 		run -c "$c" "$f" "$out"
 		[ -s "$out" ] && run -c none "$out" "d$n-${c//:/_}.tif"
