@@ -325,7 +325,8 @@ build_make() { # the dfsg tarball has no configure
     sed -i 's|po/Makefile.in Makefile \\|po/Makefile.in \\|' configure.ac
     autoreconf -fi
     ac_configure --disable-nls --without-guile
-    make -j "$JOBS"
+    make -j "$JOBS" -C lib
+    make -j "$JOBS" make   # not `all`: the dfsg tarball has no doc/ (make.1 is missing)
 }
 
 build_curl() { # static libcurl, plain-text protocols only (no TLS, no HTTP/2, no IDN)

@@ -20,6 +20,8 @@
 #   --no-report  leave RESULTS.md and the plot alone
 #   --report-only  run nothing: write the report from what earlier runs left
 #                in the work directory for these subjects
+#   --rescore    no build and no workload: score again, with this facet, the
+#                traces that earlier runs left in the work directory
 #   --note TEXT  a sentence for the report (how the runs were made)
 #
 # Everything it makes is under bench/work/trace/<subject>/: prog (the
@@ -36,7 +38,7 @@ ALL="md4c lua gdbm oniguruma sqlite libjpeg-turbo nginx redis libxml2 libarchive
 # the section "Subjects outside the paper's corpus" of RESULTS.md.
 NEW="zstd xz expat jq m4 gawk tiff make curl memcached tcl"
 QUICK="md4c lua gdbm"
-quick=0 report=1 only_report=0 facet= note= subjects=()
+quick=0 report=1 only_report=0 rescore=0 facet= note= subjects=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--no-report) report=0 ;;
 	--work) W=$2; shift ;;
 	--report-only) only_report=1 ;;
+	--rescore) rescore=1 ;;
 	--note) note=$2; shift ;;
 	-h|--help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "trace-bench.sh: unknown option $1" >&2; exit 2 ;;
@@ -87,15 +90,41 @@ program_of() {
 	esac
 }
 
+# Score the trace of subject $s in $d against its module $bc ($wrc: the
+# workload's exit status); sets the status.
+score_one() {
+	# The time and peak memory of scoring: ingest, one Andersen analysis and
+	# one refinement, shared by all the graphs (cli_graphs).
+	if ! /usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" score --trace "$d/observed.trace" "${graphs[@]}" \
+		--format json "$bc" >"$d/score.json" 2>"$d/score.err"; then
+		# The refinement's graphs may not be built: score what there is.
+		if ! "$facet" score --trace "$d/observed.trace" --graph andersen --graph r0 --format json "$bc" >"$d/score.json" 2>>"$d/score.err"; then
+			st "failed: facet score ($(head -c 150 "$d/score.err"))"
+			return
+		fi
+		rm -f "$d/analysis.time"
+	fi
+	if [ "$wrc" = 0 ]; then st ok; else st "ok (workload exit $wrc: partial)"; fi
+}
+
 graphs=(--graph andersen --graph r0 --graph rulesonly --graph rplus --graph rpm)
 mkdir -p "$W"
 [ $only_report = 1 ] && run_subjects=() || run_subjects=("${subjects[@]}")
 for s in "${run_subjects[@]}"; do
 	d=$W/$s
-	rm -rf "$d"
-	mkdir -p "$d"
 	bc=$here/work/bc/$s.bc
 	st() { echo "$*" >"$d/status"; echo "$s: $*"; }
+	if [ $rescore = 1 ]; then
+		if [ -s "$d/observed.trace" ] && [ -f "$bc" ]; then
+			wrc=$(cat "$d/workload.rc" 2>/dev/null || echo 0)
+			score_one
+		else
+			echo "$s: no trace in $d to score again"
+		fi
+		continue
+	fi
+	rm -rf "$d"
+	mkdir -p "$d"
 	if ! rel=$(program_of "$s"); then st "failed: unknown subject"; continue; fi
 	[ -f "$bc" ] || { st "failed: no module (run bench/corpus.sh $s)"; continue; }
 	[ -f "$here/workloads/$s.sh" ] || { st "failed: no workload script"; continue; }
@@ -129,18 +158,7 @@ for s in "${run_subjects[@]}"; do
 		st "failed: workload wrote no trace (exit $wrc, see work/trace/$s/workload.log)"
 		continue
 	fi
-	# The time and peak memory of scoring: ingest, one Andersen analysis and
-	# one refinement, shared by all the graphs (cli_graphs).
-	if ! /usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" score --trace "$d/observed.trace" "${graphs[@]}" \
-		--format json "$bc" >"$d/score.json" 2>"$d/score.err"; then
-		# The refinement's graphs may not be built: score what there is.
-		if ! "$facet" score --trace "$d/observed.trace" --graph andersen --graph r0 --format json "$bc" >"$d/score.json" 2>>"$d/score.err"; then
-			st "failed: facet score ($(head -c 150 "$d/score.err"))"
-			continue
-		fi
-		rm -f "$d/analysis.time"
-	fi
-	if [ "$wrc" = 0 ]; then st ok; else st "ok (workload exit $wrc: partial)"; fi
+	score_one
 done
 
 # The paper's subjects and the new ones are reported apart (issue 15).
