@@ -32,6 +32,9 @@ cmd_of() {
         tmux) echo "sh -c './configure && make -j$JOBS'" ;;
         redis) echo "make -j$JOBS BUILD_TLS=no USE_SYSTEMD=no" ;;
         libxml2) echo "sh -c './configure --disable-shared --without-python && make -j$JOBS xmllint'" ;;
+        libarchive) echo "sh -c './configure --disable-shared && make -j$JOBS bsdtar'" ;;
+        sudo) echo "sh -c './configure --enable-static-sudoers --disable-shared-libutil && make -j$JOBS'" ;;
+        dwarfutils) echo "sh -c './configure --disable-shared && make -j$JOBS'" ;;
         # outside the corpus (no reference module): analysed with facet build --capture
         tiff) echo "sh -c 'cmake -S . -B _build && cmake --build _build -j$JOBS'" ;;
         memcached) echo "sh -c './configure && make -j$JOBS'" ;;
@@ -53,7 +56,10 @@ libjpeg-turbo _build/djpeg-static
 tmux tmux
 redis src/redis-server
 libxml2 xmllint
-tiff _build/tools/tiffinfo
+libarchive bsdtar
+sudo src/sudo
+dwarfutils dwarfdump/dwarfdump
+tiff _build/tools/tiffcp
 memcached memcached
 EOF2
 }

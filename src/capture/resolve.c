@@ -19,13 +19,21 @@ typedef struct state {
 	const char *nm;
 } state;
 
+/* The path as the manifest shows it: resolved (no "..", no symlinked
+ * directories) when it exists, else joined to cwd. */
 static char *absolute(const char *cwd, const char *path)
 {
-	if (path[0] == '/')
-		return xstrdup(path);
 	size_t n = strlen(cwd) + strlen(path) + 2;
 	char *r = xmalloc(n);
-	snprintf(r, n, "%s/%s", cwd, path);
+	if (path[0] == '/')
+		snprintf(r, n, "%s", path);
+	else
+		snprintf(r, n, "%s/%s", cwd, path);
+	char *real = realpath(r, NULL);
+	if (real) {
+		free(r);
+		return real;
+	}
 	return r;
 }
 
