@@ -198,9 +198,9 @@ static void fill(void)
 
 static void check_tau2(const cg_graph *r0, const facet_decision *d, unsigned n)
 {
-	cg_graph *rplus = facet_derive(&prog, r0, d, n, 2, GRAPH_RPLUS);
-	cg_graph *rpm = facet_derive(&prog, r0, d, n, 2, GRAPH_RPM);
-	cg_graph *rules = facet_derive(&prog, r0, d, n, 2, GRAPH_RULES_ONLY);
+	cg_graph *rplus = facet_derive(&prog, r0, d, n, 2, CG_RPLUS);
+	cg_graph *rpm = facet_derive(&prog, r0, d, n, 2, CG_RPM);
+	cg_graph *rules = facet_derive(&prog, r0, d, n, 2, CG_RULESONLY);
 	/* WIDE abstains: R+ = R0, R± = R0 \ Psym. */
 	expect(rplus, SITE_WIDE, (unsigned[]){F0, F1, F2, F3}, 4);
 	expect(rpm, SITE_WIDE, (unsigned[]){F0, F1}, 2);
@@ -231,7 +231,7 @@ static void test_derive(void **state)
 	check_tau2(r0, decisions, n);
 
 	/* τ = 0 never abstains: WIDE gains F4 (store) in R±, F0 is already there. */
-	cg_graph *rpm0 = facet_derive(&prog, r0, decisions, n, 0, GRAPH_RPM);
+	cg_graph *rpm0 = facet_derive(&prog, r0, decisions, n, 0, CG_RPM);
 	expect(rpm0, SITE_WIDE, (unsigned[]){F0, F1, F4}, 3);
 	expect(rpm0, SITE_NARROW, (unsigned[]){F2, F4}, 2);
 	cg_free(rpm0);
@@ -243,7 +243,7 @@ static void test_derive(void **state)
 	check_tau2(r0, reversed, n);
 
 	/* No decisions: every graph is R0. */
-	cg_graph *same = facet_derive(&prog, r0, NULL, 0, 2, GRAPH_RPM);
+	cg_graph *same = facet_derive(&prog, r0, NULL, 0, 2, CG_RPM);
 	for (unsigned s = 0; s < NSITES; s++) {
 		assert_int_equal(same->n_targets[s], r0->n_targets[s]);
 		if (r0->n_targets[s])

@@ -110,7 +110,7 @@ static void derive(catalog_adjacency *a)
 
 catalog_adjacency *catalog_adjacency_load(catalog *c, int graph, facet_error *err)
 {
-	const char *name = graph >= 0 && graph < CATALOG_N_GRAPHS ? catalog_graph_names[graph] : "?";
+	const char *name = graph >= 0 && graph < CG_N_GRAPHS ? cg_graph_name(graph) : "?";
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(catalog_db(c), "SELECT function_sites, site_sets, set_offsets, set_targets FROM adjacency "
 	                                      "WHERE graph = ?1", -1, &st, NULL) != SQLITE_OK) {

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "cg/graph.h"
+#include "cg/registry.h"
 #include "ir/model.h"
 #include "util/error.h"
 
@@ -30,18 +31,14 @@ typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
 #define CATALOG_SCHEMA_VERSION 4
 
-/* The graphs a catalog may hold; graph i is bit (1 << i) of edges.graphs. */
-enum { CATALOG_DIRECT, CATALOG_ANDERSEN, CATALOG_R0, CATALOG_RULESONLY, CATALOG_RPLUS, CATALOG_RPM,
-       CATALOG_N_GRAPHS };
-extern const char *const catalog_graph_names[CATALOG_N_GRAPHS];
-/* Index of a graph name, -1 when it is not one facet knows. */
-int catalog_graph_index(const char *name);
+/* The graphs a catalog may hold are cg/registry.h's; graph i is bit
+ * (1 << i) of edges.graphs. */
 
 /* What one run computed. Absent graphs are NULL; refine is NULL when the
  * refinement did not run (then refine_note says why). */
 typedef struct catalog_build {
 	const ir_program *prog;
-	const cg_graph *graphs[CATALOG_N_GRAPHS];
+	const cg_graph *graphs[CG_N_GRAPHS];
 	const facet_result *refine;
 	const char *refine_note;
 	unsigned tau;
@@ -74,7 +71,7 @@ const char *catalog_path(const catalog *c);
 const char *catalog_fingerprint_of(const catalog *c);
 /* A row of the meta table, NULL when absent (owned by the catalog). */
 const char *catalog_meta(const catalog *c, const char *key);
-/* True when the catalog holds graph i (catalog_graph_index). */
+/* True when the catalog holds graph i (cg_graph_parse). */
 bool catalog_has_graph(const catalog *c, int i);
 /* The graph queries use when none is named: rpm when built, else r0. */
 const char *catalog_default_graph(const catalog *c);
@@ -105,7 +102,7 @@ typedef struct catalog_adjacency {
 	uint32_t *set_sites;          /* ascending per set */
 } catalog_adjacency;
 
-/* Reads graph i's adjacency (catalog_graph_index; the graph must be
+/* Reads graph i's adjacency (cg_graph_parse; the graph must be
  * present) and checks that its arrays fit together. NULL + err naming the
  * file when they do not. */
 catalog_adjacency *catalog_adjacency_load(catalog *c, int graph, facet_error *err);

@@ -38,11 +38,11 @@ struct catalog_edge_sets {
  * the graphs' target lists (each ascending, cg/graph.h). */
 static void site_pairs(const catalog_build *b, unsigned s, u32_vec *out)
 {
-	unsigned pos[CATALOG_N_GRAPHS] = {0};
+	unsigned pos[CG_N_GRAPHS] = {0};
 	VEC_CLEAR(out);
 	for (;;) {
 		uint32_t t = UINT32_MAX, bits = 0;
-		for (int g = 0; g < CATALOG_N_GRAPHS; g++) {
+		for (int g = 0; g < CG_N_GRAPHS; g++) {
 			const cg_graph *cg = b->graphs[g];
 			if (cg && pos[g] < cg->n_targets[s] && cg->targets[s][pos[g]] <= t) {
 				if (cg->targets[s][pos[g]] < t)
@@ -53,7 +53,7 @@ static void site_pairs(const catalog_build *b, unsigned s, u32_vec *out)
 		}
 		if (!bits)
 			return;
-		for (int g = 0; g < CATALOG_N_GRAPHS; g++)
+		for (int g = 0; g < CG_N_GRAPHS; g++)
 			if (bits & (1u << g))
 				pos[g]++;
 		VEC_PUSH(out, t);
@@ -166,7 +166,7 @@ static bool write_graph_adjacency(writer *w, sqlite3_stmt *st, const catalog_bui
 	uint32_t *site_sets = xmalloc((p->n_sites ? p->n_sites : 1) * sizeof *site_sets);
 	for (unsigned s = 0; s < p->n_sites; s++)
 		site_sets[s] = e->site_set[s] == CATALOG_NO_SET ? CATALOG_NO_SET : map[e->site_set[s]];
-	catalog_w_text(st, 1, catalog_graph_names[g]);
+	catalog_w_text(st, 1, cg_graph_name(g));
 	bind_u32s(st, 2, fsites, p->n_functions + 1);
 	bind_u32s(st, 3, site_sets, p->n_sites);
 	bind_u32s(st, 4, sets.offsets.items, sets.offsets.len);
@@ -189,7 +189,7 @@ bool catalog_write_edges(writer *w, const catalog_build *b, const catalog_edge_s
 	ok = ok && write_target_sets(w, e);
 	sqlite3_stmt *st = ok ? catalog_w_prep(w, "INSERT INTO adjacency VALUES(?1,?2,?3,?4,?5)") : NULL;
 	ok = ok && st;
-	for (int g = 0; ok && g < CATALOG_N_GRAPHS; g++)
+	for (int g = 0; ok && g < CG_N_GRAPHS; g++)
 		if (b->graphs[g])
 			ok = write_graph_adjacency(w, st, b, e, g, fsites);
 	sqlite3_finalize(st);

@@ -17,16 +17,6 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
-const char *const catalog_graph_names[CATALOG_N_GRAPHS] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"};
-
-int catalog_graph_index(const char *name)
-{
-	for (int i = 0; i < CATALOG_N_GRAPHS; i++)
-		if (name && strcmp(name, catalog_graph_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 struct catalog {
 	sqlite3 *db;
 	char *path;
@@ -127,7 +117,7 @@ catalog *catalog_open(const char *path, facet_error *err)
 		goto bad;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int i = catalog_graph_index((const char *)sqlite3_column_text(st, 0));
+		int i = cg_graph_parse((const char *)sqlite3_column_text(st, 0));
 		if (i >= 0)
 			c->graphs_present |= 1u << i;
 	}
@@ -163,7 +153,7 @@ sqlite3 *catalog_db(const catalog *c) { return c->db; }
 const char *catalog_path(const catalog *c) { return c->path; }
 const char *catalog_fingerprint_of(const catalog *c) { return c->fingerprint; }
 const char *catalog_meta(const catalog *c, const char *key) { return strmap_get(&c->meta, key); }
-bool catalog_has_graph(const catalog *c, int i) { return i >= 0 && i < CATALOG_N_GRAPHS && (c->graphs_present >> i) & 1; }
+bool catalog_has_graph(const catalog *c, int i) { return i >= 0 && i < CG_N_GRAPHS && (c->graphs_present >> i) & 1; }
 const char *catalog_default_graph(const catalog *c) { return c->default_graph; }
 bool catalog_has_refinement(const catalog *c) { return c->refinement; }
 

@@ -161,7 +161,7 @@ static bool write_sites(writer *w, const catalog_build *b, const catalog_edge_se
 	for (unsigned i = 0; ok && i < p->n_sites; i++) {
 		const ir_site *s = &p->sites[i];
 		unsigned resolved = 0;
-		for (int g = 0; g < CATALOG_N_GRAPHS; g++)
+		for (int g = 0; g < CG_N_GRAPHS; g++)
 			if (b->graphs[g] && b->graphs[g]->n_targets[i] > 0)
 				resolved |= 1u << g;
 		unsigned field = IR_NONE;
@@ -326,7 +326,7 @@ static bool write_graphs(writer *w, const catalog_build *b)
 	const ir_program *p = b->prog;
 	sqlite3_stmt *gs = catalog_w_prep(w, "INSERT INTO graphs VALUES(?1,?2,?3,?4,?5,?6,?7)");
 	bool ok = gs != NULL;
-	for (int g = 0; ok && g < CATALOG_N_GRAPHS; g++) {
+	for (int g = 0; ok && g < CG_N_GRAPHS; g++) {
 		const cg_graph *cg = b->graphs[g];
 		unsigned long edges = 0, ind = 0, unresolved = 0;
 		for (unsigned s = 0; cg && s < p->n_sites; s++) {
@@ -337,9 +337,9 @@ static bool write_graphs(writer *w, const catalog_build *b)
 			}
 		}
 		const char *note = NULL;
-		if (!cg && g >= CATALOG_RULESONLY)
+		if (!cg && g >= CG_RULESONLY)
 			note = b->refine_note ? b->refine_note : "the refinement did not run";
-		catalog_w_text(gs, 1, catalog_graph_names[g]);
+		catalog_w_text(gs, 1, cg_graph_name(g));
 		sqlite3_bind_int64(gs, 2, 1u << g);
 		sqlite3_bind_int(gs, 3, cg != NULL);
 		sqlite3_bind_int64(gs, 4, (sqlite3_int64)edges);
@@ -382,7 +382,7 @@ static bool write_all(writer *w, const catalog_build *b)
 	          meta(w, "refinement_note", b->refine ? b->refine->note : b->refine_note) &&
 	          meta_num(w, "seconds_ingest", b->seconds_ingest) && meta_num(w, "seconds_pta", b->seconds_pta) &&
 	          meta_num(w, "seconds_refine", b->seconds_refine) &&
-	          meta(w, "default_graph", b->graphs[CATALOG_RPM] ? "rpm" : b->graphs[CATALOG_R0] ? "r0" : "direct");
+	          meta(w, "default_graph", b->graphs[CG_RPM] ? "rpm" : b->graphs[CG_R0] ? "r0" : "direct");
 	sqlite3_stmt *in = ok ? catalog_w_prep(w, "INSERT INTO inputs VALUES(?1, ?2)") : NULL;
 	ok = ok && in;
 	for (unsigned i = 0; ok && i < p->n_inputs; i++) {

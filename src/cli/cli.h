@@ -17,8 +17,6 @@ int cmd_oo(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_pts(int argc, char **argv);
 int cmd_build(int argc, char **argv);
-int cmd_query(int argc, char **argv);
-int cmd_overlay(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
@@ -36,7 +34,11 @@ int cli_capture_extract(const char *cmd, const char *dir, const char *program, c
  * returned (the caller unlinks and frees it); NULL after a message. */
 char *cli_capture_module(const char *cmd, const char *dir, const char *program);
 
-/* True when argv holds -h or --help. */
-int cli_wants_help(int argc, char **argv);
+/* facet query and facet overlay (cmd_query.c, no LLVM: facet-query links
+ * it too). writer writes slice --emit-module's bitcode; NULL hands such a
+ * command to the facet binary beside this one. */
+#include "query/query.h"
+int cli_query(int argc, char **argv, query_module_writer writer);
+int cli_overlay(int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
  * (rulesonly, rplus, rpm) → catalog, one call each, data handed forward. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/opt.h"
 #include "cli/oracle_cli.h"
 
 #include <stdio.h>
@@ -80,165 +81,126 @@ static char *default_output(const char *input)
 	return out;
 }
 
+typedef struct options {
+	const char *output, *tau, *capture[2];
+	bool no_verify;
+	cli_oracle_args oracle;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("-o", options, output),
+	CLI_OPT_VALUE("--output", options, output),
+	CLI_OPT_VALUE("--tau", options, tau),
+	CLI_OPT_PAIR("--capture", options, capture),
+	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
+	CLI_OPT_END,
+};
+
+/* A catalog is never changed in place (readers open it immutable): one may
+ * serve as the answers to replay, not as the cache to write. */
+static bool cache_is_catalog(const cli_oracle_args *a)
+{
+	size_t n = a->cache ? strlen(a->cache) : 0;
+	return n > 6 && !a->replay_only && strcmp(a->cache + n - 6, ".facet") == 0;
+}
+
+/* points-to (andersen, r0) → refinement (rulesonly, rplus, rpm) → catalog,
+ * one call each, the data handed forward. */
+static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_error *err)
+{
+	const ir_program *p = run->prog;
+	double t1 = now();
+	progress("points-to analysis...");
+	pta_result *pta = pta_analyze(p, NULL);
+	double t2 = now();
+	facet_options fo;
+	facet_options_default(&fo);
+	fo.tau = b->tau;
+	fo.oracle = run->oracle.oracle;
+	progress("refinement...");
+	facet_result *fr = facet_refine(pta, &fo);
+	if (fr->note)
+		cli_note(run->cmd, "%s", fr->note);
+	/* R0 is the refinement's own (facet_result.r0), not computed twice. */
+	cg_graph *g[CG_N_GRAPHS] = {cg_direct(p), pta_callgraph(pta, false), NULL};
+	for (int i = CG_RULESONLY; i < CG_N_GRAPHS; i++)
+		g[i] = facet_graph(fr, (cg_graph_id)i);
+	for (int i = 0; i < CG_N_GRAPHS; i++)
+		b->graphs[i] = i == CG_R0 ? fr->r0 : g[i];
+	b->refine = fr;
+	double t3 = now();
+	b->seconds_pta = t2 - t1;
+	b->seconds_refine = t3 - t2;
+	b->oracle_answers = run->oracle.cache;
+	progress("writing the catalog...");
+	bool ok = catalog_write(out, b, err);
+	progress_done();
+	if (ok)
+		fprintf(stderr, "facet build: wrote %s (%u functions, %u sites; ingest %.2f s, points-to %.2f s, "
+		        "refinement %.2f s, catalog %.2f s)\n", out, p->n_functions, p->n_sites, b->seconds_ingest,
+		        t2 - t1, t3 - t2, now() - t3);
+	for (int i = 0; i < CG_N_GRAPHS; i++)
+		cg_free(g[i]);
+	facet_result_free(fr);
+	pta_result_free(pta);
+	return ok;
+}
+
+/* The catalog's path: -o, else the first input's (--capture: the
+ * program's) name with .facet. */
+static char *output_path(const options *o, char **files)
+{
+	if (o->output)
+		return xstrdup(o->output);
+	const char *prog = o->capture[1], *slash = prog ? strrchr(prog, '/') : NULL;
+	return default_output(prog ? (slash ? slash + 1 : prog) : files[0]);
+}
+
 int cmd_build(int argc, char **argv)
 {
+	const char *cmd = "build";
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *output = NULL, *tau_s = NULL;
-	cli_oracle_args oargs = {0};
-	bool verify = true;
-	const char *capture_dir = NULL, *capture_prog = NULL;   /* --capture DIR PROGRAM */
-	char **files = argv + 1;
-	int nfiles = 0;
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = cli_option("build", argc, argv, &i, "-o", &output)) ||
-		    (r = cli_option("build", argc, argv, &i, "--output", &output)) ||
-		    (r = cli_option("build", argc, argv, &i, "--tau", &tau_s)) ||
-		    (r = cli_oracle_option("build", argc, argv, &i, &oargs))) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--capture") == 0) {
-			if (i + 2 >= argc) {
-				fputs("facet build: --capture needs a capture directory and a program\n", stderr);
-				return EXIT_USAGE;
-			}
-			capture_dir = argv[i + 1];
-			capture_prog = argv[i + 2];
-			i += 2;
-		} else if (strcmp(argv[i], "--no-verify") == 0) {
-			verify = false;
-		} else if (strcmp(argv[i], "--") == 0) {
-			for (i++; i < argc; i++)
-				files[nfiles++] = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1] != 0) {
-			fprintf(stderr, "facet build: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			files[nfiles++] = argv[i];
-		}
-	}
-	if (capture_dir && nfiles > 0) {
-		fputs("facet build: give either --capture DIR PROGRAM or bitcode files\n", stderr);
-		return EXIT_USAGE;
-	}
-	if (nfiles == 0 && !capture_dir) {
-		fputs("facet build: no input files (see --help)\n", stderr);
-		return EXIT_USAGE;
-	}
+	options o = {0};
+	int nfiles;
 	unsigned tau = 2;
-	if (tau_s && !cli_parse_tau("build", tau_s, &tau))
+	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles) || !cli_inputs_check(cmd, nfiles, o.capture) ||
+	    (o.tau && !cli_parse_tau(cmd, o.tau, &tau)))
 		return EXIT_USAGE;
-	/* --capture: the catalog is named after the program (PROG.facet here). */
-	char *out = output ? xstrdup(output)
-	                   : default_output(capture_prog ? (strrchr(capture_prog, '/') ? strrchr(capture_prog, '/') + 1
-	                                                                               : capture_prog)
-	                                                 : files[0]);
-	/* A catalog is never changed in place (readers open it immutable): one
-	 * may serve as the answers to replay, not as the cache to write. */
-	if (oargs.cache && !oargs.replay_only && strlen(oargs.cache) > 6 &&
-	    strcmp(oargs.cache + strlen(oargs.cache) - 6, ".facet") == 0) {
-		fprintf(stderr, "facet build: --oracle-cache %s is a catalog: replay from it with --oracle-replay-only, "
-		        "or give a cache file of its own\n", oargs.cache);
-		free(out);
+	if (cache_is_catalog(&o.oracle)) {
+		cli_error(cmd, "--oracle-cache %s is a catalog: replay from it with --oracle-replay-only, "
+		          "or give a cache file of its own", o.oracle.cache);
 		return EXIT_USAGE;
 	}
-	cli_oracle orc;
-	int orc_rc = cli_oracle_open("build", &oargs, &orc);
-	if (orc_rc != EXIT_OK) {
-		free(out);
-		return orc_rc;
-	}
-	char oracle_name[256];
-	snprintf(oracle_name, sizeof oracle_name, "%s%s%s", oargs.backend ? oargs.backend : "none",
-	         orc.cfg.model ? ":" : "", orc.cfg.model ? orc.cfg.model : "");
-
-	char *captured = NULL;   /* the extracted module, removed once read */
-	if (capture_dir) {
-		if (!(captured = cli_capture_module("build", capture_dir, capture_prog))) {
-			cli_oracle_close("build", &orc);
-			free(out);
-			return EXIT_INPUT;
-		}
-		files[nfiles++] = captured;
-	}
+	char *out = output_path(&o, argv + 1);
+	cli_run run;
+	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, o.capture);
+	char oracle_name[256], fingerprint[17];
+	snprintf(oracle_name, sizeof oracle_name, "%s%s%s", o.oracle.backend ? o.oracle.backend : "none",
+	         run.oracle.cfg.model ? ":" : "", run.oracle.cfg.model ? run.oracle.cfg.model : "");
+	catalog_build b = {.tau = tau, .oracle = oracle_name, .fingerprint = fingerprint};
 	facet_error err = {0};
-	char fingerprint[17];
-	if (!catalog_fingerprint((const char *const *)files, (unsigned)nfiles, tau, oracle_name, fingerprint, &err)) {
-		fprintf(stderr, "facet build: error: %s\n", err.msg);
-		cli_oracle_close("build", &orc);
-		free(out);
-		if (captured)
-			unlink(captured);
-		free(captured);
-		return EXIT_INPUT;
+	if (rc == EXIT_OK && !catalog_fingerprint((const char *const *)run.files, (unsigned)run.n_files, tau,
+	                                          oracle_name, fingerprint, &err)) {
+		cli_error(cmd, "%s", err.msg);
+		rc = EXIT_INPUT;
 	}
-
-	double t0 = now();
-	progress("reading and linking the inputs...");
-	fflush(stderr);
-	ir_program *p = cli_load("build", files, nfiles, verify);
-	if (captured)
-		unlink(captured);
-	free(captured);
-	progress_done();   /* before ingest's warnings or errors */
-	if (!p) {
-		cli_oracle_close("build", &orc);
-		free(out);
-		return EXIT_INPUT;
+	if (rc == EXIT_OK) {
+		double t0 = now();
+		progress("reading and linking the inputs...");
+		fflush(stderr);
+		rc = cli_run_load(&run, !o.no_verify, false);
+		progress_done();   /* before ingest's warnings or errors */
+		b.prog = run.prog;
+		b.seconds_ingest = now() - t0;
 	}
-	double t1 = now();
-	progress("points-to analysis...");
-	pta_result *pta = pta_analyze(p, NULL);
-	catalog_build b = {.prog = p, .tau = tau, .oracle = oracle_name, .fingerprint = fingerprint};
-	cg_graph *direct = cg_direct(p), *andersen = pta_callgraph(pta, false), *r0 = pta_callgraph(pta, true);
-	b.graphs[CATALOG_DIRECT] = direct;
-	b.graphs[CATALOG_ANDERSEN] = andersen;
-	b.graphs[CATALOG_R0] = r0;
-	double t2 = now();
-	facet_options fo;
-	facet_options_default(&fo);
-	fo.tau = tau;
-	fo.oracle = orc.oracle;
-	progress("refinement...");
-	facet_result *fr = facet_refine(pta, &fo);
-	cg_graph *rulesonly = facet_graph(fr, GRAPH_RULES_ONLY), *rplus = facet_graph(fr, GRAPH_RPLUS),
-	         *rpm = facet_graph(fr, GRAPH_RPM);
-	if (fr->note)
-		fprintf(stderr, "facet build: note: %s\n", fr->note);
-	b.refine = fr;
-	b.graphs[CATALOG_RULESONLY] = rulesonly;
-	b.graphs[CATALOG_RPLUS] = rplus;
-	b.graphs[CATALOG_RPM] = rpm;
-	double t3 = now();
-	b.seconds_ingest = t1 - t0;
-	b.seconds_pta = t2 - t1;
-	b.seconds_refine = t3 - t2;
-
-	b.oracle_answers = orc.cache;
-	progress("writing the catalog...");
-	bool ok = catalog_write(out, &b, &err);
-	progress_done();
-	double t4 = now();
-	if (ok)
-		fprintf(stderr, "facet build: wrote %s (%u functions, %u sites; ingest %.2f s, points-to %.2f s, "
-		        "refinement %.2f s, catalog %.2f s)\n", out, p->n_functions, p->n_sites, t1 - t0, t2 - t1, t3 - t2,
-		        t4 - t3);
-	else
-		fprintf(stderr, "facet build: error: %s\n", err.msg);
-	cg_free(direct);
-	cg_free(andersen);
-	cg_free(r0);
-	cg_free(rulesonly);
-	cg_free(rplus);
-	cg_free(rpm);
-	facet_result_free(fr);
-	if (!cli_oracle_close("build", &orc))
-		ok = false;
-	pta_result_free(pta);
-	ir_program_free(p);
+	if (rc == EXIT_OK && !pipeline(&run, &b, out, &err)) {
+		cli_error(cmd, "%s", err.msg);
+		rc = EXIT_INPUT;
+	}
 	free(out);
-	return ok ? EXIT_OK : EXIT_INPUT;
+	return cli_run_close(&run, rc);
 }

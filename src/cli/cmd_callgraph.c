@@ -1,6 +1,7 @@
 /* cmd_callgraph.c — `facet callgraph`: print one call graph of the input. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/opt.h"
 #include "cli/oracle_cli.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "cg/graph.h"
 #include "cg/print.h"
+#include "cg/registry.h"
 
 static void usage(FILE *out)
 {
@@ -52,122 +54,70 @@ static void usage(FILE *out)
 	      out);
 }
 
+typedef struct options {
+	const char *graph, *format, *tau, *capture[2];
+	bool no_verify;
+	cli_oracle_args oracle;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--graph", options, graph),
+	CLI_OPT_VALUE("--format", options, format),
+	CLI_OPT_VALUE("--tau", options, tau),
+	CLI_OPT_PAIR("--capture", options, capture),
+	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
+	CLI_OPT_END,
+};
+
+static int print(const cg_graph *g, const char *format)
+{
+	if (!strcmp(format, "text"))
+		cg_print_text(stdout, g);
+	else if (!strcmp(format, "json"))
+		cg_print_json(stdout, g);
+	else
+		cg_print_dot(stdout, g);
+	return EXIT_OK;
+}
+
 int cmd_callgraph(int argc, char **argv)
 {
+	const char *cmd = "callgraph";
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *graph = "direct", *format = "text", *tau = NULL;
-	bool verify = true;
-	const char *capture_dir = NULL, *capture_prog = NULL;   /* --capture DIR PROGRAM */
-	char **files = argv + 1;
-	int nfiles = 0;
-	cli_oracle_args oargs = {0};
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = cli_oracle_option("callgraph", argc, argv, &i, &oargs)) ||
-		    (r = cli_option("callgraph", argc, argv, &i, "--graph", &graph)) ||
-		    (r = cli_option("callgraph", argc, argv, &i, "--format", &format)) ||
-		    (r = cli_option("callgraph", argc, argv, &i, "--tau", &tau))) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--capture") == 0) {
-			if (i + 2 >= argc) {
-				fputs("facet callgraph: --capture needs a capture directory and a program\n", stderr);
-				return EXIT_USAGE;
-			}
-			capture_dir = argv[i + 1];
-			capture_prog = argv[i + 2];
-			i += 2;
-		} else if (strcmp(argv[i], "--no-verify") == 0) {
-			verify = false;
-		} else if (strcmp(argv[i], "--") == 0) {
-			for (i++; i < argc; i++)
-				files[nfiles++] = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1] != 0) {
-			fprintf(stderr, "facet callgraph: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			files[nfiles++] = argv[i];
-		}
-	}
-	if (capture_dir && nfiles > 0) {
-		fputs("facet callgraph: give either --capture DIR PROGRAM or bitcode files\n", stderr);
+	options o = {.graph = "direct", .format = "text"};
+	int nfiles;
+	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles) || !cli_inputs_check(cmd, nfiles, o.capture))
+		return EXIT_USAGE;
+	int id = cg_graph_parse(o.graph);
+	if (id < 0) {
+		cli_error(cmd, "unknown graph '%s' (%s)", o.graph, cg_graph_list());
 		return EXIT_USAGE;
 	}
-	if (nfiles == 0 && !capture_dir) {
-		fputs("facet callgraph: no input files (see --help)\n", stderr);
+	bool want_pta = cg_graph_info_of((cg_graph_id)id)->needs_pta;
+	cli_graph_options gopt = {.tau_set = o.tau != NULL};
+	if ((o.tau && !cli_parse_tau(cmd, o.tau, &gopt.tau)) ||
+	    !cli_choice(cmd, "format", o.format, "text\0json\0dot\0llvm\0"))
 		return EXIT_USAGE;
-	}
-	if (!cli_graph_known(graph)) {
-		fprintf(stderr, "facet callgraph: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", graph);
-		return EXIT_USAGE;
-	}
-	bool want_pta = cli_graph_needs_pta(graph);
-	cli_graph_options gopt = {0};
-	if (tau) {
-		if (!cli_parse_tau("callgraph", tau, &gopt.tau))
-			return EXIT_USAGE;
-		gopt.tau_set = true;
-	}
-	bool llvm = !strcmp(format, "llvm"), json = !strcmp(format, "json"), dot = !strcmp(format, "dot");
-	bool text = !strcmp(format, "text");
-	if (!llvm && !json && !dot && !text) {
-		fprintf(stderr, "facet callgraph: unknown format '%s' (text, json, dot, llvm)\n", format);
-		return EXIT_USAGE;
-	}
+	bool llvm = !strcmp(o.format, "llvm");
 	if (llvm && want_pta) {
-		fputs("facet callgraph: --format llvm prints LLVM's own (direct) call graph only\n", stderr);
+		cli_error(cmd, "--format llvm prints LLVM's own (direct) call graph only");
 		return EXIT_USAGE;
 	}
-
-	cli_oracle oracle;
-	int orc = cli_oracle_open("callgraph", &oargs, &oracle);
-	if (orc != EXIT_OK)
-		return orc;
-	gopt.oracle = oracle.oracle;
-	char *captured = NULL;   /* --capture: the extracted module, removed once read */
-	if (capture_dir) {
-		if (!(captured = cli_capture_module("callgraph", capture_dir, capture_prog))) {
-			cli_oracle_close("callgraph", &oracle);
-			return EXIT_INPUT;
-		}
-		files[nfiles++] = captured;
-	}
-	ir_program *p = want_pta ? cli_load("callgraph", files, nfiles, verify)
-	                         : cli_load_sites("callgraph", files, nfiles, verify);
-	if (captured)
-		unlink(captured);
-	free(captured);
-	if (!p) {
-		cli_oracle_close("callgraph", &oracle);
-		return EXIT_INPUT;
-	}
-	if (llvm) {
-		cg_print_llvm(stdout, p);
-	} else {
-		cg_graph *g = cli_graph("callgraph", p, graph, &gopt);
-		if (!g) {
-			ir_program_free(p);
-			cli_oracle_close("callgraph", &oracle);
-			return EXIT_USAGE;
-		}
-		if (text)
-			cg_print_text(stdout, g);
-		else if (json)
-			cg_print_json(stdout, g);
-		else
-			cg_print_dot(stdout, g);
+	cli_run run;
+	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, o.capture);
+	if (rc == EXIT_OK)
+		rc = cli_run_load(&run, !o.no_verify, !want_pta);
+	if (rc == EXIT_OK && llvm) {
+		cg_print_llvm(stdout, run.prog);
+	} else if (rc == EXIT_OK) {
+		gopt.oracle = run.oracle.oracle;
+		cg_graph *g = cli_graph(cmd, run.prog, o.graph, &gopt);
+		rc = g ? print(g, o.format) : EXIT_USAGE;
 		cg_free(g);
 	}
-	ir_program_free(p);
-	bool cache_ok = cli_oracle_close("callgraph", &oracle);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("facet callgraph: writing output");
-		return EXIT_INPUT;
-	}
-	if (!cache_ok)
-		return EXIT_INPUT;
-	return EXIT_OK;
+	return cli_run_close(&run, rc);
 }

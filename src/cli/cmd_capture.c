@@ -1,6 +1,7 @@
 /* cmd_capture.c — `facet capture`: observe a build, list its programs,
  * extract one program's whole-program bitcode (src/capture does the work). */
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 #include <limits.h>
 #include <stdio.h>

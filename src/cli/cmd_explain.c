@@ -3,6 +3,7 @@
  * its membership in each graph and the warrant of each decision about it,
  * and the residual questions left for an oracle. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/load.h"
 #include "cli/oracle_cli.h"
 
@@ -53,7 +54,8 @@ typedef struct graphs {
 	cg_graph *g[4];            /* r0, rulesonly, rplus, rpm */
 } graphs;
 
-static const char *const graph_names[] = {"r0", "rulesonly", "rplus", "rpm"};
+/* g[i] is graph CG_R0 + i: the graphs the provenance derives. */
+#define graph_names(i) cg_graph_name(CG_R0 + (i))
 
 static bool in_graph(const cg_graph *g, unsigned site, unsigned f)
 {
@@ -173,7 +175,7 @@ static json_t *site_json(const facet_result *r, const graphs *gs, unsigned idx)
 		json_t *t = json_object();
 		json_object_set_new(t, "function", json_string(p->functions[fns[k]]->name));
 		for (int g = 0; g < 4; g++)
-			json_object_set_new(t, graph_names[g], json_boolean(in_graph(gs->g[g], fs->site, fns[k])));
+			json_object_set_new(t, graph_names(g), json_boolean(in_graph(gs->g[g], fs->site, fns[k])));
 		json_t *ds = json_array();
 		for (unsigned i = 0; i < r->n_decisions; i++)
 			if (r->decisions[i].site == fs->site && r->decisions[i].function == fns[k])
@@ -243,7 +245,7 @@ static void print_site_text(json_t *s)
 	json_array_foreach(json_object_get(s, "targets"), i, t) {
 		printf("  %-40s", json_string_value(json_object_get(t, "function")));
 		for (int g = 0; g < 4; g++)
-			printf(" %s%s", json_is_true(json_object_get(t, graph_names[g])) ? "+" : "-", graph_names[g]);
+			printf(" %s%s", json_is_true(json_object_get(t, graph_names(g))) ? "+" : "-", graph_names(g));
 		printf("\n");
 		size_t k;
 		json_t *d;
@@ -293,38 +295,43 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0;
 }
 
+typedef struct options {
+	const char *format, *site, *at, *tau;
+	bool all, no_verify;
+	cli_oracle_args oracle;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--format", options, format),
+	CLI_OPT_VALUE("--site", options, site),
+	CLI_OPT_VALUE("--at", options, at),
+	CLI_OPT_VALUE("--tau", options, tau),
+	CLI_OPT_FLAG("--all", options, all),
+	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
+	CLI_OPT_END,
+};
+
 int cmd_explain(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *format = "text", *site_arg = NULL, *at = NULL, *tau_arg = NULL;
-	bool verify = true, all = false;
+	options o = {.format = "text"};
+	int npos;
+	if (!cli_parse("explain", table, &o, argc, argv, &npos))
+		return EXIT_USAGE;
+	const char *format = o.format, *site_arg = o.site, *at = o.at, *tau_arg = o.tau;
+	bool verify = !o.no_verify, all = o.all;
 	char **files = argv + 1;
 	int nfiles = 0;
-	cli_oracle_args oargs = {0};
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = cli_oracle_option("explain", argc, argv, &i, &oargs)) ||
-		    (r = cli_option("explain", argc, argv, &i, "--format", &format)) ||
-		    (r = cli_option("explain", argc, argv, &i, "--site", &site_arg)) ||
-		    (r = cli_option("explain", argc, argv, &i, "--at", &at)) ||
-		    (r = cli_option("explain", argc, argv, &i, "--tau", &tau_arg))) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--all") == 0) {
-			all = true;
-		} else if (strcmp(argv[i], "--no-verify") == 0) {
-			verify = false;
-		} else if (argv[i][0] == '-' && argv[i][1] != 0) {
-			fprintf(stderr, "facet explain: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else if (!at && !is_file(argv[i]) && strchr(argv[i], ':')) {
-			at = argv[i];
-		} else {
-			files[nfiles++] = argv[i];
-		}
+	cli_oracle_args oargs = o.oracle;
+	for (int i = 0; i < npos; i++) {
+		if (!at && !is_file(files[i]) && strchr(files[i], ':'))
+			at = files[i];   /* FILE:LINE as a bare argument */
+		else
+			files[nfiles++] = files[i];
 	}
 	bool json = !strcmp(format, "json");
 	if (!json && strcmp(format, "text") != 0) {
@@ -378,7 +385,7 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "facet explain: note: %s\n", r->note);
 	graphs gs;
 	for (int g = 0; g < 4; g++)
-		gs.g[g] = facet_graph(r, (facet_graph_kind)g);
+		gs.g[g] = facet_graph(r, (cg_graph_id)(CG_R0 + g));
 
 	json_t *sites = json_array();
 	for (unsigned i = 0; i < r->n_sites; i++) {

@@ -3,6 +3,7 @@
  * what a syntactic scan would miss) and Table 2 (mean targets per site under
  * each graph), with the refinement's time. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/load.h"
 #include "cli/oracle_cli.h"
 
@@ -117,8 +118,8 @@ static json_t *report(const facet_result *r, const pta_result *pta, double pta_s
 	json_t *means = json_object();
 	cg_graph *andersen = pta_callgraph(pta, false);
 	const struct { const char *name; cg_graph *g; } gs[] = {
-		{"andersen", andersen}, {"r0", facet_graph(r, GRAPH_R0)}, {"rulesonly", facet_graph(r, GRAPH_RULES_ONLY)},
-		{"rplus", facet_graph(r, GRAPH_RPLUS)}, {"rpm", facet_graph(r, GRAPH_RPM)},
+		{"andersen", andersen}, {"r0", facet_graph(r, CG_R0)}, {"rulesonly", facet_graph(r, CG_RULESONLY)},
+		{"rplus", facet_graph(r, CG_RPLUS)}, {"rpm", facet_graph(r, CG_RPM)},
 	};
 	double r0_mean = 0, rpm_mean = 0;
 	for (size_t i = 0; i < sizeof gs / sizeof *gs; i++) {
@@ -217,35 +218,35 @@ static void print_text(json_t *j)
 		       (long long)json_integer_value(json_object_get(g, "sites")));
 }
 
+typedef struct options {
+	const char *format, *tau;
+	bool list, no_verify;
+	cli_oracle_args oracle;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--format", options, format),
+	CLI_OPT_VALUE("--tau", options, tau),
+	CLI_OPT_FLAG("--list", options, list),
+	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
+	CLI_OPT_END,
+};
+
 int cmd_fields(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *format = "text", *tau_arg = NULL;
-	bool verify = true, list = false;
+	options o = {.format = "text"};
+	int nfiles;
+	if (!cli_parse("fields", table, &o, argc, argv, &nfiles))
+		return EXIT_USAGE;
+	const char *format = o.format, *tau_arg = o.tau;
+	bool verify = !o.no_verify, list = o.list;
 	char **files = argv + 1;
-	int nfiles = 0;
-	cli_oracle_args oargs = {0};
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = cli_oracle_option("fields", argc, argv, &i, &oargs)) ||
-		    (r = cli_option("fields", argc, argv, &i, "--format", &format)) ||
-		    (r = cli_option("fields", argc, argv, &i, "--tau", &tau_arg))) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--list") == 0) {
-			list = true;
-		} else if (strcmp(argv[i], "--no-verify") == 0) {
-			verify = false;
-		} else if (argv[i][0] == '-' && argv[i][1] != 0) {
-			fprintf(stderr, "facet fields: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			files[nfiles++] = argv[i];
-		}
-	}
+	cli_oracle_args oargs = o.oracle;
 	bool json = !strcmp(format, "json");
 	if (!json && strcmp(format, "text") != 0) {
 		fprintf(stderr, "facet fields: unknown format '%s' (text, json)\n", format);

@@ -2,6 +2,7 @@
  * clients (AI agents) over stdin/stdout. The protocol is src/mcp/; this file
  * binds it to the query layer and guards stdout. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -80,51 +81,58 @@ static bool q_pending(const void *s)
 
 static const mcp_backend query_backend = {q_open, q_close, q_call, q_pending};
 
+typedef struct options {
+	const char *catalog, *overlay, *max_message, *write_dir;
+	cli_list read_dirs;
+	bool verbose;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--catalog", options, catalog),
+	CLI_OPT_VALUE("--overlay", options, overlay),
+	CLI_OPT_VALUE("--max-message-bytes", options, max_message),
+	CLI_OPT_VALUE("--write-dir", options, write_dir),
+	CLI_OPT_LIST("--read-dir", options, read_dirs),
+	CLI_OPT_FLAG("--verbose", options, verbose),
+	CLI_OPT_FLAG("-v", options, verbose),
+	CLI_OPT_END,
+};
+
 int cmd_mcp(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *catalog = NULL, *overlay = NULL, *write_dir = NULL;
+	options o = {0};
+	int npos;
+	if (!cli_parse("mcp", table, &o, argc, argv, &npos)) {
+		cli_list_free(&o.read_dirs);
+		return EXIT_USAGE;
+	}
+	if (npos > 0 || o.read_dirs.n > 62) {
+		if (npos > 0)
+			cli_error("mcp", "unexpected argument '%s' (see --help)", argv[1]);
+		else
+			cli_error("mcp", "at most 62 --read-dir");
+		cli_list_free(&o.read_dirs);
+		return EXIT_USAGE;
+	}
+	const char *catalog = o.catalog, *overlay = o.overlay, *write_dir = o.write_dir;
 	const char *read_dirs[64];
-	unsigned n_read = 0;
-	mcp_options opts = {.log = stderr};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--catalog") == 0 && has_value)
-			catalog = argv[++i];
-		else if (strcmp(a, "--overlay") == 0 && has_value)
-			overlay = argv[++i];
-		else if (strcmp(a, "--write-dir") == 0 && has_value)
-			write_dir = argv[++i];
-		else if (strcmp(a, "--read-dir") == 0 && has_value && n_read < 62)
-			read_dirs[n_read++] = argv[++i];
-		else if (strcmp(a, "--max-message-bytes") == 0 && has_value) {
-			char *end;
-			errno = 0;
-			unsigned long long n = strtoull(argv[++i], &end, 10);
-			if (errno || *end || n == 0 || n > (unsigned long long)INT_MAX) {
-				fprintf(stderr, "facet mcp: --max-message-bytes wants a positive number of bytes, not '%s'\n",
-				        argv[i]);
-				return EXIT_USAGE;
-			}
-			opts.max_message = (size_t)n;
-		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
-			opts.verbose = true;
-		else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--overlay") == 0 ||
-		         strcmp(a, "--max-message-bytes") == 0 || strcmp(a, "--write-dir") == 0 ||
-		         strcmp(a, "--read-dir") == 0) {
-			fprintf(stderr, "facet mcp: %s needs a value (see --help)\n", a);
+	unsigned n_read = o.read_dirs.n;
+	for (unsigned i = 0; i < n_read; i++)
+		read_dirs[i] = o.read_dirs.v[i];
+	cli_list_free(&o.read_dirs);
+	mcp_options opts = {.log = stderr, .verbose = o.verbose};
+	unsigned long n;
+	if (o.max_message) {
+		if (!cli_uint("mcp", "--max-message-bytes", o.max_message, 1, INT_MAX, &n))
 			return EXIT_USAGE;
-		} else {
-			fprintf(stderr, "facet mcp: unexpected argument '%s' (see --help)\n", a);
-			return EXIT_USAGE;
-		}
+		opts.max_message = (size_t)n;
 	}
 	if (overlay && !catalog) {
-		fputs("facet mcp: --overlay needs --catalog (see --help)\n", stderr);
+		cli_error("mcp", "--overlay needs --catalog (see --help)");
 		return EXIT_USAGE;
 	}
 
@@ -136,7 +144,7 @@ int cmd_mcp(int argc, char **argv)
 	int proto_fd = dup(STDOUT_FILENO);
 	FILE *proto = proto_fd >= 0 ? fdopen(proto_fd, "w") : NULL;
 	if (!proto || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		fprintf(stderr, "facet mcp: cannot set up stdout: %s\n", strerror(errno));
+		cli_error("mcp", "cannot set up stdout: %s", strerror(errno));
 		return EXIT_INPUT;
 	}
 	/* A client that goes away makes writes fail with EPIPE, which the
@@ -169,7 +177,7 @@ int cmd_mcp(int argc, char **argv)
 	mcp_server *server = mcp_server_new(&query_backend, &opts);
 	free(cat_dir);
 	if (!server) {
-		fprintf(stderr, "facet mcp: --write-dir or --read-dir names a directory that does not exist\n");
+		cli_error("mcp", "--write-dir or --read-dir names a directory that does not exist");
 		fclose(proto);
 		return EXIT_USAGE;
 	}
@@ -177,7 +185,7 @@ int cmd_mcp(int argc, char **argv)
 	if (catalog) {
 		facet_error err = {0};
 		if (!mcp_server_load(server, catalog, overlay, &err)) {
-			fprintf(stderr, "facet mcp: %s\n", err.msg);
+			cli_error("mcp", "%s", err.msg);
 			mcp_server_free(server);
 			fclose(proto);
 			return EXIT_INPUT;

@@ -6,6 +6,7 @@
  * only parses options, picks the output format and maps failures to exit
  * codes; everything else is in src/oo. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "oo/compare.h"
 #include "oo/gen.h"
 #include "oo/oo.h"

@@ -1,6 +1,7 @@
 /* cmd_pts.c — `facet pts`: points-to sets of the Andersen analysis, for
  * looking at why a call site got the targets it got. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/load.h"
 
 #include <limits.h>
@@ -146,6 +147,16 @@ static int show_global(const ir_program *p, const pta_result *r, const char *nam
 	return EXIT_OK;
 }
 
+typedef struct options {
+	const char *site, *global;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--site", options, site),
+	CLI_OPT_VALUE("--global", options, global),
+	CLI_OPT_END,
+};
+
 int cmd_pts(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -164,22 +175,12 @@ int cmd_pts(int argc, char **argv)
 		      stdout);
 		return EXIT_OK;
 	}
-	const char *site = NULL, *global = NULL;
+	options o = {0};
+	int nfiles;
+	if (!cli_parse("pts", table, &o, argc, argv, &nfiles))
+		return EXIT_USAGE;
+	const char *site = o.site, *global = o.global;
 	char **files = argv + 1;
-	int nfiles = 0;
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = cli_option("pts", argc, argv, &i, "--site", &site)) ||
-		    (r = cli_option("pts", argc, argv, &i, "--global", &global))) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "facet pts: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			files[nfiles++] = argv[i];
-		}
-	}
 	if (nfiles == 0 || (!site) == (!global)) {
 		fputs("facet pts: give input files and exactly one of --site or --global (see --help)\n", stderr);
 		return EXIT_USAGE;

@@ -1,8 +1,11 @@
 /* cmd_query.c — `facet query` and `facet overlay`: the query verbs on the
  * command line. Each command turns its arguments into the JSON object
  * query_call takes (the same names the MCP tools use), and prints the answer
- * as JSON or as text for people. */
+ * as JSON or as text for people. The verbs, their arguments and their help
+ * lines are the verb registry's (query.h). No LLVM here: facet-query
+ * (src/query/bin/) links this file too, without a module writer. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,66 +14,35 @@
 
 #include <jansson.h>
 
+#include "cg/registry.h"
 #include "overlay/overlay.h"
 #include "query/query.h"
-
-/* facet-query (src/query/bin/) compiles this file without LLVM: it hands
- * slice --emit-module to the facet binary beside it. */
-#ifndef FACET_QUERY_NO_LLVM
-#include "ir/slice.h"
-#endif
-
-/* "--name VALUE" or "--name=VALUE" at argv[*i] (load.h's cli_option, which
- * this file cannot use: load.c links the ingest). 1 matched, 0 not, -1 when
- * the value is missing. */
-static int option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)
-{
-	size_t len = strlen(name);
-	if (strncmp(argv[*i], name, len) != 0)
-		return 0;
-	if (argv[*i][len] == '=') {
-		*value = argv[*i] + len + 1;
-		return 1;
-	}
-	if (argv[*i][len] != 0)
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "facet %s: option %s needs a value\n", cmd, name);
-		return -1;
-	}
-	*value = argv[++*i];
-	return 1;
-}
 
 static void usage(FILE *out)
 {
 	fputs("usage: facet query VERB ARGS... --catalog CATALOG [options]\n"
 	      "\n"
 	      "Answers questions from a catalog made by 'facet build' (no bitcode is\n"
-	      "read, except by slice --emit-module). Verbs:\n"
-	      "  defs NAME                  definitions of a function or global (a linked\n"
-	      "                             name or a bare identifier; statics in several\n"
-	      "                             modules are all listed)\n"
-	      "  (a NAME naming statics of several modules is refused with the candidates;\n"
+	      "read, except by slice --emit-module). Verbs:\n",
+	      out);
+	for (const query_verb_info *v = query_verb_table; v->name; v++) {
+		if (v->group != QV_QUERY)
+			continue;
+		char head[64];
+		snprintf(head, sizeof head, "%s%s%s", v->cli, *v->usage ? " " : "", v->usage);
+		const char *line = v->summary;
+		for (int first = 1; *line; first = 0) {
+			size_t n = strcspn(line, "\n");
+			fprintf(out, "  %-26s %.*s\n", first ? head : "", (int)n, line);
+			line += n + (line[n] == '\n');
+		}
+	}
+	fprintf(out, "  (a NAME naming statics of several modules is refused with the candidates;\n"
 	      "   give one as '{\"module_id\": \"FILE\", \"symbol\": \"NAME\"}')\n"
-	      "  at FILE:LINE               functions with code at that line, the call\n"
-	      "                             sites there, address uses and field assignments\n"
-	      "  callers NAME               call sites that call NAME, by caller\n"
-	      "  callees NAME               NAME's call sites, classified, with targets\n"
-	      "  uses NAME                  where NAME's address is taken or stored\n"
-	      "  reach FROM TO              one shortest path FROM -> TO, or its absence\n"
-	      "  closure NAME --out|--in    everything NAME reaches / that reaches NAME\n"
-	      "  slice FROM TO              the functions on some path FROM -> TO\n"
-	      "                             [--emit-module OUT.bc writes their definitions]\n"
-	      "  externals                  declared but undefined symbols\n"
-	      "  indirect-targets FILE:LINE targets of the indirect calls there, with warrants\n"
-	      "  resolution-candidates      unresolved indirect sites grouped by field\n"
-	      "  explain SITE               one site: dispatch, targets per graph, warrants\n"
-	      "  inventory                  what the catalog holds\n"
 	      "\n"
 	      "options:\n"
 	      "  --catalog FILE        the catalog (required)\n"
-	      "  --graph G             direct, andersen, r0, rulesonly, rplus, rpm\n"
+	      "  --graph G             %s\n"
 	      "                        (default: rpm when the catalog has it, else r0)\n"
 	      "  --format text|json    output (default text); json is what the MCP tools\n"
 	      "                        return, documented in docs/queries.md\n"
@@ -86,7 +58,7 @@ static void usage(FILE *out)
 	      "sites it depends on, agent steps, overlay coverage). Exit codes: 0 success,\n"
 	      "1 bad input (not a catalog, unknown function, graph not in the catalog),\n"
 	      "2 usage error.\n",
-	      out);
+	      cg_graph_list());
 }
 
 static void overlay_usage(FILE *out)
@@ -307,75 +279,38 @@ static int print_result(json_t *r, const char *verb, bool json)
 typedef struct common {
 	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit;
 	bool include_overlay, in, out;
-	char *pos[4];
+	char **pos;
 	int n_pos;
 } common;
 
-/* Parses the options every verb shares; returns -1 on a usage error. */
-static int parse_common(const char *cmd, int argc, char **argv, common *c)
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--catalog", common, catalog),
+	CLI_OPT_VALUE("--graph", common, graph),
+	CLI_OPT_VALUE("--format", common, format),
+	CLI_OPT_VALUE("--min-confidence", common, min_conf),
+	CLI_OPT_VALUE("--overlay", common, overlay),
+	CLI_OPT_VALUE("--emit-module", common, emit),
+	CLI_OPT_VALUE("--limit", common, limit),
+	CLI_OPT_FLAG("--include-overlay", common, include_overlay),
+	CLI_OPT_FLAG("--in", common, in),
+	CLI_OPT_FLAG("--out", common, out),
+	CLI_OPT_END,
+};
+
+/* Parses the options every verb shares; false after the message. */
+static bool parse_common(const char *cmd, int argc, char **argv, common *c)
 {
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = option(cmd, argc, argv, &i, "--catalog", &c->catalog)) ||
-		    (r = option(cmd, argc, argv, &i, "--graph", &c->graph)) ||
-		    (r = option(cmd, argc, argv, &i, "--format", &c->format)) ||
-		    (r = option(cmd, argc, argv, &i, "--min-confidence", &c->min_conf)) ||
-		    (r = option(cmd, argc, argv, &i, "--overlay", &c->overlay)) ||
-		    (r = option(cmd, argc, argv, &i, "--emit-module", &c->emit)) ||
-		    (r = option(cmd, argc, argv, &i, "--limit", &c->limit))) {
-			if (r < 0)
-				return -1;
-		} else if (strcmp(argv[i], "--include-overlay") == 0) {
-			c->include_overlay = true;
-		} else if (strcmp(argv[i], "--in") == 0) {
-			c->in = true;
-		} else if (strcmp(argv[i], "--out") == 0) {
-			c->out = true;
-		} else if (argv[i][0] == '-' && argv[i][1] != 0 && strcmp(argv[i], "--") != 0) {
-			fprintf(stderr, "facet %s: unknown option '%s' (see --help)\n", cmd, argv[i]);
-			return -1;
-		} else if (strcmp(argv[i], "--") != 0) {
-			if (c->n_pos == 4) {
-				fprintf(stderr, "facet %s: too many arguments (see --help)\n", cmd);
-				return -1;
-			}
-			c->pos[c->n_pos++] = argv[i];
-		}
-	}
+	if (!cli_parse(cmd, table, c, argc, argv, &c->n_pos))
+		return false;
+	c->pos = argv + 1;
 	if (!c->catalog) {
-		fprintf(stderr, "facet %s: --catalog FILE is required (make one with 'facet build')\n", cmd);
-		return -1;
+		cli_error(cmd, "--catalog FILE is required (make one with 'facet build')");
+		return false;
 	}
 	if (!c->format)
 		c->format = "text";
-	if (strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0) {
-		fprintf(stderr, "facet %s: unknown format '%s' (text, json)\n", cmd, c->format);
-		return -1;
-	}
-	return 0;
+	return cli_choice(cmd, "format", c->format, "text\0json\0");
 }
-
-typedef struct verb_spec {
-	const char *cli, *verb;
-	int n_pos;                 /* positional arguments */
-	const char *keys[2];       /* their argument names */
-} verb_spec;
-
-static const verb_spec specs[] = {
-	{"defs", "defs", 1, {"name"}},
-	{"at", "at", 1, {"location"}},
-	{"callers", "callers", 1, {"name"}},
-	{"callees", "callees", 1, {"name"}},
-	{"uses", "uses", 1, {"name"}},
-	{"reach", "reach", 2, {"from", "to"}},
-	{"closure", "closure", 1, {"name"}},
-	{"slice", "slice", 2, {"from", "to"}},
-	{"externals", "externals", 0, {0}},
-	{"indirect-targets", "indirect_targets", 1, {"location"}},
-	{"resolution-candidates", "resolution_candidates", 0, {0}},
-	{"explain", "explain", 1, {"site"}},
-	{"inventory", "inventory", 0, {0}},
-};
 
 /* Opens the session and switches to --overlay PATH when given. */
 static query_session *open_session(const char *cmd, const common *c, bool overlay_may_be_new)
@@ -383,7 +318,7 @@ static query_session *open_session(const char *cmd, const common *c, bool overla
 	facet_error err = {0};
 	query_session *s = query_open(c->catalog, &err);
 	if (!s) {
-		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+		cli_error(cmd, "%s", err.msg);
 		return NULL;
 	}
 	if (c->overlay) {
@@ -392,7 +327,7 @@ static query_session *open_session(const char *cmd, const common *c, bool overla
 		json_t *r = query_call(s, "load_overlay", args, &err);
 		json_decref(args);
 		if (!r) {
-			fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+			cli_error(cmd, "%s", err.msg);
 			query_close(s);
 			return NULL;
 		}
@@ -401,94 +336,103 @@ static query_session *open_session(const char *cmd, const common *c, bool overla
 	return s;
 }
 
-int cmd_query(int argc, char **argv)
+/* The JSON arguments of verb v from the command line. */
+static json_t *verb_args(const query_verb_info *v, const common *c)
+{
+	json_t *args = json_object();
+	for (int i = 0; i < c->n_pos; i++) {
+		/* {"module_id": ..., "symbol": ...} names one of several statics */
+		json_t *x = c->pos[i][0] == '{' ? json_loads(c->pos[i], 0, NULL) : NULL;
+		json_object_set_new(args, v->args[i], x ? x : json_string(c->pos[i]));
+	}
+	if (c->graph)
+		json_object_set_new(args, "graph", json_string(c->graph));
+	if (c->include_overlay)
+		json_object_set_new(args, "include_overlay", json_true());
+	if (c->min_conf)
+		json_object_set_new(args, "min_confidence", json_string(c->min_conf));
+	if (c->in || c->out)
+		json_object_set_new(args, "direction", json_string(c->in ? "in" : "out"));
+	if (c->emit)
+		json_object_set_new(args, "emit_module", json_string(c->emit));
+	if (c->limit)
+		json_object_set_new(args, "limit", json_string(c->limit));
+	return args;
+}
+
+/* Writing bitcode needs LLVM: without a module writer (facet-query), the
+ * facet binary beside this one answers the whole command. */
+static int hand_to_facet(int argc, char **argv)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
+	char *slash = n > 0 ? memrchr(self, '/', (size_t)n) : NULL;
+	if (slash) {
+		strcpy(slash + 1, "facet");
+		char **av = calloc((size_t)argc + 2, sizeof *av);
+		av[0] = self;
+		av[1] = "query";
+		for (int i = 1; i < argc; i++)
+			av[i + 1] = argv[i];
+		fflush(NULL);
+		execv(self, av);
+		free(av);
+	}
+	cli_error("query", "--emit-module needs the facet binary (not found beside this one)");
+	return EXIT_INPUT;
+}
+
+int cli_query(int argc, char **argv, query_module_writer writer)
 {
 	if (cli_wants_help(argc, argv) || argc < 2) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
-	const verb_spec *spec = NULL;
-	for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
-		if (strcmp(argv[1], specs[i].cli) == 0 || strcmp(argv[1], specs[i].verb) == 0)
-			spec = &specs[i];
-	if (!spec) {
-		fprintf(stderr, "facet query: unknown verb '%s' (see --help)\n", argv[1]);
+	const query_verb_info *v = query_verb_find_cli(argv[1], QV_QUERY);
+	if (!v) {
+		cli_error("query", "unknown verb '%s' (see --help)", argv[1]);
 		return EXIT_USAGE;
 	}
+	char **vargv = calloc((size_t)argc, sizeof *vargv);   /* parsing packs the positionals in place */
+	memcpy(vargv, argv + 1, (size_t)(argc - 1) * sizeof *vargv);
 	common c = {0};
-	if (parse_common("query", argc - 1, argv + 1, &c) < 0)
-		return EXIT_USAGE;
-	if (c.n_pos != spec->n_pos) {
-		fprintf(stderr, "facet query: %s takes %d argument%s, got %d (see --help)\n", spec->cli, spec->n_pos,
-		        spec->n_pos == 1 ? "" : "s", c.n_pos);
-		return EXIT_USAGE;
+	int rc = EXIT_USAGE;
+	unsigned want = query_verb_n_args(v);
+	if (!parse_common("query", argc - 1, vargv, &c))
+		goto out;
+	if ((unsigned)c.n_pos != want) {
+		cli_error("query", "%s takes %u argument%s, got %d (see --help)", v->cli, want, want == 1 ? "" : "s",
+		          c.n_pos);
+		goto out;
 	}
 	if (c.in && c.out) {
-		fputs("facet query: give one of --in and --out\n", stderr);
-		return EXIT_USAGE;
+		cli_error("query", "give one of --in and --out");
+		goto out;
 	}
-	if (c.overlay && !c.include_overlay)
-		c.include_overlay = true;   /* naming an overlay means using it */
-	json_t *args = json_object();
-	for (int i = 0; i < c.n_pos; i++) {
-		/* {"module_id": ..., "symbol": ...} names one of several statics */
-		json_t *v = c.pos[i][0] == '{' ? json_loads(c.pos[i], 0, NULL) : NULL;
-		json_object_set_new(args, spec->keys[i], v ? v : json_string(c.pos[i]));
+	c.include_overlay = c.include_overlay || c.overlay;   /* naming an overlay means using it */
+	if (c.emit && !writer) {
+		rc = hand_to_facet(argc, argv);
+		goto out;
 	}
-	if (c.graph)
-		json_object_set_new(args, "graph", json_string(c.graph));
-	if (c.include_overlay)
-		json_object_set_new(args, "include_overlay", json_true());
-	if (c.min_conf)
-		json_object_set_new(args, "min_confidence", json_string(c.min_conf));
-	if (c.in || c.out)
-		json_object_set_new(args, "direction", json_string(c.in ? "in" : "out"));
-	if (c.emit)
-		json_object_set_new(args, "emit_module", json_string(c.emit));
-	if (c.limit)
-		json_object_set_new(args, "limit", json_string(c.limit));
-
-#ifdef FACET_QUERY_NO_LLVM
-	if (c.emit) {   /* writing bitcode needs LLVM: the facet binary beside this one does it */
-		char self[4096];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
-		char *slash = n > 0 ? memrchr(self, '/', (size_t)n) : NULL;
-		if (slash) {
-			strcpy(slash + 1, "facet");
-			char **av = calloc((size_t)argc + 2, sizeof *av);
-			av[0] = self;
-			av[1] = "query";
-			for (int i = 1; i < argc; i++)
-				av[i + 1] = argv[i];
-			fflush(NULL);
-			execv(self, av);
-			free(av);
-		}
-		fputs("facet query: --emit-module needs the facet binary (not found beside this one)\n", stderr);
-		json_decref(args);
-		return EXIT_INPUT;
-	}
-#endif
+	rc = EXIT_INPUT;
 	query_session *s = open_session("query", &c, false);
-	if (!s) {
-		json_decref(args);
-		return EXIT_INPUT;
-	}
-#ifndef FACET_QUERY_NO_LLVM
-	query_set_module_writer(s, ir_slice_write);
-#endif
-	facet_error err = {0};
-	json_t *r = query_call(s, spec->verb, args, &err);
-	int rc;
-	if (!r) {
-		fprintf(stderr, "facet query %s: error: %s\n", spec->cli, err.msg);
-		rc = EXIT_INPUT;
-	} else {
-		rc = print_result(r, spec->verb, strcmp(c.format, "json") == 0);
+	if (s) {
+		query_set_module_writer(s, writer);
+		json_t *args = verb_args(v, &c);
+		facet_error err = {0};
+		json_t *r = query_call(s, v->name, args, &err);
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "query %s", v->cli);
+		if (!r)
+			cli_error(cmd, "%s", err.msg);
+		else
+			rc = print_result(r, v->name, strcmp(c.format, "json") == 0);
 		json_decref(r);
+		json_decref(args);
+		query_close(s);
 	}
-	json_decref(args);
-	query_close(s);
+out:
+	free(vargv);
 	return rc;
 }
 
@@ -506,7 +450,7 @@ static char *read_stdin(size_t *len)
 	return text;
 }
 
-int cmd_overlay(int argc, char **argv)
+int cli_overlay(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv) || argc < 2) {
 		overlay_usage(argc < 2 ? stderr : stdout);
@@ -515,14 +459,14 @@ int cmd_overlay(int argc, char **argv)
 	const char *sub = argv[1];
 	bool record = strcmp(sub, "record") == 0;
 	if (!record && strcmp(sub, "list") != 0) {
-		fprintf(stderr, "facet overlay: unknown subcommand '%s' (record, list)\n", sub);
+		cli_error("overlay", "unknown subcommand '%s' (record, list)", sub);
 		return EXIT_USAGE;
 	}
 	common c = {0};
-	if (parse_common("overlay", argc - 1, argv + 1, &c) < 0)
+	if (!parse_common("overlay", argc - 1, argv + 1, &c))
 		return EXIT_USAGE;
 	if (c.n_pos) {
-		fprintf(stderr, "facet overlay: unexpected argument '%s' (records come on stdin)\n", c.pos[0]);
+		cli_error("overlay", "unexpected argument '%s' (records come on stdin)", c.pos[0]);
 		return EXIT_USAGE;
 	}
 	query_session *s = open_session("overlay", &c, record);
@@ -537,7 +481,7 @@ int cmd_overlay(int argc, char **argv)
 		json_t *records = overlay_parse_lines(text ? text : "", len, &err);
 		free(text);
 		if (!records) {
-			fprintf(stderr, "facet overlay record: error: stdin %s\n", err.msg);
+			cli_error("overlay record", "stdin %s", err.msg);
 			goto out;
 		}
 		json_t *args = json_pack("{s:o}", "records", records);
@@ -546,7 +490,7 @@ int cmd_overlay(int argc, char **argv)
 		r = query_call(s, "record_edges", args, &err);
 		json_decref(args);
 		if (!r) {
-			fprintf(stderr, "facet overlay record: error: %s\n", err.msg);
+			cli_error("overlay record", "%s", err.msg);
 			goto out;
 		}
 		json_decref(r);
@@ -556,7 +500,7 @@ int cmd_overlay(int argc, char **argv)
 		r = query_call(s, "save_overlay", args, &err);
 		json_decref(args);
 		if (!r) {
-			fprintf(stderr, "facet overlay record: error: %s\n", err.msg);
+			cli_error("overlay record", "%s", err.msg);
 			goto out;
 		}
 	} else {
@@ -564,7 +508,7 @@ int cmd_overlay(int argc, char **argv)
 		r = query_call(s, "list_overlay", args, &err);
 		json_decref(args);
 		if (!r) {
-			fprintf(stderr, "facet overlay list: error: %s\n", err.msg);
+			cli_error("overlay list", "%s", err.msg);
 			goto out;
 		}
 	}

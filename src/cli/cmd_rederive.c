@@ -3,6 +3,7 @@
  * without reading the bitcode or running any analysis (§3.5: the graphs
  * are functions of the provenance alone; facet_derive does the work). */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/load.h"
 
 #include <jansson.h>
@@ -158,7 +159,7 @@ static bool load(catalog *c, int graph_bit, provenance *pv, facet_error *err)
 	}
 	pv->r0 = cg_new(&pv->shell, "r0");
 	pv->stored = cg_new(&pv->shell, "stored");
-	if (!read_graph(db, CATALOG_R0, pv->r0, (unsigned)nf) || !read_graph(db, graph_bit, pv->stored, (unsigned)nf)) {
+	if (!read_graph(db, CG_R0, pv->r0, (unsigned)nf) || !read_graph(db, graph_bit, pv->stored, (unsigned)nf)) {
 		error_set(err, "reading the edges: %s", sqlite3_errmsg(db));
 		return false;
 	}
@@ -225,35 +226,42 @@ static void print(const provenance *pv, const cg_graph *g, const char *graph, un
 	json_decref(top);
 }
 
+typedef struct options {
+	const char *catalog, *tau, *graph, *format;
+	bool check;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--catalog", options, catalog),
+	CLI_OPT_VALUE("--tau", options, tau),
+	CLI_OPT_VALUE("--graph", options, graph),
+	CLI_OPT_VALUE("--format", options, format),
+	CLI_OPT_FLAG("--check", options, check),
+	CLI_OPT_END,
+};
+
 int cmd_rederive(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *path = NULL, *tau_arg = NULL, *graph = "rpm", *format = "text";
-	bool check = false;
-	for (int i = 1; i < argc; i++) {
-		int r;
-		if ((r = cli_option("rederive", argc, argv, &i, "--catalog", &path)) ||
-		    (r = cli_option("rederive", argc, argv, &i, "--tau", &tau_arg)) ||
-		    (r = cli_option("rederive", argc, argv, &i, "--graph", &graph)) ||
-		    (r = cli_option("rederive", argc, argv, &i, "--format", &format))) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--check") == 0) {
-			check = true;
-		} else {
-			fprintf(stderr, "facet rederive: unexpected argument '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		}
+	options o = {.graph = "rpm", .format = "text"};
+	int npos;
+	if (!cli_parse("rederive", table, &o, argc, argv, &npos))
+		return EXIT_USAGE;
+	if (npos > 0) {
+		cli_error("rederive", "unexpected argument '%s' (see --help)", argv[1]);
+		return EXIT_USAGE;
 	}
-	facet_graph_kind kind = !strcmp(graph, "rpm") ? GRAPH_RPM : !strcmp(graph, "rplus") ? GRAPH_RPLUS
-	                        : !strcmp(graph, "rulesonly") ? GRAPH_RULES_ONLY : GRAPH_R0;
+	const char *path = o.catalog, *tau_arg = o.tau, *graph = o.graph, *format = o.format;
+	bool check = o.check;
+	cg_graph_id kind = !strcmp(graph, "rpm") ? CG_RPM : !strcmp(graph, "rplus") ? CG_RPLUS
+	                        : !strcmp(graph, "rulesonly") ? CG_RULESONLY : CG_R0;
 	bool json = !strcmp(format, "json");
-	if (!path || kind == GRAPH_R0 || (!json && strcmp(format, "text") != 0)) {
+	if (!path || kind == CG_R0 || (!json && strcmp(format, "text") != 0)) {
 		fputs(!path ? "facet rederive: --catalog is required (see --help)\n"
-		      : kind == GRAPH_R0 ? "facet rederive: --graph is rpm, rplus or rulesonly\n"
+		      : kind == CG_R0 ? "facet rederive: --graph is rpm, rplus or rulesonly\n"
 		                         : "facet rederive: --format is text or json\n",
 		      stderr);
 		return EXIT_USAGE;
@@ -264,8 +272,8 @@ int cmd_rederive(int argc, char **argv)
 		fprintf(stderr, "facet rederive: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
-	int bit = catalog_graph_index(graph);
-	if (!catalog_has_refinement(c) || !catalog_has_graph(c, CATALOG_R0) || !catalog_has_graph(c, bit)) {
+	int bit = cg_graph_parse(graph);
+	if (!catalog_has_refinement(c) || !catalog_has_graph(c, CG_R0) || !catalog_has_graph(c, bit)) {
 		fprintf(stderr, "facet rederive: %s holds no refinement (R0, decisions and %s)\n", path, graph);
 		catalog_close(c);
 		return EXIT_INPUT;

@@ -2,6 +2,7 @@
  * Facet paper's Tables 3 and 4, Figure 6's data). Metrics: src/trace/score.h. */
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/opt.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -273,69 +274,64 @@ static void print_json(const trace_observed *o, long indirect, scored *gs, unsig
 	printf("]}\n");
 }
 
+typedef struct score_options {
+	cli_list traces, graphs, graph_files;
+	const char *format;
+	bool per_site, no_verify;
+} score_options;
+
+static const cli_opt table[] = {
+	CLI_OPT_LIST("--trace", score_options, traces),
+	CLI_OPT_LIST("--graph-file", score_options, graph_files),
+	CLI_OPT_LIST("--graph", score_options, graphs),
+	CLI_OPT_VALUE("--format", score_options, format),
+	CLI_OPT_FLAG("--per-site", score_options, per_site),
+	CLI_OPT_FLAG("--no-verify", score_options, no_verify),
+	CLI_OPT_END,
+};
+
 int cmd_score(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char **traces = xcalloc((size_t)argc, sizeof *traces), **graphs = xcalloc((size_t)argc, sizeof *graphs);
-	const char **gfiles = xcalloc((size_t)argc, sizeof *gfiles);
-	char **files = xcalloc((size_t)argc, sizeof *files);
-	unsigned nt = 0, ngr = 0, ngf = 0;
+	score_options so = {.format = "text"};
 	int nfiles = 0, rc = EXIT_OK;
-	const char *format = "text";
-	bool verify = true, per_site = false;
+	if (!cli_parse("score", table, &so, argc, argv, &nfiles)) {
+		cli_list_free(&so.traces);
+		cli_list_free(&so.graph_files);
+		cli_list_free(&so.graphs);
+		return EXIT_USAGE;
+	}
+	char **files = argv + 1;
+	const char **traces = so.traces.v, **gfiles = so.graph_files.v, *format = so.format;
+	const char **graphs = xcalloc((size_t)argc + 2, sizeof *graphs);
+	for (unsigned i = 0; i < so.graphs.n; i++)
+		graphs[i] = so.graphs.v[i];
+	unsigned nt = so.traces.n, ngr = so.graphs.n, ngf = so.graph_files.n;
+	bool verify = !so.no_verify, per_site = so.per_site;
 	trace_observed o = {0};
 	scored *gs = NULL;
 	unsigned ng = 0;
 	ir_program *p = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
-		int r;
-		if ((r = cli_option("score", argc, argv, &i, "--trace", &v)) > 0)
-			traces[nt++] = v;
-		else if (r == 0 && (r = cli_option("score", argc, argv, &i, "--graph-file", &v)) > 0)
-			gfiles[ngf++] = v;
-		else if (r == 0 && (r = cli_option("score", argc, argv, &i, "--graph", &v)) > 0)
-			graphs[ngr++] = v;
-		else if (r == 0 && (r = cli_option("score", argc, argv, &i, "--format", &format)) > 0)
-			;
-		else if (r < 0) {
-			rc = EXIT_USAGE;
-			goto done;
-		} else if (strcmp(argv[i], "--per-site") == 0)
-			per_site = true;
-		else if (strcmp(argv[i], "--no-verify") == 0)
-			verify = false;
-		else if (strcmp(argv[i], "--") == 0)
-			for (i++; i < argc; i++)
-				files[nfiles++] = argv[i];
-		else if (argv[i][0] == '-' && argv[i][1] != 0) {
-			fprintf(stderr, "facet score: unknown option '%s' (see --help)\n", argv[i]);
-			rc = EXIT_USAGE;
-			goto done;
-		} else
-			files[nfiles++] = argv[i];
-	}
 	bool json = strcmp(format, "json") == 0;
-	if (!json && strcmp(format, "text") != 0) {
-		fprintf(stderr, "facet score: unknown format '%s' (text, json)\n", format);
+	if (!cli_choice("score", "format", format, "text\0json\0")) {
 		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (nt == 0) {
-		fputs("facet score: no --trace FILE (see --help)\n", stderr);
+		cli_error("score", "no --trace FILE (see --help)");
 		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (nfiles == 0 && ngr > 0) {
-		fputs("facet score: --graph needs the program's bitcode (PROG.bc...)\n", stderr);
+		cli_error("score", "--graph needs the program's bitcode (PROG.bc...)");
 		rc = EXIT_USAGE;
 		goto done;
 	}
 	if (nfiles == 0 && ngf == 0) {
-		fputs("facet score: nothing to score: give PROG.bc (with --graph) or --graph-file (see --help)\n", stderr);
+		cli_error("score", "nothing to score: give PROG.bc (with --graph) or --graph-file (see --help)");
 		rc = EXIT_USAGE;
 		goto done;
 	}
@@ -344,9 +340,8 @@ int cmd_score(int argc, char **argv)
 		graphs[ngr++] = "r0";
 	}
 	for (unsigned i = 0; i < ngr; i++)
-		if (!cli_graph_known(graphs[i])) {
-			fprintf(stderr, "facet score: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n",
-			        graphs[i]);
+		if (cg_graph_parse(graphs[i]) < 0) {
+			cli_error("score", "unknown graph '%s' (%s)", graphs[i], cg_graph_list());
 			rc = EXIT_USAGE;
 			goto done;
 		}
@@ -372,7 +367,7 @@ int cmd_score(int argc, char **argv)
 	if (nfiles > 0) {
 		bool pta = false;
 		for (unsigned i = 0; i < ngr; i++)
-			pta |= cli_graph_needs_pta(graphs[i]);
+			pta |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_pta;
 		p = pta ? cli_load("score", files, nfiles, verify) : cli_load_sites("score", files, nfiles, verify);
 		if (!p) {
 			rc = EXIT_INPUT;
@@ -443,10 +438,8 @@ int cmd_score(int argc, char **argv)
 		print_json(&o, indirect, gs, ng, per_site);
 	else
 		print_text(&o, indirect, gs, ng, per_site);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("facet score: writing output");
+	if (!cli_flush("score"))
 		rc = EXIT_INPUT;
-	}
 done:
 	for (unsigned i = 0; i < ng; i++)
 		scored_free(&gs[i]);
@@ -454,9 +447,9 @@ done:
 	if (p)
 		ir_program_free(p);
 	trace_observed_free(&o);
-	free(traces);
+	cli_list_free(&so.traces);
+	cli_list_free(&so.graph_files);
+	cli_list_free(&so.graphs);
 	free(graphs);
-	free(gfiles);
-	free(files);
 	return rc;
 }

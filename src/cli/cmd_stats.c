@@ -1,5 +1,6 @@
 /* cmd_stats.c — `facet stats`: what a program is made of. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/load.h"
 
 #include <stdio.h>
@@ -283,41 +284,37 @@ static void usage(FILE *out)
 	      out);
 }
 
+typedef struct options {
+	const char *format;
+	bool refine, no_verify, pta, unmodelled;
+	cli_oracle_args oracle;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--format", options, format),
+	CLI_OPT_FLAG("--refine", options, refine),
+	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_FLAG("--pta", options, pta),
+	CLI_OPT_FLAG("--unmodelled", options, unmodelled),
+	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
+	CLI_OPT_END,
+};
+
 int cmd_stats(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	const char *format = "text";
-	bool verify = true, pta = false, list_unmodelled = false, refine = false;
-	cli_oracle_args oargs = {0};
+	options o = {.format = "text"};
+	int nfiles;
+	if (!cli_parse("stats", table, &o, argc, argv, &nfiles))
+		return EXIT_USAGE;
+	const char *format = o.format;
+	bool verify = !o.no_verify, refine = o.refine, list_unmodelled = o.unmodelled;
+	bool pta = o.pta || refine || list_unmodelled;
+	cli_oracle_args oargs = o.oracle;
 	char **files = argv + 1;
-	int nfiles = 0;
-	for (int i = 1; i < argc; i++) {
-		int r = cli_option("stats", argc, argv, &i, "--format", &format);
-		if (!r)
-			r = cli_oracle_option("stats", argc, argv, &i, &oargs);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (strcmp(argv[i], "--refine") == 0) {
-			refine = pta = true;
-			continue;
-		}
-		if (strcmp(argv[i], "--no-verify") == 0)
-			verify = false;
-		else if (strcmp(argv[i], "--pta") == 0)
-			pta = true;
-		else if (strcmp(argv[i], "--unmodelled") == 0)
-			pta = list_unmodelled = true;
-		else if (argv[i][0] == '-' && argv[i][1] != 0) {
-			fprintf(stderr, "facet stats: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else
-			files[nfiles++] = argv[i];
-	}
 	if (nfiles == 0) {
 		fputs("facet stats: no input files (see --help)\n", stderr);
 		return EXIT_USAGE;

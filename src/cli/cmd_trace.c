@@ -1,6 +1,7 @@
 /* cmd_trace.c — `facet trace build`: an instrumented executable whose runs
  * record the observed targets of every indirect call. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/load.h"
 
 #include <stdio.h>
@@ -55,6 +56,20 @@ static bool is_link_arg(const char *a)
 	       (n > 3 && strcmp(a + n - 3, ".so") == 0) || strstr(a, ".so.") != NULL;
 }
 
+typedef struct options {
+	const char *cc, *runtime, *keep_bc, *output;
+	bool no_verify;
+} options;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--cc", options, cc),
+	CLI_OPT_VALUE("--runtime", options, runtime),
+	CLI_OPT_VALUE("--keep-bc", options, keep_bc),
+	CLI_OPT_VALUE("-o", options, output),
+	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_END,
+};
+
 static int trace_build_cmd(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -66,43 +81,43 @@ static int trace_build_cmd(int argc, char **argv)
 	const char **links = calloc((size_t)argc, sizeof *links);
 	unsigned ni = 0, nl = 0;
 	int rc = EXIT_OK;
+	/* Link arguments (libraries, -l, -L, everything after --) and -O
+	 * levels go to the compiler as they are; the rest is options and inputs. */
+	int n = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int r;
-		if ((r = cli_option("trace build", argc, argv, &i, "--cc", &o.cc)) ||
-		    (r = cli_option("trace build", argc, argv, &i, "--runtime", &o.runtime)) ||
-		    (r = cli_option("trace build", argc, argv, &i, "--keep-bc", &o.keep_bc))) {
-			if (r < 0) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		} else if (strcmp(a, "-o") == 0) {
-			if (i + 1 >= argc) {
-				fputs("facet trace build: option -o needs a value\n", stderr);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			o.output = argv[++i];
-		} else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O1") == 0 || strcmp(a, "-O2") == 0 ||
-		           strcmp(a, "-O3") == 0 || strcmp(a, "-Os") == 0) {
-			o.opt_level = a;
-		} else if (strcmp(a, "--no-verify") == 0) {
-			o.verify = false;
-		} else if (strcmp(a, "--") == 0) {
+		if (strcmp(a, "--") == 0) {
 			for (i++; i < argc; i++)
 				links[nl++] = argv[i];
+		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3") ||
+		           !strcmp(a, "-Os")) {
+			o.opt_level = a;
+		} else if (i + 1 < argc && (!strcmp(a, "-o") || !strcmp(a, "--cc") || !strcmp(a, "--runtime") ||
+		                            !strcmp(a, "--keep-bc"))) {
+			argv[n++] = argv[i];   /* an option and its value, whatever the value looks like */
+			argv[n++] = argv[++i];
 		} else if (is_link_arg(a)) {
 			links[nl++] = a;
-		} else if (a[0] == '-' && a[1] != 0) {
-			fprintf(stderr, "facet trace build: unknown option '%s' (see --help; link flags go after --)\n", a);
-			rc = EXIT_USAGE;
-			goto done;
 		} else {
-			inputs[ni++] = a;
+			argv[n++] = argv[i];
 		}
 	}
+	options opt = {0};
+	int npos;
+	if (!cli_parse("trace build", table, &opt, n, argv, &npos)) {
+		cli_error("trace build", "link flags go after --");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	for (int i = 0; i < npos; i++)
+		inputs[ni++] = argv[1 + i];
+	o.cc = opt.cc;
+	o.runtime = opt.runtime;
+	o.keep_bc = opt.keep_bc;
+	o.output = opt.output;
+	o.verify = !opt.no_verify;
 	if (ni == 0 || !o.output) {
-		fprintf(stderr, "facet trace build: %s (see --help)\n", ni == 0 ? "no input files" : "no -o PROG");
+		cli_error("trace build", "%s (see --help)", ni == 0 ? "no input files" : "no -o PROG");
 		rc = EXIT_USAGE;
 		goto done;
 	}
@@ -113,7 +128,7 @@ static int trace_build_cmd(int argc, char **argv)
 	facet_error err = {0};
 	ir_instrument_stats st = {0};
 	if (!trace_build(&o, &st, &err)) {
-		fprintf(stderr, "facet trace build: error: %s\n", err.msg);
+		cli_error("trace build", "%s", err.msg);
 		rc = EXIT_INPUT;
 		goto done;
 	}

@@ -1,8 +1,11 @@
 #include "cli/load.h"
+#include "cli/cli.h"
+#include "cli/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ir/ingest.h"
 #include "facet/facet.h"
@@ -17,10 +20,10 @@ static ir_program *load(const char *cmd, char **files, int n, bool verify, bool 
 	ingest_options opt = {.verify = verify, .sites_only = sites_only};
 	ir_program *p = ir_ingest((const char *const *)files, (unsigned)n, &opt, &warnings, &err);
 	for (unsigned i = 0; i < warnings.n; i++)
-		fprintf(stderr, "facet %s: warning: %s\n", cmd, warnings.msgs[i]);
+		cli_warning(cmd, "%s", warnings.msgs[i]);
 	ingest_warnings_free(&warnings);
 	if (!p)
-		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+		cli_error(cmd, "%s", err.msg);
 	return p;
 }
 
@@ -32,41 +35,6 @@ ir_program *cli_load(const char *cmd, char **files, int n, bool verify)
 ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify)
 {
 	return load(cmd, files, n, verify, true);
-}
-
-int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)
-{
-	const char *arg = argv[*i];
-	size_t len = strlen(name);
-	if (strncmp(arg, name, len) != 0)
-		return 0;
-	if (arg[len] == '=') {
-		*value = arg + len + 1;
-		return 1;
-	}
-	if (arg[len] != 0)
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "facet %s: option %s needs a value\n", cmd, name);
-		return -1;
-	}
-	*value = argv[++*i];
-	return 1;
-}
-
-static const char *const graph_names[] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"};
-
-bool cli_graph_known(const char *name)
-{
-	for (size_t i = 0; i < sizeof graph_names / sizeof *graph_names; i++)
-		if (strcmp(name, graph_names[i]) == 0)
-			return true;
-	return false;
-}
-
-bool cli_graph_needs_pta(const char *name)
-{
-	return cli_graph_known(name) && strcmp(name, "direct") != 0;
 }
 
 struct cli_graphs {
@@ -100,7 +68,7 @@ static facet_result *refine(cli_graphs *s, facet_oracle *oracle)
 	fo.oracle = oracle;
 	facet_result *fr = facet_refine(s->pta, &fo);
 	if (fr->note && !s->noted) {
-		fprintf(stderr, "facet %s: note: %s\n", s->cmd, fr->note);
+		cli_note(s->cmd, "%s", fr->note);
 		s->noted = true;
 	}
 	return fr;
@@ -108,30 +76,28 @@ static facet_result *refine(cli_graphs *s, facet_oracle *oracle)
 
 cg_graph *cli_graphs_get(cli_graphs *s, const char *name)
 {
-	if (!cli_graph_known(name)) {
-		fprintf(stderr, "facet %s: unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)\n", s->cmd,
-		        name);
+	int id = cg_graph_parse(name);
+	if (id < 0) {
+		cli_error(s->cmd, "unknown graph '%s' (%s)", name, cg_graph_list());
 		return NULL;
 	}
-	if (strcmp(name, "direct") == 0)
+	if (id == CG_DIRECT)
 		return cg_direct(s->prog);
 	if (!s->pta)
 		s->pta = pta_analyze(s->prog, NULL);
-	if (strcmp(name, "andersen") == 0 || strcmp(name, "r0") == 0)
-		return pta_callgraph(s->pta, strcmp(name, "r0") == 0);
-	facet_graph_kind kind = !strcmp(name, "rulesonly") ? GRAPH_RULES_ONLY
-	                        : !strcmp(name, "rplus") ? GRAPH_RPLUS : GRAPH_RPM;
+	if (id == CG_ANDERSEN || id == CG_R0)
+		return pta_callgraph(s->pta, id == CG_R0);
 	/* Only R± can adopt an oracle's answer: the other graphs ask nothing. */
-	facet_oracle *oracle = kind == GRAPH_RPM && s->have_opt ? s->opt.oracle : NULL;
+	facet_oracle *oracle = id == CG_RPM && s->have_opt ? s->opt.oracle : NULL;
 	if (oracle) {
 		facet_result *fr = refine(s, oracle);
-		cg_graph *g = facet_graph(fr, kind);
+		cg_graph *g = facet_graph(fr, (cg_graph_id)id);
 		facet_result_free(fr);
 		return g;
 	}
 	if (!s->refined)
 		s->refined = refine(s, NULL);
-	return facet_graph(s->refined, kind);
+	return facet_graph(s->refined, (cg_graph_id)id);
 }
 
 void cli_graphs_free(cli_graphs *s)
@@ -153,12 +119,67 @@ cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, cons
 
 bool cli_parse_tau(const char *cmd, const char *s, unsigned *out)
 {
-	char *end;
-	unsigned long v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
-	if (*s < '0' || *s > '9' || *end || v > 1000000) {
-		fprintf(stderr, "facet %s: --tau wants an integer from 0 to 1000000, not '%s'\n", cmd, s);
+	unsigned long v;
+	if (!cli_uint(cmd, "--tau", s, 0, 1000000, &v))
 		return false;
-	}
 	*out = (unsigned)v;
 	return true;
+}
+
+bool cli_inputs_check(const char *cmd, int nfiles, const char *const capture[2])
+{
+	if (capture && capture[0] && nfiles > 0)
+		cli_error(cmd, "give either --capture DIR PROGRAM or bitcode files");
+	else if (nfiles == 0 && !(capture && capture[0]))
+		cli_error(cmd, "no input files (see --help)");
+	else
+		return true;
+	return false;
+}
+
+int cli_run_open(cli_run *r, const char *cmd, const cli_oracle_args *oargs, char **files, int n,
+                 const char *const capture[2])
+{
+	static const cli_oracle_args none = {0};
+	memset(r, 0, sizeof *r);
+	r->cmd = cmd;
+	int rc = cli_oracle_open(cmd, oargs ? oargs : &none, &r->oracle);
+	if (rc != EXIT_OK)
+		return rc;
+	r->files = files;
+	r->n_files = n;
+	if (capture && capture[0]) {
+		if (!(r->captured = cli_capture_module(cmd, capture[0], capture[1])))
+			return EXIT_INPUT;
+		r->files = &r->captured;
+		r->n_files = 1;
+	}
+	return EXIT_OK;
+}
+
+static void drop_captured(cli_run *r)
+{
+	if (r->captured)
+		unlink(r->captured);
+	free(r->captured);
+	r->captured = NULL;
+}
+
+int cli_run_load(cli_run *r, bool verify, bool sites_only)
+{
+	r->prog = load(r->cmd, r->files, r->n_files, verify, sites_only);
+	drop_captured(r);
+	return r->prog ? EXIT_OK : EXIT_INPUT;
+}
+
+int cli_run_close(cli_run *r, int rc)
+{
+	drop_captured(r);
+	ir_program_free(r->prog);
+	r->prog = NULL;
+	if (r->cmd && !cli_oracle_close(r->cmd, &r->oracle) && rc == EXIT_OK)
+		rc = EXIT_INPUT;
+	if (r->cmd && !cli_flush(r->cmd) && rc == EXIT_OK)
+		rc = EXIT_INPUT;
+	return rc;
 }

@@ -1,5 +1,6 @@
-/* load.h — what several subcommands share: option parsing helpers and
- * reading the input program with the user-facing messages. */
+/* load.h — what the analysing subcommands share around their one library
+ * call: the oracle opened, the input program read (with the user-facing
+ * messages), the graphs built by name, and everything closed again. */
 #ifndef FACET_CLI_LOAD_H
 #define FACET_CLI_LOAD_H
 
@@ -8,6 +9,7 @@
 #include "cg/graph.h"
 #include "facet/facet.h"
 #include "ir/model.h"
+#include "cli/oracle_cli.h"
 
 /* Ingests files[0..n-1]; prints warnings and errors on stderr prefixed with
  * "facet CMD:"; returns NULL on failure. */
@@ -15,20 +17,39 @@ ir_program *cli_load(const char *cmd, char **files, int n, bool verify);
 /* The same, reading only what a direct call graph needs (ingest_options.sites_only). */
 ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify);
 
-/* Matches "--name VALUE" or "--name=VALUE" at argv[*i]; on a match stores the
- * value, advances *i past it and returns 1; returns -1 (after printing) when
- * the value is missing, 0 when argv[*i] is another option. */
-int cli_option(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
+/* An analysing command's run: the oracle its options name, its inputs and
+ * the program read from them. */
+typedef struct cli_run {
+	const char *cmd;
+	cli_oracle oracle;         /* the none backend unless the options name one */
+	char **files;              /* the inputs (the extracted module with --capture) */
+	int n_files;
+	char *captured;            /* --capture's temporary module, removed once read */
+	ir_program *prog;
+} cli_run;
+
+/* Checks a command's inputs: bitcode files, or capture[0..1] = --capture DIR
+ * PROGRAM (NULL when not given), not both, not neither. False after the
+ * usage message. */
+bool cli_inputs_check(const char *cmd, int nfiles, const char *const capture[2]);
+
+/* Opens the oracle oargs names (NULL: none) and settles the inputs: files[0..
+ * n-1], or --capture's program extracted to a temporary module. EXIT_OK, or
+ * the exit code after the message. */
+int cli_run_open(cli_run *r, const char *cmd, const cli_oracle_args *oargs, char **files, int n,
+                 const char *const capture[2]);
+/* Reads the inputs into r->prog (only what a direct call graph needs when
+ * sites_only); removes a captured module. EXIT_OK or EXIT_INPUT after the
+ * message. */
+int cli_run_load(cli_run *r, bool verify, bool sites_only);
+/* Closes the oracle (printing its accounting, saving its cache), frees the
+ * program and flushes stdout. Returns rc, or EXIT_INPUT when one of those
+ * failed. Safe after a failed cli_run_open. */
+int cli_run_close(cli_run *r, int rc);
 
 /* Parses --tau's value: a decimal integer 0..1000000 (no sign). Prints
- * "facet CMD: --tau wants ..." and returns false otherwise. */
+ * cli_error's "--tau wants ..." and returns false otherwise. */
 bool cli_parse_tau(const char *cmd, const char *s, unsigned *out);
-
-/* The graph names every command accepts: direct, andersen, r0, rulesonly,
- * rplus, rpm. */
-bool cli_graph_known(const char *name);
-/* True when the graph needs the points-to analysis (everything but direct). */
-bool cli_graph_needs_pta(const char *name);
 
 typedef struct cli_graph_options {
 	unsigned tau;              /* abstention threshold for rplus/rpm; 0 = the default (2) */

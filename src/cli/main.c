@@ -1,8 +1,13 @@
 /* main.c — the facet driver: pick a subcommand, hand it the arguments. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "ir/slice.h"
+
+static int cmd_query(int argc, char **argv) { return cli_query(argc, argv, ir_slice_write); }
 
 typedef struct command {
 	const char *name;
@@ -22,7 +27,7 @@ static const command commands[] = {
 	{"score",     cmd_score,     "score call graphs against observed edges (macro P/R/F1, targets per site)"},
 	{"build",     cmd_build,     "run the whole analysis once and write the catalog (SQLite)"},
 	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
-	{"overlay",   cmd_overlay,   "record and list agent edges beside a catalog (the overlay)"},
+	{"overlay",   cli_overlay,   "record and list agent edges beside a catalog (the overlay)"},
 	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},
 	{"capture",   cmd_capture,   "run a build observing its compiles and links; list and extract its programs' bitcode"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
@@ -45,17 +50,6 @@ static void usage(FILE *out)
 	        "Exit codes: 0 success, 1 bad input or failed analysis, 2 usage error.\n");
 }
 
-int cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return 0;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return 1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -73,6 +67,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "facet: unknown command '%s' (try 'facet --help')\n", argv[1]);
+	fprintf(stderr, "facet: error: unknown command '%s' (try 'facet --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

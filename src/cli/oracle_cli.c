@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/load.h"
+#include "cli/opt.h"
 
 const char cli_oracle_help[] =
 	"  --oracle B            the residual oracle (§3.4): none (default: nothing\n"
@@ -35,50 +36,24 @@ const char cli_oracle_help[] =
 	"                        when the tree has moved (prompts quote them)\n"
 	"  --opaque-fields       replace field names in prompts by opaque tokens\n";
 
-int cli_oracle_option(const char *cmd, int argc, char **argv, int *i, cli_oracle_args *a)
-{
-	static const struct { const char *name; size_t off; } opts[] = {
-		{"--oracle", offsetof(cli_oracle_args, backend)},
-		{"--oracle-command", offsetof(cli_oracle_args, command)},
-		{"--oracle-url", offsetof(cli_oracle_args, url)},
-		{"--oracle-model", offsetof(cli_oracle_args, model)},
-		{"--oracle-key-env", offsetof(cli_oracle_args, key_env)},
-		{"--oracle-cache", offsetof(cli_oracle_args, cache)},
-		{"--oracle-max-queries", offsetof(cli_oracle_args, max_queries)},
-		{"--oracle-max-tokens", offsetof(cli_oracle_args, max_tokens)},
-		{"--oracle-timeout-ms", offsetof(cli_oracle_args, timeout_ms)},
-		{"--oracle-retries", offsetof(cli_oracle_args, retries)},
-		{"--oracle-backoff-ms", offsetof(cli_oracle_args, backoff_ms)},
-		{"--source-root", offsetof(cli_oracle_args, source_root)},
-	};
-	const char *arg = argv[*i];
-	if (!strcmp(arg, "--oracle-replay-only")) {
-		a->replay_only = true;
-		return 1;
-	}
-	if (!strcmp(arg, "--opaque-fields")) {
-		a->opaque_fields = true;
-		return 1;
-	}
-	if (!strcmp(arg, "--oracle-no-schema")) {
-		a->no_schema = true;
-		return 1;
-	}
-	for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
-		const char **slot = (const char **)((char *)a + opts[k].off);
-		int r = cli_option(cmd, argc, argv, i, opts[k].name, slot);
-		if (r)
-			return r;
-	}
-	return 0;
-}
+#define V(name, field) CLI_OPT_VALUE(name, cli_oracle_args, field)
+#define F(name, field) CLI_OPT_FLAG(name, cli_oracle_args, field)
+const cli_opt cli_oracle_opts[] = {
+	V("--oracle", backend), V("--oracle-command", command), V("--oracle-url", url), V("--oracle-model", model),
+	V("--oracle-key-env", key_env), V("--oracle-cache", cache), V("--oracle-max-queries", max_queries),
+	V("--oracle-max-tokens", max_tokens), V("--oracle-timeout-ms", timeout_ms), V("--oracle-retries", retries),
+	V("--oracle-backoff-ms", backoff_ms), V("--source-root", source_root), F("--oracle-replay-only", replay_only),
+	F("--opaque-fields", opaque_fields), F("--oracle-no-schema", no_schema), CLI_OPT_END,
+};
+#undef V
+#undef F
 
 static bool number(const char *cmd, const char *opt, const char *s, unsigned long long max, unsigned long long *out)
 {
 	char *end;
 	unsigned long long v = strtoull(s, &end, 10);
 	if (!*s || *end || *s == '-' || v > max) {
-		fprintf(stderr, "facet %s: %s wants a non-negative integer up to %llu, not '%s'\n", cmd, opt, max, s);
+		cli_error(cmd, "%s wants a non-negative integer up to %llu, not '%s'", opt, max, s);
 		return false;
 	}
 	*out = v;
@@ -94,14 +69,14 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 	c->max_tokens = 2000000;
 	oracle_backend_kind kind = ORACLE_NONE;
 	if (a->backend && !oracle_backend_parse(a->backend, &kind)) {
-		fprintf(stderr, "facet %s: unknown oracle '%s' (none, command, openai)\n", cmd, a->backend);
+		cli_error(cmd, "unknown oracle '%s' (none, command, openai)", a->backend);
 		return EXIT_USAGE;
 	}
 	if (kind == ORACLE_NONE) {
 		/* An option that would change nothing is more likely a forgotten --oracle. */
 		if (a->command || a->url || a->model || a->cache || a->replay_only || a->max_queries || a->max_tokens ||
 		    a->timeout_ms || a->retries || a->backoff_ms || a->no_schema || a->opaque_fields || a->key_env) {
-			fprintf(stderr, "facet %s: oracle options need --oracle command or --oracle openai\n", cmd);
+			cli_error(cmd, "oracle options need --oracle command or --oracle openai");
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;
@@ -121,7 +96,7 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 	if (a->timeout_ms) {
 		if (!number(cmd, "--oracle-timeout-ms", a->timeout_ms, 86400000, &v) || v == 0) {
 			if (v == 0)
-				fprintf(stderr, "facet %s: --oracle-timeout-ms must be at least 1\n", cmd);
+				cli_error(cmd, "--oracle-timeout-ms must be at least 1");
 			return EXIT_USAGE;
 		}
 		c->timeout_ms = (unsigned)v;
@@ -145,7 +120,7 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 	c->source_root = a->source_root;
 	c->opaque_fields = a->opaque_fields;
 	if (a->replay_only && !a->cache && !a->want_cache) {
-		fprintf(stderr, "facet %s: --oracle-replay-only needs --oracle-cache FILE to replay from\n", cmd);
+		cli_error(cmd, "--oracle-replay-only needs --oracle-cache FILE to replay from");
 		return EXIT_USAGE;
 	}
 	if (a->cache) {
@@ -153,7 +128,7 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 		o->cache = oracle_cache_new();
 		o->cache_path = a->cache;
 		if (!oracle_cache_load_file(o->cache, a->cache, &err)) {
-			fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+			cli_error(cmd, "%s", err.msg);
 			oracle_cache_free(o->cache);
 			o->cache = NULL;
 			return EXIT_INPUT;
@@ -165,7 +140,7 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 	facet_error err = {0};
 	o->oracle = oracle_new(c, &err);
 	if (!o->oracle) {
-		fprintf(stderr, "facet %s: %s\n", cmd, err.msg);
+		cli_error(cmd, "%s", err.msg);
 		oracle_cache_free(o->cache);
 		o->cache = NULL;
 		return EXIT_USAGE;
@@ -232,7 +207,7 @@ bool cli_oracle_close(const char *cmd, cli_oracle *o)
 	if (o->cache && o->cache_path && !o->cfg.replay_only) {
 		facet_error err = {0};
 		if (!oracle_cache_save_file(o->cache, o->cache_path, &err)) {
-			fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+			cli_error(cmd, "%s", err.msg);
 			ok = false;
 		}
 	}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/opt.h"
 #include "oracle/oracle.h"
 
 typedef struct cli_oracle_args {
@@ -21,9 +22,9 @@ typedef struct cli_oracle_args {
 	bool want_cache;
 } cli_oracle_args;
 
-/* Matches an oracle option at argv[*i] (advancing past its value): 1 when
- * matched, 0 when argv[*i] is something else, -1 after printing a usage error. */
-int cli_oracle_option(const char *cmd, int argc, char **argv, int *i, cli_oracle_args *a);
+/* The oracle options as an option table over cli_oracle_args: a command
+ * includes it with CLI_OPT_TABLE(cli_oracle_opts, its_options, oracle). */
+extern const cli_opt cli_oracle_opts[];
 
 typedef struct cli_oracle {
 	facet_oracle *oracle;      /* NULL: the none backend */

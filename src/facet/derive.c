@@ -50,31 +50,26 @@ static unsigned char decision_bit(const facet_decision *d)
 	return d->outcome == OUTCOME_RESIDUAL ? ARES : 0;
 }
 
-static bool keep(unsigned char b, bool abstain, facet_graph_kind kind)
+static bool keep(unsigned char b, bool abstain, cg_graph_id kind)
 {
 	bool in_r0 = b & IN_R0;
 	switch (kind) {
-	case GRAPH_R0:
+	case CG_R0:
 		return in_r0;
-	case GRAPH_RULES_ONLY:
+	case CG_RULESONLY:
 		return in_r0 && !(b & PSYM);
-	case GRAPH_RPLUS:
+	case CG_RPLUS:
 		return in_r0 || (!abstain && (b & AW));
-	case GRAPH_RPM: {
+	case CG_RPM: {
 		bool warranted_add = b & (AW | AS);
 		bool pres = (b & PRES) && !warranted_add && !abstain;
 		if (in_r0 && !(b & PSYM) && !pres)
 			return true;
 		return !abstain && (b & (AW | AS | ARES));
 	}
+	default:                   /* direct and andersen are not derived from the provenance */
+		return false;
 	}
-	return false;
-}
-
-static const char *graph_name(facet_graph_kind kind)
-{
-	static const char *const names[] = {"r0", "rulesonly", "rplus", "rpm"};
-	return names[kind];
 }
 
 static int by_site(const void *a, const void *b)
@@ -84,7 +79,7 @@ static int by_site(const void *a, const void *b)
 }
 
 cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_decision *decisions, unsigned n,
-                       unsigned tau, facet_graph_kind kind)
+                       unsigned tau, cg_graph_id kind)
 {
 	/* A provenance read back from elsewhere may come in any order. */
 	facet_decision *sorted = NULL;
@@ -96,7 +91,7 @@ cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_deci
 			qsort(sorted, n, sizeof *sorted, by_site);
 			d = sorted;
 		}
-	cg_graph *g = cg_new(p, graph_name(kind));
+	cg_graph *g = cg_new(p, cg_graph_name(kind));
 	marks m = {xcalloc(p->n_functions + 1, 1), xmalloc((p->n_functions + 1) * sizeof(unsigned)), 0};
 	unsigned *out = xmalloc((p->n_functions + 1) * sizeof *out);
 	unsigned j = 0;   /* decisions are ordered by site */
@@ -123,7 +118,7 @@ cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_deci
 	return g;
 }
 
-cg_graph *facet_graph(const facet_result *r, facet_graph_kind kind)
+cg_graph *facet_graph(const facet_result *r, cg_graph_id kind)
 {
 	return facet_derive(r->prog, r->r0, r->decisions, r->n_decisions, r->options.tau, kind);
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "cg/graph.h"
+#include "cg/registry.h"
 #include "ir/model.h"
 #include "pta/andersen.h"
 
@@ -194,19 +195,14 @@ typedef struct facet_result {
 facet_result *facet_refine(const pta_result *pta, const facet_options *opt);
 void facet_result_free(facet_result *r);
 
-/* The graphs derivable from the provenance. */
-typedef enum facet_graph_kind {
-	GRAPH_R0,
-	GRAPH_RULES_ONLY,          /* R0 \ Psym (Table 2's Rules-only) */
-	GRAPH_RPLUS,               /* R+ = R0 ∪ [A_W]_c */
-	GRAPH_RPM,                 /* R± = (R0 \ (Psym ∪ [Pres]_c)) ∪ [A_W ∪ A_S ∪ A_res]_c */
-} facet_graph_kind;
 
-/* Derives a graph from R0 and the decisions alone, under threshold tau. */
+/* Derives graph kind (CG_R0, CG_RULESONLY, CG_RPLUS or CG_RPM: the graphs
+ * derivable from the provenance) from R0 and the decisions alone, under
+ * threshold tau. */
 cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_decision *d, unsigned n,
-                       unsigned tau, facet_graph_kind kind);
+                       unsigned tau, cg_graph_id kind);
 /* The same over a result, with its own tau. */
-cg_graph *facet_graph(const facet_result *r, facet_graph_kind kind);
+cg_graph *facet_graph(const facet_result *r, cg_graph_id kind);
 
 const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "named" */
 const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "" */

@@ -105,9 +105,9 @@ overlay *overlay_new(const catalog *c)
 {
 	overlay *o = xcalloc(1, sizeof *o);
 	o->cat = c;
-	o->default_graph = catalog_graph_index(catalog_default_graph(c));
+	o->default_graph = cg_graph_parse(catalog_default_graph(c));
 	if (o->default_graph < 0)
-		o->default_graph = CATALOG_R0;
+		o->default_graph = CG_R0;
 	o->graph = o->default_graph;
 	o->log = json_array();
 	return o;
@@ -259,14 +259,14 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 	json_t *gj = json_object_get(rec, "graph");
 	int graph = o->graph;
 	if (gj) {
-		graph = catalog_graph_index(json_string_value(gj));
+		graph = cg_graph_parse(json_string_value(gj));
 		if (graph < 0 || !catalog_has_graph(o->cat, graph)) {
 			error_set(err, "'graph' must name a graph of this catalog");
 			return false;
 		}
 	}
 	e->graph = graph;
-	const char *g = catalog_graph_names[graph];
+	const char *g = cg_graph_name(graph);
 	if ((vf != NULL) == (site != NULL)) {
 		error_set(err, "give exactly one of 'via_field' and 'site'");
 		return false;
@@ -484,7 +484,7 @@ static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm,
 		json_t *n = json_deep_copy(rec);
 		json_object_set_new(n, "to", json_pack("{s:s, s:s}", "module_id", x->to_module, "symbol", x->to_symbol));
 		json_object_set(n, "provenance", x->provenance);
-		json_object_set_new(n, "graph", json_string(catalog_graph_names[x->graph]));
+		json_object_set_new(n, "graph", json_string(cg_graph_name(x->graph)));
 		*norm = n;
 		return true;
 	}

@@ -23,7 +23,7 @@ struct query_session {
 	unsigned char *intrinsic;  /* per function id: an LLVM intrinsic (left out of answers) */
 	strmap stmts;              /* SQL text -> prepared statement, reused across calls */
 	char **names;              /* function names by id, loaded on first use */
-	catalog_adjacency *adj[CATALOG_N_GRAPHS];   /* each graph's arrays, read on first use */
+	catalog_adjacency *adj[CG_N_GRAPHS];   /* each graph's arrays, read on first use */
 	query_module_writer write_module;   /* slice's emit_module; NULL: refused */
 	facet_error damage;        /* the first failed statement or damaged row of this call */
 };

@@ -69,7 +69,7 @@ json_t *qv_list_overlay(qctx *q)
 		for (unsigned k = 0; k < e->n_sites; k++)
 			json_array_append_new(sites, json_integer(e->sites[k]));
 		json_object_set_new(o, "sites", sites);
-		json_object_set_new(o, "graph", json_string(catalog_graph_names[e->graph]));
+		json_object_set_new(o, "graph", json_string(cg_graph_name(e->graph)));
 		json_array_append_new(edges, o);
 	}
 	json_object_set_new(r, "edges", edges);

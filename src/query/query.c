@@ -16,12 +16,6 @@
 
 #include "util/xalloc.h"
 
-const char *const query_verbs[] = {
-	"defs", "at", "callers", "callees", "uses", "reach", "closure", "slice", "externals",
-	"indirect_targets", "resolution_candidates", "explain", "inventory",
-	"record_edges", "list_overlay", "save_overlay", "load_overlay", NULL,
-};
-
 /* ---- session ------------------------------------------------------------------------- */
 
 void q_damaged(query_session *s, const char *fmt, ...)
@@ -124,7 +118,7 @@ void query_close(query_session *s)
 			free((char *)s->stmts.slots[i].key);
 		}
 	strmap_free(&s->stmts);
-	for (int g = 0; g < CATALOG_N_GRAPHS; g++)
+	for (int g = 0; g < CG_N_GRAPHS; g++)
 		catalog_adjacency_free(s->adj[g]);
 	overlay_free(s->ov);
 	catalog_close(s->cat);
@@ -547,33 +541,6 @@ json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
 
 /* ---- dispatch ------------------------------------------------------------------------- */
 
-typedef struct verb {
-	const char *name;
-	json_t *(*run)(qctx *q);
-	bool walks;                /* honours include_overlay / min_confidence */
-	bool edges;                /* reads edges through q_out_edges / q_in_edges */
-} verb;
-
-static const verb verbs[] = {
-	{"defs", qv_defs, false, false},
-	{"at", qv_at, false, false},
-	{"callers", qv_callers, true, true},
-	{"callees", qv_callees, true, true},
-	{"uses", qv_uses, false, false},
-	{"reach", qv_reach, true, true},
-	{"closure", qv_closure, true, true},
-	{"slice", qv_slice, true, true},
-	{"externals", qv_externals, false, false},
-	{"indirect_targets", qv_indirect_targets, true, false},
-	{"resolution_candidates", qv_resolution_candidates, true, false},
-	{"explain", qv_explain, true, false},
-	{"inventory", qv_inventory, false, false},
-	{"record_edges", qv_record_edges, false, false},
-	{"list_overlay", qv_list_overlay, false, false},
-	{"save_overlay", qv_save_overlay, false, false},
-	{"load_overlay", qv_load_overlay, false, false},
-};
-
 /* Graph i's adjacency, read on first use and kept for the session. */
 static const catalog_adjacency *adjacency(query_session *s, int i, facet_error *err)
 {
@@ -582,7 +549,7 @@ static const catalog_adjacency *adjacency(query_session *s, int i, facet_error *
 	catalog_adjacency *a = catalog_adjacency_load(s->cat, i, err);
 	if (a && (a->n_functions != s->n_functions || a->n_sites != s->n_sites)) {
 		error_set(err, "%s: damaged catalog (adjacency of graph %s: %u functions and %u sites, tables %u and %u)",
-		          catalog_path(s->cat), catalog_graph_names[i], a->n_functions, a->n_sites, s->n_functions,
+		          catalog_path(s->cat), cg_graph_name(i), a->n_functions, a->n_sites, s->n_functions,
 		          s->n_sites);
 		catalog_adjacency_free(a);
 		a = NULL;
@@ -592,10 +559,7 @@ static const catalog_adjacency *adjacency(query_session *s, int i, facet_error *
 
 json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_error *err)
 {
-	const verb *v = NULL;
-	for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
-		if (verb_name && strcmp(verbs[i].name, verb_name) == 0)
-			v = &verbs[i];
+	const query_verb_info *v = query_verb_find(verb_name);
 	if (!v) {
 		error_set(err, "unknown query verb '%s'", verb_name ? verb_name : "(null)");
 		return NULL;
@@ -616,25 +580,24 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 	}
 	if (!graph)
 		graph = catalog_default_graph(s->cat);
-	q.graph = catalog_graph_index(graph);
+	q.graph = cg_graph_parse(graph);
 	if (q.graph < 0) {
-		error_set(err, "unknown graph '%s' (direct, andersen, r0, rulesonly, rplus, rpm)", graph);
+		error_set(err, "unknown graph '%s' (%s)", graph, cg_graph_list());
 		goto out;
 	}
 	if (!catalog_has_graph(s->cat, q.graph)) {
 		const char *note = catalog_meta(s->cat, "refinement_note");
-		error_set(err, "graph %s is not in this catalog (%s); this catalog has: %s%s%s%s%s%s", graph,
-		          note && *note ? note : "not built",
-		          catalog_has_graph(s->cat, CATALOG_DIRECT) ? "direct " : "",
-		          catalog_has_graph(s->cat, CATALOG_ANDERSEN) ? "andersen " : "",
-		          catalog_has_graph(s->cat, CATALOG_R0) ? "r0 " : "",
-		          catalog_has_graph(s->cat, CATALOG_RULESONLY) ? "rulesonly " : "",
-		          catalog_has_graph(s->cat, CATALOG_RPLUS) ? "rplus " : "",
-		          catalog_has_graph(s->cat, CATALOG_RPM) ? "rpm" : "");
+		char have[128] = "";
+		for (int i = 0, n = 0; i < CG_N_GRAPHS; i++)
+			if (catalog_has_graph(s->cat, i))
+				n += snprintf(have + n, sizeof have - (size_t)n, "%s%s", cg_graph_name(i),
+				              i == CG_RPM ? "" : " ");
+		error_set(err, "graph %s is not in this catalog (%s); this catalog has: %s", graph,
+		          note && *note ? note : "not built", have);
 		goto out;
 	}
 	q.bit = 1u << q.graph;
-	q.graph_name = catalog_graph_names[q.graph];
+	q.graph_name = cg_graph_name(q.graph);
 	q.include_overlay = q_bool(&q, "include_overlay");
 	const char *mc = q_str(&q, "min_confidence");
 	if (json_object_get(q.args, "min_confidence")) {

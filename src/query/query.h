@@ -36,11 +36,7 @@ void query_close(query_session *s);
  * result (the caller json_decref's) or NULL with err set (bad arguments,
  * unknown symbol, a graph the catalog lacks: the message says which).
  *
- * Query verbs: "defs", "at", "callers", "callees", "uses", "reach",
- * "closure", "slice", "externals", "indirect_targets",
- * "resolution_candidates", "explain", "inventory".
- * Overlay verbs: "record_edges", "list_overlay", "save_overlay",
- * "load_overlay".
+ * The verbs are query_verb_table's (below).
  * Argument names (snake_case, as the MCP tools use them): "name", "file",
  * "line", "site", "from", "to", "graph", "include_overlay",
  * "min_confidence", "direction" ("in"|"out"), "emit_module", "path",
@@ -60,8 +56,34 @@ typedef bool (*query_module_writer)(const char *const *inputs, unsigned n_inputs
  * is refused with a message saying so. */
 void query_set_module_writer(query_session *s, query_module_writer w);
 
-/* The verbs query_call knows, NULL-terminated (for help texts and the MCP
- * tool list). */
-extern const char *const query_verbs[];
+/* The verb registry: every verb query_call knows, once. The CLI's query and
+ * overlay commands, their --help and the MCP server's tool check render
+ * from it. */
+typedef enum query_verb_group {
+	QV_QUERY,                  /* facet query VERB (read-only questions) */
+	QV_OVERLAY,                /* the overlay's verbs (facet overlay, MCP) */
+} query_verb_group;
+
+struct qctx;                   /* query/internal.h */
+typedef struct query_verb_info {
+	const char *name;          /* query_call's and the MCP tool's name: "indirect_targets" */
+	const char *cli;           /* the command line's: "indirect-targets" */
+	const char *args[2];       /* the positional arguments' names in the JSON arguments, NULL-padded */
+	const char *usage;         /* what --help shows after cli: "FILE:LINE" */
+	query_verb_group group;
+	json_t *(*run)(struct qctx *q);   /* internal: the verb */
+	bool walks;                /* honours include_overlay / min_confidence on walks */
+	bool edges;                /* reads the graph's adjacency */
+	const char *summary;       /* for --help; lines separated by '\n' */
+} query_verb_info;
+
+/* Terminated by a row with name NULL. */
+extern const query_verb_info query_verb_table[];
+/* The verb named name (query_call's name), NULL when none. */
+const query_verb_info *query_verb_find(const char *name);
+/* The verb of group whose cli or query_call name is name, NULL when none. */
+const query_verb_info *query_verb_find_cli(const char *name, query_verb_group group);
+/* How many positional arguments v takes on the command line (0..2). */
+unsigned query_verb_n_args(const query_verb_info *v);
 
 #endif

@@ -346,9 +346,9 @@ static json_t *warrants(qctx *q, unsigned site, unsigned fn)
 static json_t *graphs_of(unsigned bits)
 {
 	json_t *arr = json_array();
-	for (int g = 0; g < CATALOG_N_GRAPHS; g++)
+	for (int g = 0; g < CG_N_GRAPHS; g++)
 		if (bits & (1u << g))
-			json_array_append_new(arr, json_string(catalog_graph_names[g]));
+			json_array_append_new(arr, json_string(cg_graph_name(g)));
 	return arr;
 }
 

@@ -367,18 +367,15 @@ static void test_tool_table(void **state)
 
 	/* The table tracks the query layer: every verb is a tool of the same
 	 * name, and every verb tool is a verb. */
-	for (const char *const *v = query_verbs; *v; v++) {
-		const mcp_tool *t = mcp_tool_find(*v);
+	for (const query_verb_info *v = query_verb_table; v->name; v++) {
+		const mcp_tool *t = mcp_tool_find(v->name);
 		if (!t || t->kind != MCP_TOOL_VERB)
-			fail_msg("query verb '%s' has no tool", *v);
+			fail_msg("query verb '%s' has no tool", v->name);
 	}
 	for (size_t i = 0; i < mcp_n_tools; i++) {
 		if (mcp_tools[i].kind != MCP_TOOL_VERB)
 			continue;
-		bool known = false;
-		for (const char *const *v = query_verbs; *v && !known; v++)
-			known = strcmp(*v, mcp_tools[i].name) == 0;
-		if (!known)
+		if (!query_verb_find(mcp_tools[i].name))
 			fail_msg("tool '%s' is no query verb", mcp_tools[i].name);
 	}
 }

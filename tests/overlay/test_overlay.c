@@ -142,19 +142,20 @@ static void junk_arguments(query_session *s)
 		"{\"from\": \"main\", \"to\": \"helper\", \"emit_module\": \"/nonexistent/dir/x.bc\"}",
 	};
 	unsigned answered = 0, refused = 0;
-	for (size_t v = 0; query_verbs[v]; v++) {
-		if (!strcmp(query_verbs[v], "save_overlay") || !strcmp(query_verbs[v], "load_overlay"))
+	for (size_t k = 0; query_verb_table[k].name; k++) {
+		const char *verb = query_verb_table[k].name;
+		if (!strcmp(verb, "save_overlay") || !strcmp(verb, "load_overlay"))
 			continue;   /* they write or replace files; covered above */
 		for (size_t j = 0; j < sizeof junk / sizeof *junk; j++) {
 			json_t *a = json_loads(junk[j], 0, NULL);
 			facet_error err = {0};
-			json_t *r = query_call(s, query_verbs[v], a, &err);
+			json_t *r = query_call(s, verb, a, &err);
 			if (r) {
 				answered++;
-				CHECK(json_object_get(r, "graph") != NULL, "%s %s: an answer names its graph", query_verbs[v], junk[j]);
+				CHECK(json_object_get(r, "graph") != NULL, "%s %s: an answer names its graph", verb, junk[j]);
 			} else {
 				refused++;
-				CHECK(err.set && err.msg[0], "%s %s: a refusal says why", query_verbs[v], junk[j]);
+				CHECK(err.set && err.msg[0], "%s %s: a refusal says why", verb, junk[j]);
 			}
 			json_decref(r);
 			json_decref(a);

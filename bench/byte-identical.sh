@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# byte-identical.sh — check that a restructured facet answers exactly as a
+# reference build does: every JSON output a script or agent parses, on the
+# test programs (compiled here at -O0 and -O2) and, when present, on
+# bench/work/bc/{lua,md4c,gdbm}.bc.
+#
+#   bash bench/byte-identical.sh BASE_BUILD_DIR NEW_BUILD_DIR [WORK_DIR]
+#
+# Each build dir holds a facet and a facet-query. Compared per program:
+# callgraph --format json for every graph, explain --all --format json,
+# fields --format json, stats --format json (plain and --pta), and the query
+# verbs on a catalog each build writes (through facet and facet-query).
+# Timings ("seconds" keys) and the work directory's own path are masked;
+# nothing else is. Prints one line per difference and a summary; exit 1 when
+# anything differs.
+set -u
+base=$(cd "$1" && pwd); new=$(cd "$2" && pwd)
+work=${3:-/tmp/byte-identical}
+here=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work"; mkdir -p "$work/bc" "$work/base" "$work/new"
+CLANG=${CLANG:-clang-22}
+
+progs=()
+for c in "$here"/tests/programs/*.c "$here"/tests/facet/programs/*.c "$here"/tests/query/programs/*.c; do
+	n=$(basename "$(dirname "$(dirname "$c")")")_$(basename "$c" .c)
+	for o in O0 O2; do
+		if "$CLANG" -g -$o -c -emit-llvm -w "$c" -o "$work/bc/${n}_$o.bc" 2>/dev/null; then
+			progs+=("$work/bc/${n}_$o.bc")
+		fi
+	done
+done
+for s in lua md4c gdbm; do
+	[ -f "$here/bench/work/bc/$s.bc" ] && progs+=("$here/bench/work/bc/$s.bc")
+done
+
+# mask: timings and the per-build directory
+mask() {
+	python3 -c '
+import json, sys
+d = sys.argv[1]
+def walk(v):
+    if isinstance(v, dict):
+        return {k: (0 if "seconds" in k else walk(x)) for k, x in v.items()}
+    if isinstance(v, list):
+        return [walk(x) for x in v]
+    if isinstance(v, str):
+        return v.replace(d, "WORK")
+    return v
+text = sys.stdin.read()
+try:
+    print(json.dumps(walk(json.loads(text)), indent=1))
+except ValueError:
+    print(text.replace(d, "WORK"), end="")
+' "$1"
+}
+
+run_all() {   # build-dir out-dir program
+	local b=$1 out=$2 p=$3 n
+	n=$(basename "$p" .bc)
+	mkdir -p "$out/$n"
+	for g in direct andersen r0 rulesonly rplus rpm; do
+		"$b/facet" callgraph --graph $g --format json "$p" 2>"$out/$n/cg-$g.err" | mask "$out" >"$out/$n/cg-$g.json"
+		echo "rc=$?" >>"$out/$n/cg-$g.err"
+	done
+	"$b/facet" explain --all --format json "$p" 2>/dev/null | mask "$out" >"$out/$n/explain.json"
+	"$b/facet" fields --format json "$p" 2>/dev/null | mask "$out" >"$out/$n/fields.json"
+	"$b/facet" fields --list --format json "$p" 2>/dev/null | mask "$out" >"$out/$n/fields-list.json"
+	"$b/facet" stats --format json "$p" 2>/dev/null | mask "$out" >"$out/$n/stats.json"
+	"$b/facet" stats --pta --format json "$p" 2>/dev/null | mask "$out" >"$out/$n/stats-pta.json"
+	"$b/facet" build "$p" -o "$out/$n/cat.facet" 2>/dev/null
+	local c="$out/$n/cat.facet" q
+	for q in "inventory" "externals" "resolution-candidates" "callees main" "callers main" "closure main --out" \
+	         "closure main --in" "defs main" "uses main" "explain 0" "explain 3" "reach main main"; do
+		# shellcheck disable=SC2086
+		"$b/facet" query $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-${q// /_}.json"
+		"$b/facet-query" query $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/fq-${q// /_}.json"
+	done
+	"$b/facet" query resolution-candidates --graph r0 --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-rc-r0.json"
+	"$b/facet" rederive --catalog "$c" --tau 0 --format json 2>/dev/null | mask "$out" >"$out/$n/rederive.json"
+	"$b/facet" overlay list --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/overlay-list.json"
+}
+
+for p in "${progs[@]}"; do
+	run_all "$base" "$work/base" "$p"
+	run_all "$new" "$work/new" "$p"
+done
+ndiff=0; nfiles=0
+while IFS= read -r f; do
+	nfiles=$((nfiles + 1))
+	rel=${f#"$work/base/"}
+	case $rel in *.err|*.facet) continue;; esac
+	if ! cmp -s "$f" "$work/new/$rel"; then
+		echo "DIFFERS: $rel"
+		ndiff=$((ndiff + 1))
+	fi
+done < <(find "$work/base" -type f -name '*.json' | sort)
+echo "byte-identical: ${#progs[@]} programs, $nfiles outputs compared, $ndiff differ"
+[ "$ndiff" -eq 0 ]
