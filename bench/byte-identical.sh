@@ -12,19 +12,32 @@
 # verbs on a catalog each build writes (through facet and facet-query).
 # Timings ("seconds" keys) and the work directory's own path are masked;
 # nothing else is. Prints one line per difference and a summary; exit 1 when
-# anything differs.
+# anything differs. The reference outputs are kept in WORK_DIR/base and
+# reused while the reference binary is the same (its checksum).
+#
+# Environment: BI_PROGRAMS="a.c b.c" limits the test programs (default: all
+# of tests/programs, tests/facet/programs, tests/query/programs).
 set -u
 base=$(cd "$1" && pwd); new=$(cd "$2" && pwd)
 work=${3:-/tmp/byte-identical}
 here=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work"; mkdir -p "$work/bc" "$work/base" "$work/new"
 CLANG=${CLANG:-clang-22}
+mkdir -p "$work"
+# Copies, so a rebuild during the run cannot mix two binaries.
+sum=$(cat "$base/facet" "$base/facet-query" | sha256sum | cut -c1-16)
+if [ "$(cat "$work/base.sum" 2>/dev/null)" != "$sum" ]; then
+	rm -rf "$work/base" "$work/bin-base" "$work/base.sum"; mkdir -p "$work/base" "$work/bin-base"
+	cp "$base/facet" "$base/facet-query" "$work/bin-base/"
+fi
+rm -rf "$work/new" "$work/bin-new"; mkdir -p "$work/new" "$work/bin-new" "$work/bc"
+cp "$new/facet" "$new/facet-query" "$work/bin-new/"
+base=$work/bin-base; new=$work/bin-new
 
 progs=()
-for c in "$here"/tests/programs/*.c "$here"/tests/facet/programs/*.c "$here"/tests/query/programs/*.c; do
+for c in ${BI_PROGRAMS:-"$here"/tests/programs/*.c "$here"/tests/facet/programs/*.c "$here"/tests/query/programs/*.c}; do
 	n=$(basename "$(dirname "$(dirname "$c")")")_$(basename "$c" .c)
 	for o in O0 O2; do
-		if "$CLANG" -g -$o -c -emit-llvm -w "$c" -o "$work/bc/${n}_$o.bc" 2>/dev/null; then
+		if [ -f "$work/bc/${n}_$o.bc" ] || "$CLANG" -g -$o -c -emit-llvm -w "$c" -o "$work/bc/${n}_$o.bc" 2>/dev/null; then
 			progs+=("$work/bc/${n}_$o.bc")
 		fi
 	done
@@ -72,18 +85,20 @@ run_all() {   # build-dir out-dir program
 	for q in "inventory" "externals" "resolution-candidates" "callees main" "callers main" "closure main --out" \
 	         "closure main --in" "defs main" "uses main" "explain 0" "explain 3" "reach main main"; do
 		# shellcheck disable=SC2086
-		"$b/facet" query $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-${q// /_}.json"
-		"$b/facet-query" query $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/fq-${q// /_}.json"
+		"$b/facet-query" query $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-${q// /_}.json"
 	done
+	"$b/facet" query inventory --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/fq-inventory.json"
+	"$b/facet" query callees main --catalog "$c" 2>/dev/null | mask "$out" >"$out/$n/fq-callees.txt"
 	"$b/facet" query resolution-candidates --graph r0 --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-rc-r0.json"
 	"$b/facet" rederive --catalog "$c" --tau 0 --format json 2>/dev/null | mask "$out" >"$out/$n/rederive.json"
 	"$b/facet" overlay list --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/overlay-list.json"
 }
 
 for p in "${progs[@]}"; do
-	run_all "$base" "$work/base" "$p"
+	[ -d "$work/base/$(basename "$p" .bc)" ] || run_all "$base" "$work/base" "$p"
 	run_all "$new" "$work/new" "$p"
 done
+echo "$sum" >"$work/base.sum"
 ndiff=0; nfiles=0
 while IFS= read -r f; do
 	nfiles=$((nfiles + 1))
@@ -93,6 +108,6 @@ while IFS= read -r f; do
 		echo "DIFFERS: $rel"
 		ndiff=$((ndiff + 1))
 	fi
-done < <(find "$work/base" -type f -name '*.json' | sort)
+done < <(find "$work/base" -type f \( -name '*.json' -o -name '*.txt' \) | sort)
 echo "byte-identical: ${#progs[@]} programs, $nfiles outputs compared, $ndiff differ"
 [ "$ndiff" -eq 0 ]

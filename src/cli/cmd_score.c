@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "cg/graph.h"
-#include "ir/instrument.h"
+#include "cg/registry.h"
+#include "trace/graphs.h"
 #include "trace/observed.h"
 #include "trace/score.h"
 #include "util/jsonw.h"
@@ -51,161 +52,7 @@ static void usage(FILE *out)
 	      out);
 }
 
-/* One scored graph: names per site, owned here. */
-typedef struct scored {
-	char *label;
-	trace_graph g;
-	const char ***targets;
-	unsigned *n_targets;
-	char **strings;            /* names owned (graph files) */
-	size_t n_strings;
-	trace_score s;
-} scored;
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static void scored_alloc(scored *sc, unsigned n_sites)
-{
-	sc->targets = xcalloc(n_sites ? n_sites : 1, sizeof *sc->targets);
-	sc->n_targets = xcalloc(n_sites ? n_sites : 1, sizeof *sc->n_targets);
-	sc->g.n_sites = n_sites;
-	sc->g.targets = (const char **const *)sc->targets;
-	sc->g.n_targets = sc->n_targets;
-	sc->g.label = sc->label;
-}
-
-static void scored_free(scored *sc)
-{
-	for (unsigned i = 0; i < sc->g.n_sites; i++)
-		free(sc->targets[i]);
-	free(sc->targets);
-	free(sc->n_targets);
-	for (size_t i = 0; i < sc->n_strings; i++)
-		free(sc->strings[i]);
-	free(sc->strings);
-	free(sc->label);
-	trace_score_free(&sc->s);
-}
-
-/* The names of g's targets at the observed sites (the only ones scored). */
-static void from_cg(scored *sc, const cg_graph *g, const trace_observed *o)
-{
-	const ir_program *p = g->prog;
-	scored_alloc(sc, p->n_sites);
-	for (unsigned i = 0; i < o->n_obs_sites; i++) {
-		unsigned s = o->sites[i], n = g->n_targets[s];
-		const char **names = xcalloc(n ? n : 1, sizeof *names);
-		for (unsigned k = 0; k < n; k++)
-			names[k] = p->functions[g->targets[s][k]]->name;
-		qsort(names, n, sizeof *names, cmp_str);
-		sc->targets[s] = names;
-		sc->n_targets[s] = n;
-	}
-}
-
-/* Reads a JSON call graph; prints and returns false on bad input. indirect
- * receives the number of sites of kind "indirect". */
-static bool from_json(scored *sc, const char *path, const trace_observed *o, unsigned *indirect)
-{
-	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		fprintf(stderr, "facet score: error: %s:%d: not a JSON call graph: %s\n", path, jerr.line, jerr.text);
-		return false;
-	}
-	json_t *sites = json_object_get(root, "sites");
-	if (!json_is_object(root) || !json_is_array(sites)) {
-		fprintf(stderr, "facet score: error: %s: not a facet call graph (no \"sites\" array)\n", path);
-		json_decref(root);
-		return false;
-	}
-	json_t *gname = json_object_get(root, "graph");
-	sc->label = xstrdup(json_is_string(gname) ? json_string_value(gname) : path);
-	size_t n = json_array_size(sites);
-	unsigned max_id = 0;
-	for (size_t i = 0; i < n; i++) {
-		json_t *id = json_object_get(json_array_get(sites, i), "id");
-		if (!json_is_integer(id) || json_integer_value(id) < 0 || json_integer_value(id) >= (1LL << 31)) {
-			fprintf(stderr, "facet score: error: %s: site #%zu has no valid \"id\"\n", path, i);
-			json_decref(root);
-			return false;
-		}
-		if ((unsigned)json_integer_value(id) + 1 > max_id)
-			max_id = (unsigned)json_integer_value(id) + 1;
-	}
-	scored_alloc(sc, max_id);
-	*indirect = 0;
-	bool ok = true;
-	for (size_t i = 0; i < n && ok; i++) {
-		json_t *site = json_array_get(sites, i);
-		unsigned id = (unsigned)json_integer_value(json_object_get(site, "id"));
-		json_t *kind = json_object_get(site, "kind"), *t = json_object_get(site, "targets");
-		if (json_is_string(kind) && strcmp(json_string_value(kind), "indirect") == 0)
-			++*indirect;
-		if (t && !json_is_array(t)) {
-			fprintf(stderr, "facet score: error: %s: site %u: \"targets\" is not an array\n", path, id);
-			ok = false;
-			break;
-		}
-		size_t nt = json_array_size(t);
-		if (sc->targets[id]) {
-			fprintf(stderr, "facet score: error: %s: site %u listed twice\n", path, id);
-			ok = false;
-			break;
-		}
-		const char **names = xcalloc(nt ? nt : 1, sizeof *names);
-		sc->targets[id] = names;
-		for (size_t k = 0; k < nt; k++) {
-			json_t *name = json_array_get(t, k);
-			if (!json_is_string(name)) {
-				fprintf(stderr, "facet score: error: %s: site %u: a target is not a string\n", path, id);
-				ok = false;
-				break;
-			}
-			sc->strings = xrealloc(sc->strings, (sc->n_strings + 1) * sizeof *sc->strings);
-			sc->strings[sc->n_strings++] = xstrdup(json_string_value(name));
-			names[sc->n_targets[id]++] = sc->strings[sc->n_strings - 1];
-		}
-		qsort(names, sc->n_targets[id], sizeof *names, cmp_str);
-		/* Duplicate names would count twice in |R|. */
-		unsigned w = 0;
-		for (unsigned k = 0; k < sc->n_targets[id]; k++)
-			if (w == 0 || strcmp(names[w - 1], names[k]) != 0)
-				names[w++] = names[k];
-		sc->n_targets[id] = w;
-	}
-	/* A file that lists the whole program (facet's own output: every
-	 * function, direct sites too) must carry the trace's fingerprint. */
-	json_t *fns = json_object_get(root, "functions");
-	bool has_direct = false;
-	for (size_t i = 0; i < n && !has_direct; i++) {
-		json_t *kind = json_object_get(json_array_get(sites, i), "kind");
-		has_direct = json_is_string(kind) && strcmp(json_string_value(kind), "direct") == 0;
-	}
-	if (ok && o->have_key && json_is_array(fns) && json_array_size(fns) > 0 && has_direct) {
-		uint64_t key = ir_key_begin((unsigned)n);
-		for (size_t i = 0; i < json_array_size(fns); i++) {
-			json_t *name = json_object_get(json_array_get(fns, i), "name");
-			key = ir_key_add(key, json_is_string(name) ? json_string_value(name) : "");
-		}
-		if (key != o->key) {
-			fprintf(stderr, "facet score: error: %s describes another program than the one %s traced "
-			                "(fingerprint %016llx, %zu sites; trace %016llx, %u sites)\n",
-			        path, o->key_file, (unsigned long long)key, n, (unsigned long long)o->key, o->n_sites);
-			ok = false;
-		}
-	} else if (ok && o->have_key) {
-		fprintf(stderr, "facet score: warning: %s does not list the whole program (functions and direct "
-		                "sites); cannot check that it is the traced one\n", path);
-	}
-	json_decref(root);
-	return ok;
-}
-
-static void print_text(const trace_observed *o, long indirect, scored *gs, unsigned ng, bool per_site)
+static void print_text(const trace_observed *o, long indirect, trace_scored *gs, unsigned ng, bool per_site)
 {
 	printf("observed: %u sites", o->n_obs_sites);
 	if (indirect >= 0)
@@ -236,7 +83,7 @@ static void print_text(const trace_observed *o, long indirect, scored *gs, unsig
 	}
 }
 
-static void print_json(const trace_observed *o, long indirect, scored *gs, unsigned ng, bool per_site)
+static void print_json(const trace_observed *o, long indirect, trace_scored *gs, unsigned ng, bool per_site)
 {
 	printf("{\"observed\": {\"sites\": %u, ", o->n_obs_sites);
 	if (indirect >= 0)
@@ -290,6 +137,104 @@ static const cli_opt table[] = {
 	CLI_OPT_END,
 };
 
+/* What scoring needs before it reads anything; EXIT_OK or EXIT_USAGE. */
+static int check_options(const score_options *so, int nfiles)
+{
+	const char *cmd = "score";
+	if (!cli_choice(cmd, "format", so->format, "text\0json\0"))
+		return EXIT_USAGE;
+	if (so->traces.n == 0)
+		cli_error(cmd, "no --trace FILE (see --help)");
+	else if (nfiles == 0 && so->graphs.n > 0)
+		cli_error(cmd, "--graph needs the program's bitcode (PROG.bc...)");
+	else if (nfiles == 0 && so->graph_files.n == 0)
+		cli_error(cmd, "nothing to score: give PROG.bc (with --graph) or --graph-file (see --help)");
+	else {
+		for (unsigned i = 0; i < so->graphs.n; i++)
+			if (cg_graph_parse(so->graphs.v[i]) < 0) {
+				cli_error(cmd, "unknown graph '%s' (%s)", so->graphs.v[i], cg_graph_list());
+				return EXIT_USAGE;
+			}
+		return EXIT_OK;
+	}
+	return EXIT_USAGE;
+}
+
+static bool read_traces(const cli_list *traces, trace_observed *o)
+{
+	facet_error err = {0};
+	for (unsigned i = 0; i < traces->n; i++)
+		if (!trace_observed_read(o, traces->v[i], &err)) {
+			cli_error("score", "%s", err.msg);
+			return false;
+		}
+	if (!trace_observed_finish(o, &err)) {
+		cli_error("score", "%s", err.msg);
+		return false;
+	}
+	if (!o->have_key)
+		cli_warning("score", "the trace files hold no record (did the program run with FACET_TRACE_OUT set?)");
+	return true;
+}
+
+/* The graphs facet builds from the program: gs[*ng...]; false after the message. */
+static bool program_graphs(char **files, int nfiles, bool verify, const char **graphs, unsigned ngr,
+                           const trace_observed *o, trace_scored *gs, unsigned *ng, long *indirect)
+{
+	bool pta = false;
+	for (unsigned i = 0; i < ngr; i++)
+		pta |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_pta;
+	ir_program *p = pta ? cli_load("score", files, nfiles, verify) : cli_load_sites("score", files, nfiles, verify);
+	if (!p)
+		return false;
+	facet_error err = {0};
+	bool ok = trace_observed_matches(o, p, files[0], &err);
+	if (ok) {
+		const char **names = xcalloc(p->n_functions + 1, sizeof *names);
+		for (unsigned i = 0; i < p->n_functions; i++)
+			names[i] = p->functions[i]->name;
+		ok = trace_observed_check_program(o, p->n_sites, names, p->n_functions, files[0], &err);
+		free(names);
+	}
+	if (!ok)
+		cli_error("score", "%s", err.msg);
+	*indirect = 0;
+	for (unsigned i = 0; i < p->n_sites; i++)
+		*indirect += p->sites[i].kind == SITE_INDIRECT;
+	cli_graphs *set = ok ? cli_graphs_new("score", p, NULL) : NULL;
+	for (unsigned i = 0; ok && i < ngr; i++) {
+		cg_graph *g = cli_graphs_get(set, graphs[i]);
+		if ((ok = g != NULL))
+			trace_scored_from_cg(&gs[(*ng)++], graphs[i], g, o);
+		cg_free(g);
+	}
+	cli_graphs_free(set);
+	ir_program_free(p);
+	return ok;
+}
+
+/* The graph files: gs[*ng...]; false after the message. */
+static bool file_graphs(const cli_list *files, const trace_observed *o, trace_scored *gs, unsigned *ng,
+                        long *indirect)
+{
+	for (unsigned i = 0; i < files->n; i++) {
+		unsigned ind = 0;
+		bool unchecked;
+		facet_error err = {0};
+		bool ok = trace_scored_read_json(&gs[(*ng)++], files->v[i], o, &ind, &unchecked, &err);
+		if (!ok) {
+			cli_error("score", "%s", err.msg);
+			return false;
+		}
+		if (unchecked)
+			cli_warning("score", "%s does not list the whole program (functions and direct sites); cannot check "
+			            "that it is the traced one", files->v[i]);
+		if (*indirect < 0)
+			*indirect = ind;
+	}
+	return true;
+}
+
 int cmd_score(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -297,159 +242,37 @@ int cmd_score(int argc, char **argv)
 		return EXIT_OK;
 	}
 	score_options so = {.format = "text"};
-	int nfiles = 0, rc = EXIT_OK;
-	if (!cli_parse("score", table, &so, argc, argv, &nfiles)) {
-		cli_list_free(&so.traces);
-		cli_list_free(&so.graph_files);
-		cli_list_free(&so.graphs);
-		return EXIT_USAGE;
-	}
-	char **files = argv + 1;
-	const char **traces = so.traces.v, **gfiles = so.graph_files.v, *format = so.format;
-	const char **graphs = xcalloc((size_t)argc + 2, sizeof *graphs);
-	for (unsigned i = 0; i < so.graphs.n; i++)
-		graphs[i] = so.graphs.v[i];
-	unsigned nt = so.traces.n, ngr = so.graphs.n, ngf = so.graph_files.n;
-	bool verify = !so.no_verify, per_site = so.per_site;
+	int nfiles = 0;
+	int rc = cli_parse("score", table, &so, argc, argv, &nfiles) ? check_options(&so, nfiles) : EXIT_USAGE;
+	const char *defaults[] = {"andersen", "r0"};
+	const char **graphs = so.graphs.n || !nfiles ? so.graphs.v : defaults;
+	unsigned ngr = so.graphs.n || !nfiles ? so.graphs.n : 2, ng = 0;
 	trace_observed o = {0};
-	scored *gs = NULL;
-	unsigned ng = 0;
-	ir_program *p = NULL;
-	bool json = strcmp(format, "json") == 0;
-	if (!cli_choice("score", "format", format, "text\0json\0")) {
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if (nt == 0) {
-		cli_error("score", "no --trace FILE (see --help)");
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if (nfiles == 0 && ngr > 0) {
-		cli_error("score", "--graph needs the program's bitcode (PROG.bc...)");
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if (nfiles == 0 && ngf == 0) {
-		cli_error("score", "nothing to score: give PROG.bc (with --graph) or --graph-file (see --help)");
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if (nfiles > 0 && ngr == 0 && ngf == 0) {
-		graphs[ngr++] = "andersen";
-		graphs[ngr++] = "r0";
-	}
-	for (unsigned i = 0; i < ngr; i++)
-		if (cg_graph_parse(graphs[i]) < 0) {
-			cli_error("score", "unknown graph '%s' (%s)", graphs[i], cg_graph_list());
-			rc = EXIT_USAGE;
-			goto done;
-		}
-
-	facet_error err = {0};
-	for (unsigned i = 0; i < nt; i++)
-		if (!trace_observed_read(&o, traces[i], &err)) {
-			fprintf(stderr, "facet score: error: %s\n", err.msg);
-			rc = EXIT_INPUT;
-			goto done;
-		}
-	if (!trace_observed_finish(&o, &err)) {
-		fprintf(stderr, "facet score: error: %s\n", err.msg);
-		rc = EXIT_INPUT;
-		goto done;
-	}
-	if (!o.have_key)
-		fprintf(stderr, "facet score: warning: the trace files hold no record (did the program run with "
-		                "FACET_TRACE_OUT set?)\n");
-
+	trace_scored *gs = xcalloc(ngr + so.graph_files.n + 1, sizeof *gs);
 	long indirect = -1;
-	gs = xcalloc(ngr + ngf + 1, sizeof *gs);
-	if (nfiles > 0) {
-		bool pta = false;
-		for (unsigned i = 0; i < ngr; i++)
-			pta |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_pta;
-		p = pta ? cli_load("score", files, nfiles, verify) : cli_load_sites("score", files, nfiles, verify);
-		if (!p) {
-			rc = EXIT_INPUT;
-			goto done;
-		}
-		uint64_t key = ir_key_begin(p->n_sites);
-		for (unsigned i = 0; i < p->n_functions; i++)
-			key = ir_key_add(key, p->functions[i]->name);
-		if (o.have_key && key != o.key) {
-			fprintf(stderr, "facet score: error: %s was traced from another program than %s (trace fingerprint "
-			                "%016llx, %u sites; program %016llx, %u sites)\n",
-			        o.key_file, files[0], (unsigned long long)o.key, o.n_sites, (unsigned long long)key,
-			        p->n_sites);
-			rc = EXIT_INPUT;
-			goto done;
-		}
-		const char **names = xcalloc(p->n_functions + 1, sizeof *names);
-		for (unsigned i = 0; i < p->n_functions; i++)
-			names[i] = p->functions[i]->name;
-		bool fits = trace_observed_check_program(&o, p->n_sites, names, p->n_functions, files[0], &err);
-		free(names);
-		if (!fits) {
-			fprintf(stderr, "facet score: error: %s\n", err.msg);
-			rc = EXIT_INPUT;
-			goto done;
-		}
-		indirect = 0;
-		for (unsigned i = 0; i < p->n_sites; i++)
-			indirect += p->sites[i].kind == SITE_INDIRECT;
-		for (unsigned i = 0; i < o.n_obs_sites; i++)
-			if (p->sites[o.sites[i]].kind != SITE_INDIRECT) {
-				fprintf(stderr, "facet score: error: %s: site %u is not an indirect call in %s\n", o.key_file,
-				        o.sites[i], files[0]);
-				rc = EXIT_INPUT;
-				goto done;
-			}
-		cli_graphs *set = cli_graphs_new("score", p, NULL);
-		for (unsigned i = 0; i < ngr; i++) {
-			cg_graph *g = cli_graphs_get(set, graphs[i]);
-			if (!g) {
-				cli_graphs_free(set);
-				rc = EXIT_INPUT;
-				goto done;
-			}
-			gs[ng].label = xstrdup(graphs[i]);
-			from_cg(&gs[ng], g, &o);
-			gs[ng].g.label = gs[ng].label;
-			ng++;
-			cg_free(g);
-		}
-		cli_graphs_free(set);
-	}
-	for (unsigned i = 0; i < ngf; i++) {
-		unsigned ind = 0;
-		if (!from_json(&gs[ng], gfiles[i], &o, &ind)) {
-			ng++;
-			rc = EXIT_INPUT;
-			goto done;
-		}
-		gs[ng].g.label = gs[ng].label;
-		ng++;
-		if (indirect < 0)
-			indirect = ind;
-	}
-	for (unsigned i = 0; i < ng; i++)
-		trace_score_compute(&o, &gs[i].g, &gs[i].s);
-	if (json)
-		print_json(&o, indirect, gs, ng, per_site);
-	else
-		print_text(&o, indirect, gs, ng, per_site);
-	if (!cli_flush("score"))
+	if (rc == EXIT_OK &&
+	    (!read_traces(&so.traces, &o) ||
+	     (nfiles > 0 && !program_graphs(argv + 1, nfiles, !so.no_verify, graphs, ngr, &o, gs, &ng, &indirect)) ||
+	     !file_graphs(&so.graph_files, &o, gs, &ng, &indirect)))
 		rc = EXIT_INPUT;
-done:
+	if (rc == EXIT_OK) {
+		for (unsigned i = 0; i < ng; i++) {
+			gs[i].g.label = gs[i].label;
+			trace_score_compute(&o, &gs[i].g, &gs[i].s);
+		}
+		if (!strcmp(so.format, "json"))
+			print_json(&o, indirect, gs, ng, so.per_site);
+		else
+			print_text(&o, indirect, gs, ng, so.per_site);
+		if (!cli_flush("score"))
+			rc = EXIT_INPUT;
+	}
 	for (unsigned i = 0; i < ng; i++)
-		scored_free(&gs[i]);
+		trace_scored_free(&gs[i]);
 	free(gs);
-	if (p)
-		ir_program_free(p);
 	trace_observed_free(&o);
 	cli_list_free(&so.traces);
 	cli_list_free(&so.graph_files);
 	cli_list_free(&so.graphs);
-	free(graphs);
 	return rc;
 }
