@@ -85,7 +85,7 @@ run_all() {   # build-dir out-dir program
 	for q in "inventory" "externals" "resolution-candidates" "callees main" "callers main" "closure main --out" \
 	         "closure main --in" "defs main" "uses main" "explain 0" "explain 3" "reach main main"; do
 		# shellcheck disable=SC2086
-		"$b/facet-query" query $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-${q// /_}.json"
+		"$b/facet-query" $q --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-${q// /_}.json"
 	done
 	"$b/facet" query inventory --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/fq-inventory.json"
 	"$b/facet" query callees main --catalog "$c" 2>/dev/null | mask "$out" >"$out/$n/fq-callees.txt"

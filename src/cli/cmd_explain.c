@@ -148,116 +148,110 @@ static const cli_opt table[] = {
 	CLI_OPT_END,
 };
 
-int cmd_explain(int argc, char **argv)
+/* The selection the options and arguments name: sel, the bitcode files
+ * packed at argv + 1 (*nfiles). False after the usage message. */
+static bool selection(const options *o, char **argv, int npos, int *nfiles, facet_explain_select *sel, char **at_file)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	options o = {.format = "text"};
-	int npos;
-	if (!cli_parse("explain", table, &o, argc, argv, &npos))
-		return EXIT_USAGE;
-	const char *format = o.format, *site_arg = o.site, *at = o.at, *tau_arg = o.tau;
-	bool verify = !o.no_verify, all = o.all;
-	char **files = argv + 1;
-	int nfiles = 0;
-	cli_oracle_args oargs = o.oracle;
+	const char *cmd = "explain", *at = o->at;
+	*nfiles = 0;
 	for (int i = 0; i < npos; i++) {
-		if (!at && !is_file(files[i]) && strchr(files[i], ':'))
-			at = files[i];   /* FILE:LINE as a bare argument */
+		if (!at && !is_file(argv[1 + i]) && strchr(argv[1 + i], ':'))
+			at = argv[1 + i];   /* FILE:LINE as a bare argument */
 		else
-			files[nfiles++] = files[i];
+			argv[1 + (*nfiles)++] = argv[1 + i];
 	}
-	bool json = !strcmp(format, "json");
-	if (!json && strcmp(format, "text") != 0) {
-		fprintf(stderr, "facet explain: unknown format '%s' (text, json)\n", format);
-		return EXIT_USAGE;
+	if (!cli_choice(cmd, "format", o->format, "text\0json\0"))
+		return false;
+	if (*nfiles == 0 || (!o->site && !at && !o->all)) {
+		cli_error(cmd, "need input files and one of FILE:LINE, --site ID, --all (see --help)");
+		return false;
 	}
-	if (nfiles == 0 || (!site_arg && !at && !all)) {
-		fputs("facet explain: need input files and one of FILE:LINE, --site ID, --all (see --help)\n", stderr);
-		return EXIT_USAGE;
+	sel->all = o->all;
+	if (at && !parse_at(at, at_file, &sel->line)) {
+		cli_error(cmd, "'%s' is not FILE:LINE", at);
+		return false;
 	}
-	char *at_file = NULL;
-	unsigned at_line = 0, site_id = 0;
-	if (at && !parse_at(at, &at_file, &at_line)) {
-		fprintf(stderr, "facet explain: '%s' is not FILE:LINE\n", at);
-		return EXIT_USAGE;
+	sel->file = *at_file;
+	char *end;
+	unsigned long v = o->site ? strtoul(o->site, &end, 10) : 0;
+	/* strtoul reads "-1" as ULONG_MAX: only digits are a site id. */
+	if (o->site && (!*o->site || *end || *o->site < '0' || *o->site > '9' || v > UINT_MAX)) {
+		cli_error(cmd, "--site wants a number, not '%s'", o->site);
+		return false;
 	}
-	if (site_arg) {
-		char *end;
-		/* strtoul reads "-1" as ULONG_MAX: only digits are a site id. */
-		unsigned long v = strtoul(site_arg, &end, 10);
-		if (!*site_arg || *end || *site_arg < '0' || *site_arg > '9' || v > UINT_MAX) {
-			fprintf(stderr, "facet explain: --site wants a number, not '%s'\n", site_arg);
-			free(at_file);
-			return EXIT_USAGE;
-		}
-		site_id = (unsigned)v;
-	}
-	facet_options fo;
-	facet_options_default(&fo);
-	if (tau_arg && !cli_parse_tau("explain", tau_arg, &fo.tau)) {
-		free(at_file);
-		return EXIT_USAGE;
-	}
+	sel->by_site = o->site != NULL;
+	sel->site = (unsigned)v;
+	return true;
+}
 
-	cli_oracle oracle;
-	int orc = cli_oracle_open("explain", &oargs, &oracle);
-	if (orc != EXIT_OK) {
-		free(at_file);
-		return orc;
-	}
-	fo.oracle = oracle.oracle;
-	ir_program *p = cli_load("explain", files, nfiles, verify);
-	if (!p) {
-		free(at_file);
-		cli_oracle_close("explain", &oracle);
-		return EXIT_INPUT;
-	}
-	pta_result *pta = pta_analyze(p, NULL);
-	facet_result *r = facet_refine(pta, &fo);
-	if (r->note)
-		fprintf(stderr, "facet explain: note: %s\n", r->note);
-	facet_explain_select sel = {.all = all, .by_site = site_arg != NULL, .site = site_id, .file = at_file,
-	                            .line = at_line};
-	json_t *sites = facet_explain_sites(r, &sel);
-	int rc = EXIT_OK;
-	if (json_array_size(sites) == 0) {
-		if (site_arg && site_id < p->n_sites)
-			fprintf(stderr, "facet explain: site %u is a %s call, not an indirect one\n", site_id,
-			        site_kind_name(p->sites[site_id].kind));
-		else if (site_arg)
-			fprintf(stderr, "facet explain: no call site %u (the program has %u)\n", site_id, p->n_sites);
-		else if (at_file)
-			fprintf(stderr, "facet explain: no indirect call site at %s:%u\n", at_file, at_line);
-		rc = all ? EXIT_OK : EXIT_INPUT;
-	}
-	if (json) {
-		json_t *top = json_object();
-		json_object_set_new(top, "tau", json_integer(r->options.tau));
-		json_object_set_new(top, "note", r->note ? json_string(r->note) : json_null());
-		json_object_set_new(top, "sites", sites);
-		json_object_set_new(top, "oracle", cli_oracle_stats_json(&oracle));
-		json_dumpf(top, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(top);
-	} else {
+/* An empty selection: why, and the exit code (none is fine with --all). */
+static int nothing_selected(const ir_program *p, const facet_explain_select *sel)
+{
+	if (sel->by_site && sel->site < p->n_sites)
+		cli_error("explain", "site %u is a %s call, not an indirect one", sel->site,
+		          site_kind_name(p->sites[sel->site].kind));
+	else if (sel->by_site)
+		cli_error("explain", "no call site %u (the program has %u)", sel->site, p->n_sites);
+	else if (sel->file)
+		cli_error("explain", "no indirect call site at %s:%u", sel->file, sel->line);
+	return sel->all ? EXIT_OK : EXIT_INPUT;
+}
+
+static void render(const facet_result *r, json_t *sites, bool json, const cli_oracle *oracle)
+{
+	if (!json) {
 		size_t i;
 		json_t *s;
 		json_array_foreach(sites, i, s)
 			print_site_text(s);
 		json_decref(sites);
+		return;
 	}
-	facet_result_free(r);
-	pta_result_free(pta);
-	ir_program_free(p);
+	json_t *top = json_object();
+	json_object_set_new(top, "tau", json_integer(r->options.tau));
+	json_object_set_new(top, "note", r->note ? json_string(r->note) : json_null());
+	json_object_set_new(top, "sites", sites);
+	json_object_set_new(top, "oracle", cli_oracle_stats_json(oracle));
+	json_dumpf(top, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(top);
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	const char *cmd = "explain";
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	options o = {.format = "text"};
+	int npos, nfiles;
+	facet_explain_select sel = {0};
+	char *at_file = NULL;
+	facet_options fo;
+	facet_options_default(&fo);
+	if (!cli_parse(cmd, table, &o, argc, argv, &npos) || !selection(&o, argv, npos, &nfiles, &sel, &at_file) ||
+	    (o.tau && !cli_parse_tau(cmd, o.tau, &fo.tau))) {
+		free(at_file);
+		return EXIT_USAGE;
+	}
+	cli_run run;
+	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, NULL);
+	if (rc == EXIT_OK)
+		rc = cli_run_load(&run, !o.no_verify, false);
+	if (rc == EXIT_OK) {
+		fo.oracle = run.oracle.oracle;
+		pta_result *pta = pta_analyze(run.prog, NULL);
+		facet_result *r = facet_refine(pta, &fo);
+		if (r->note)
+			cli_note(cmd, "%s", r->note);
+		json_t *sites = facet_explain_sites(r, &sel);
+		if (json_array_size(sites) == 0)
+			rc = nothing_selected(run.prog, &sel);
+		render(r, sites, !strcmp(o.format, "json"), &run.oracle);
+		facet_result_free(r);
+		pta_result_free(pta);
+	}
 	free(at_file);
-	if (!cli_oracle_close("explain", &oracle))
-		rc = EXIT_INPUT;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("facet explain: writing output");
-		return EXIT_INPUT;
-	}
-	return rc;
+	return cli_run_close(&run, rc);
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "facet/facet.h"
+#include "facet/metrics.h"
 #include "pta/andersen.h"
 #include "util/clock.h"
 
@@ -43,121 +44,6 @@ static void usage(FILE *out)
 }
 
 static double now(void) { return clock_seconds(); }
-
-/* Mean targets over the indirect sites g gives at least one. */
-static double mean_targets(const cg_graph *g, const facet_result *r, unsigned *nonempty)
-{
-	unsigned long long sum = 0;
-	unsigned n = 0;
-	for (unsigned i = 0; i < r->n_sites; i++) {
-		unsigned k = g->n_targets[r->sites[i].site];
-		if (k) {
-			sum += k;
-			n++;
-		}
-	}
-	*nonempty = n;
-	return n ? (double)sum / n : 0.0;
-}
-
-static json_t *report(const facet_result *r, const pta_result *pta, double pta_seconds, bool list)
-{
-	json_t *top = json_object();
-	unsigned n_field = 0, n_global = 0, n_array = 0, n_unrec = 0, n_named = 0;
-	json_t *reasons = json_object();
-	for (unsigned i = 0; i < r->n_sites; i++) {
-		const facet_site *s = &r->sites[i];
-		switch (s->status) {
-		case DISP_FIELD: n_field++; break;
-		case DISP_GLOBAL: n_global++; break;
-		case DISP_ARRAY: n_array++; break;
-		case DISP_NAMED: n_named++; break;
-		case DISP_UNRECOVERED: {
-			n_unrec++;
-			const char *why = s->reason ? s->reason : "?";
-			json_t *c = json_object_get(reasons, why);
-			json_object_set_new(reasons, why, json_integer(c ? json_integer_value(c) + 1 : 1));
-			break;
-		}
-		}
-	}
-	unsigned long long pairs = 0, scan = 0;
-	for (unsigned f = 0; f < r->n_fields; f++) {
-		const facet_field *fl = &r->fields[f];
-		pairs += fl->n_F;
-		for (unsigned k = 0; k < fl->n_F; k++) {
-			bool seen = false;
-			for (unsigned a = 0; a < fl->n_assigns && !seen; a++)
-				seen = fl->assigns[a].function == fl->F[k] && fl->assigns[a].constant;
-			scan += seen;
-		}
-	}
-	double n = r->n_sites ? r->n_sites : 1;
-	json_object_set_new(top, "indirect_sites", json_integer(r->n_sites));
-	json_object_set_new(top, "field_pct", json_real(100.0 * n_field / n));
-	json_object_set_new(top, "array_global_pct", json_real(100.0 * (n_array + n_global) / n));
-	json_object_set_new(top, "unrecovered_pct", json_real(100.0 * n_unrec / n));
-	json_object_set_new(top, "sites_field", json_integer(n_field));
-	json_object_set_new(top, "sites_global", json_integer(n_global));
-	json_object_set_new(top, "sites_array", json_integer(n_array));
-	json_object_set_new(top, "sites_unrecovered", json_integer(n_unrec));
-	/* Calls that name their callee through a mismatched declaration: their own kind. */
-	json_object_set_new(top, "sites_named", json_integer(n_named));
-	json_object_set_new(top, "named_pct", json_real(100.0 * n_named / n));
-	json_object_set_new(top, "unrecovered_reasons", reasons);
-	json_object_set_new(top, "fields", json_integer(r->n_fields));
-	json_object_set_new(top, "assignment_pairs", json_integer((json_int_t)pairs));
-	json_object_set_new(top, "scan_misses_pct", json_real(pairs ? 100.0 * (double)(pairs - scan) / (double)pairs : 0.0));
-	json_object_set_new(top, "decisions", json_integer(r->n_decisions));
-	json_object_set_new(top, "questions", json_integer(r->n_questions));
-	unsigned abstaining = 0;
-	for (unsigned i = 0; i < r->n_sites; i++)
-		abstaining += r->sites[i].abstains;
-	json_object_set_new(top, "abstaining_sites", json_integer(abstaining));
-
-	json_t *means = json_object();
-	cg_graph *andersen = pta_callgraph(pta, false);
-	const struct { const char *name; cg_graph *g; } gs[] = {
-		{"andersen", andersen}, {"r0", facet_graph(r, CG_R0)}, {"rulesonly", facet_graph(r, CG_RULESONLY)},
-		{"rplus", facet_graph(r, CG_RPLUS)}, {"rpm", facet_graph(r, CG_RPM)},
-	};
-	double r0_mean = 0, rpm_mean = 0;
-	for (size_t i = 0; i < sizeof gs / sizeof *gs; i++) {
-		unsigned nonempty;
-		double m = mean_targets(gs[i].g, r, &nonempty);
-		json_t *g = json_object();
-		json_object_set_new(g, "mean_targets", json_real(m));
-		json_object_set_new(g, "sites_with_targets", json_integer(nonempty));
-		json_object_set_new(g, "empty_sites", json_integer(r->n_sites - nonempty));
-		json_object_set_new(means, gs[i].name, g);
-		if (!strcmp(gs[i].name, "r0"))
-			r0_mean = m;
-		if (!strcmp(gs[i].name, "rpm"))
-			rpm_mean = m;
-		cg_free(gs[i].g);
-	}
-	json_object_set_new(top, "graphs", means);
-	json_object_set_new(top, "ratio_r0_rpm", json_real(rpm_mean > 0 ? r0_mean / rpm_mean : 0.0));
-	json_object_set_new(top, "pta_seconds", json_real(pta_seconds));
-	json_object_set_new(top, "refine_seconds", json_real(r->seconds));
-	json_object_set_new(top, "note", r->note ? json_string(r->note) : json_null());
-	if (list) {
-		json_t *fl = json_array();
-		for (unsigned f = 0; f < r->n_fields; f++) {
-			const facet_field *x = &r->fields[f];
-			json_t *j = json_object();
-			json_object_set_new(j, "key", json_string(x->key));
-			json_object_set_new(j, "name", json_string(x->name));
-			json_object_set_new(j, "signature", json_string(x->sig_text));
-			json_object_set_new(j, "init", json_integer(x->n_init));
-			json_object_set_new(j, "assigned", json_integer(x->n_F));
-			json_object_set_new(j, "sites", json_integer(x->n_sites));
-			json_array_append_new(fl, j);
-		}
-		json_object_set_new(top, "field_list", fl);
-	}
-	return top;
-}
 
 static void print_text(json_t *j)
 {
@@ -243,40 +129,26 @@ int cmd_fields(int argc, char **argv)
 	int nfiles;
 	if (!cli_parse("fields", table, &o, argc, argv, &nfiles))
 		return EXIT_USAGE;
-	const char *format = o.format, *tau_arg = o.tau;
-	bool verify = !o.no_verify, list = o.list;
-	char **files = argv + 1;
-	cli_oracle_args oargs = o.oracle;
-	bool json = !strcmp(format, "json");
-	if (!json && strcmp(format, "text") != 0) {
-		fprintf(stderr, "facet fields: unknown format '%s' (text, json)\n", format);
-		return EXIT_USAGE;
-	}
-	if (nfiles == 0) {
-		fputs("facet fields: no input files (see --help)\n", stderr);
-		return EXIT_USAGE;
-	}
+	const char *cmd = "fields";
 	facet_options fo;
 	facet_options_default(&fo);
-	if (tau_arg && !cli_parse_tau("fields", tau_arg, &fo.tau))
+	if (!cli_choice(cmd, "format", o.format, "text\0json\0") || !cli_inputs_check(cmd, nfiles, NULL) ||
+	    (o.tau && !cli_parse_tau(cmd, o.tau, &fo.tau)))
 		return EXIT_USAGE;
-	cli_oracle oracle;
-	int orc = cli_oracle_open("fields", &oargs, &oracle);
-	if (orc != EXIT_OK)
-		return orc;
-	fo.oracle = oracle.oracle;
-	ir_program *p = cli_load("fields", files, nfiles, verify);
-	if (!p) {
-		cli_oracle_close("fields", &oracle);
-		return EXIT_INPUT;
-	}
+	cli_run run;
+	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, NULL);
+	if (rc == EXIT_OK)
+		rc = cli_run_load(&run, !o.no_verify, false);
+	if (rc != EXIT_OK)
+		return cli_run_close(&run, rc);
+	fo.oracle = run.oracle.oracle;
 	double t0 = now();
-	pta_result *pta = pta_analyze(p, NULL);
+	pta_result *pta = pta_analyze(run.prog, NULL);
 	double pta_seconds = now() - t0;
 	facet_result *r = facet_refine(pta, &fo);
-	json_t *j = report(r, pta, pta_seconds, list);
-	json_object_set_new(j, "oracle", cli_oracle_stats_json(&oracle));
-	if (json) {
+	json_t *j = facet_fields_report(r, pta, pta_seconds, o.list);
+	json_object_set_new(j, "oracle", cli_oracle_stats_json(&run.oracle));
+	if (!strcmp(o.format, "json")) {
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		fputc('\n', stdout);
 	} else {
@@ -285,11 +157,5 @@ int cmd_fields(int argc, char **argv)
 	json_decref(j);
 	facet_result_free(r);
 	pta_result_free(pta);
-	ir_program_free(p);
-	bool cache_ok = cli_oracle_close("fields", &oracle);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("facet fields: writing output");
-		return EXIT_INPUT;
-	}
-	return cache_ok ? EXIT_OK : EXIT_INPUT;
+	return cli_run_close(&run, EXIT_OK);
 }

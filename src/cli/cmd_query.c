@@ -17,6 +17,7 @@
 #include "cg/registry.h"
 #include "overlay/overlay.h"
 #include "query/query.h"
+#include "query/text.h"
 
 static void usage(FILE *out)
 {
@@ -82,194 +83,15 @@ static void overlay_usage(FILE *out)
 	      out);
 }
 
-/* ---- text output -------------------------------------------------------------------- */
-
-static void print_scalar(json_t *v)
-{
-	if (json_is_string(v))
-		fputs(json_string_value(v), stdout);
-	else if (json_is_null(v))
-		fputs("-", stdout);
-	else {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		fputs(s ? s : "?", stdout);
-		free(s);
-	}
-}
-
-static bool is_scalar(json_t *v) { return !json_is_object(v) && !json_is_array(v); }
-
-static void render(json_t *v, int indent);
-static void render_value(json_t *v, int indent);
-
-/* A site in one line, "file:line:col [site N, kind in caller]", then what
- * else the answer says about it (targets, class, dispatch...). */
-static bool print_site_line(json_t *s, int indent)
-{
-	if (!json_is_object(s) || !json_object_get(s, "call_type") || !json_object_get(s, "kind"))
-		return false;
-	json_t *file = json_object_get(s, "file");
-	printf("%s:%lld:%lld [site %lld, %s%s%s]", json_is_string(file) ? json_string_value(file) : "?",
-	       json_integer_value(json_object_get(s, "line")), json_integer_value(json_object_get(s, "column")),
-	       json_integer_value(json_object_get(s, "id")), json_string_value(json_object_get(s, "kind")),
-	       json_object_get(s, "caller") ? " in " : "",
-	       json_object_get(s, "caller") ? json_string_value(json_object_get(s, "caller")) : "");
-	bool first = true;
-	static const char *const plain[] = {"id", "caller", "kind", "file", "line", "column", "call_type", "inlined_at", NULL};
-	const char *k;
-	json_t *x;
-	json_object_foreach(s, k, x) {
-		bool skip = false;
-		for (size_t i = 0; plain[i]; i++)
-			skip = skip || strcmp(k, plain[i]) == 0;
-		if (skip)
-			continue;
-		if (first) {
-			putchar('\n');
-			first = false;
-		}
-		printf("%*s%s: ", indent + 2, "", k);
-		if (is_scalar(x) || json_is_array(x))
-			render_value(x, indent + 2);
-		else {
-			putchar('\n');
-			render(x, indent + 4);
-		}
-	}
-	if (first)
-		putchar('\n');
-	return true;
-}
-
-/* A function in one line: "name (file:line)". */
-static bool print_fn_line(json_t *f)
-{
-	if (!json_is_object(f) || !json_object_get(f, "name") || !json_object_get(f, "linkage"))
-		return false;
-	json_t *file = json_object_get(f, "file");
-	printf("%s", json_string_value(json_object_get(f, "name")));
-	if (json_is_string(file))
-		printf(" (%s:%lld)", json_string_value(file), json_integer_value(json_object_get(f, "line")));
-	else if (!json_is_true(json_object_get(f, "defined")))
-		printf(" (declared)");
-	putchar('\n');
-	return true;
-}
-
-static bool all_scalar_object(json_t *o)
-{
-	const char *k;
-	json_t *x;
-	json_object_foreach(o, k, x) if (!is_scalar(x)) return false;
-	return true;
-}
-
-static void render_value(json_t *v, int indent)
-{
-	if (is_scalar(v)) {
-		print_scalar(v);
-		putchar('\n');
-	} else if (json_is_array(v)) {
-		size_t n = json_array_size(v);
-		bool all_scalar = true;
-		for (size_t i = 0; i < n; i++)
-			all_scalar = all_scalar && is_scalar(json_array_get(v, i));
-		if (all_scalar) {
-			for (size_t i = 0; i < n; i++) {
-				if (i)
-					fputs(", ", stdout);
-				print_scalar(json_array_get(v, i));
-			}
-			if (n == 0)
-				fputs("(none)", stdout);
-			putchar('\n');
-			return;
-		}
-		putchar('\n');
-		for (size_t i = 0; i < n; i++) {
-			json_t *e = json_array_get(v, i);
-			printf("%*s- ", indent + 2, "");
-			if (print_fn_line(e) || print_site_line(e, indent + 2))
-				continue;
-			if (is_scalar(e)) {
-				print_scalar(e);
-				putchar('\n');
-			} else if (json_is_object(e) && all_scalar_object(e)) {
-				const char *k;
-				json_t *x;
-				int first = 1;
-				json_object_foreach(e, k, x) {
-					printf("%s%s=", first ? "" : " ", k);
-					print_scalar(x);
-					first = 0;
-				}
-				putchar('\n');
-			} else {
-				putchar('\n');
-				render(e, indent + 4);
-			}
-		}
-	} else {
-		if (print_fn_line(v) || print_site_line(v, indent))
-			return;
-		putchar('\n');
-		render(v, indent + 2);
-	}
-}
-
-static void render(json_t *v, int indent)
-{
-	const char *k;
-	json_t *x;
-	json_object_foreach(v, k, x) {
-		printf("%*s%s: ", indent, "", k);
-		render_value(x, indent);
-	}
-}
-
-/* reach, the most read answer, as a path people can follow. */
-static void render_reach(json_t *r)
-{
-	json_t *u = json_object_get(r, "uncertainty");
-	printf("graph %s: ", json_string_value(json_object_get(r, "graph")));
-	if (!json_is_true(json_object_get(r, "reachable"))) {
-		printf("no path from %s to %s\n", json_string_value(json_object_get(json_object_get(r, "from"), "name")),
-		       json_string_value(json_object_get(json_object_get(r, "to"), "name")));
-	} else {
-		long long agent = json_integer_value(json_object_get(u, "agent_path_steps"));
-		printf("path of %lld calls%s\n", json_integer_value(json_object_get(r, "length")),
-		       agent ? " (NOT PROVEN: uses agent edges)" : "");
-		size_t i;
-		json_t *st;
-		json_array_foreach(json_object_get(r, "steps"), i, st) {
-			printf("  %s -> %s", json_string_value(json_object_get(st, "caller")),
-			       json_string_value(json_object_get(st, "callee")));
-			if (json_is_true(json_object_get(st, "agent"))) {
-				json_t *e = json_object_get(st, "overlay_edge");
-				printf(" (agent edge, confidence %s, provenance:",
-				       json_string_value(json_object_get(e, "confidence")));
-				size_t k;
-				json_t *p;
-				json_array_foreach(json_object_get(e, "provenance"), k, p) printf(" \"%s\"", json_string_value(p));
-				putchar(')');
-			}
-			printf(" at ");
-			print_site_line(json_object_get(st, "site"), 2);
-		}
-	}
-	printf("uncertainty: ");
-	render_value(u, 0);
-}
-
 static int print_result(json_t *r, const char *verb, bool json)
 {
 	if (json) {
 		json_dumpf(r, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 	} else if (strcmp(verb, "reach") == 0) {
-		render_reach(r);
+		query_print_reach(stdout, r);
 	} else {
-		render(r, 0);
+		query_print_text(stdout, r);
 	}
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }

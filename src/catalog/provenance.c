@@ -1,0 +1,145 @@
+/* provenance.c — a catalog's provenance read back (provenance.h). */
+#include "catalog/provenance.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (s && strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+static bool scalar(sqlite3 *db, const char *sql, long long *out)
+{
+	sqlite3_stmt *st;
+	bool ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+	if (ok)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* Reads the edges of graph `bit` into g, site by site. */
+static bool read_graph(sqlite3 *db, int bit, cg_graph *g, unsigned n_functions)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT site, target FROM edges WHERE (graphs >> ?) & 1 ORDER BY site", -1, &st,
+	                       NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_int(st, 1, bit);
+	VEC(unsigned) buf = {0};
+	long long cur = -1;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long site = sqlite3_column_int64(st, 0), target = sqlite3_column_int64(st, 1);
+		if (site != cur && cur >= 0) {
+			cg_set_targets(g, (unsigned)cur, buf.items, (unsigned)buf.len);
+			VEC_CLEAR(&buf);
+		}
+		cur = site;
+		if (site < 0 || (unsigned long long)site >= g->prog->n_sites || target < 0 || target >= n_functions) {
+			rc = SQLITE_CORRUPT;
+			break;
+		}
+		VEC_PUSH(&buf, (unsigned)target);
+	}
+	if (cur >= 0 && rc == SQLITE_DONE)
+		cg_set_targets(g, (unsigned)cur, buf.items, (unsigned)buf.len);
+	VEC_FREE(&buf);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE;
+}
+
+static bool read_decisions(sqlite3 *db, catalog_provenance *pv, facet_error *err)
+{
+	static const char *const facts[] = {"add", "prune"};
+	static const char *const outcomes[] = {"supported", "rejected", "residual"};
+	const char *rules[FACET_N_RULES];
+	for (int r = 0; r < FACET_N_RULES; r++)
+		rules[r] = facet_rule_name((facet_rule)r);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT site, function, fact, outcome, rule FROM decisions ORDER BY id", -1, &st,
+	                       NULL) != SQLITE_OK) {
+		error_set(err, "no decisions table: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	int rc;
+	unsigned cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long site = sqlite3_column_int64(st, 0), fn = sqlite3_column_int64(st, 1);
+		int fact = lookup(facts, 2, (const char *)sqlite3_column_text(st, 2));
+		int outcome = lookup(outcomes, 3, (const char *)sqlite3_column_text(st, 3));
+		int rule = lookup(rules, FACET_N_RULES, (const char *)sqlite3_column_text(st, 4));
+		if (site < 0 || (unsigned long long)site >= pv->shell.n_sites || fn < 0 ||
+		    (unsigned long long)fn >= pv->shell.n_functions || fact < 0 || outcome < 0 || rule < 0) {
+			error_set(err, "decision row %zu is not one facet writes", (size_t)pv->n_decisions + 1);
+			sqlite3_finalize(st);
+			return false;
+		}
+		facet_decision d = {.site = (unsigned)site, .function = (unsigned)fn, .fact = (fact_kind)fact,
+		                    .outcome = (fact_outcome)outcome, .rule = (facet_rule)rule};
+		if (pv->n_decisions == cap)
+			pv->decisions = xrealloc(pv->decisions, (cap = cap ? 2 * cap : 256) * sizeof *pv->decisions);
+		pv->decisions[pv->n_decisions++] = d;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		error_set(err, "reading decisions: %s", sqlite3_errmsg(db));
+	return rc == SQLITE_DONE;
+}
+
+bool catalog_provenance_read(catalog *c, int graph_bit, catalog_provenance *pv, facet_error *err)
+{
+	sqlite3 *db = catalog_db(c);
+	long long ns = 0, nf = 0;
+	if (!scalar(db, "SELECT coalesce(max(id), -1) + 1 FROM sites", &ns) ||
+	    !scalar(db, "SELECT coalesce(max(id), -1) + 1 FROM functions", &nf)) {
+		error_set(err, "cannot read sites and functions: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	pv->shell.n_sites = (unsigned)ns;
+	pv->shell.n_functions = (unsigned)nf;
+	pv->names = xcalloc((size_t)nf + 1, sizeof *pv->names);
+	pv->indirect = xcalloc((size_t)ns + 1, sizeof *pv->indirect);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT id, name FROM functions", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW)
+			pv->names[sqlite3_column_int64(st, 0)] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		sqlite3_finalize(st);
+	}
+	if (sqlite3_prepare_v2(db, "SELECT id FROM sites WHERE kind = 'indirect'", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW)
+			pv->indirect[sqlite3_column_int64(st, 0)] = true;
+		sqlite3_finalize(st);
+	}
+	pv->r0 = cg_new(&pv->shell, "r0");
+	pv->stored = cg_new(&pv->shell, "stored");
+	if (!read_graph(db, CG_R0, pv->r0, (unsigned)nf) || !read_graph(db, graph_bit, pv->stored, (unsigned)nf)) {
+		error_set(err, "reading the edges: %s", sqlite3_errmsg(db));
+		return false;
+	}
+	return read_decisions(db, pv, err);
+}
+
+void catalog_provenance_free(catalog_provenance *pv)
+{
+	for (unsigned i = 0; pv->names && i < pv->shell.n_functions; i++)
+		free(pv->names[i]);
+	free(pv->names);
+	free(pv->indirect);
+	if (pv->r0)
+		cg_free(pv->r0);
+	if (pv->stored)
+		cg_free(pv->stored);
+	free(pv->decisions);
+	memset(pv, 0, sizeof *pv);
+}
+

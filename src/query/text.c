@@ -1,0 +1,190 @@
+/* text.c — query answers as text (text.h). */
+#include "query/text.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void render(FILE *out, json_t *v, int indent);
+
+static void print_scalar(FILE *out, json_t *v)
+{
+	if (json_is_string(v))
+		fputs(json_string_value(v), out);
+	else if (json_is_null(v))
+		fputs("-", out);
+	else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		fputs(s ? s : "?", out);
+		free(s);
+	}
+}
+
+static bool is_scalar(json_t *v) { return !json_is_object(v) && !json_is_array(v); }
+
+static void render_value(FILE *out, json_t *v, int indent);
+
+/* A site in one line, "file:line:col [site N, kind in caller]", then what
+ * else the answer says about it (targets, class, dispatch...). */
+static bool print_site_line(FILE *out, json_t *s, int indent)
+{
+	if (!json_is_object(s) || !json_object_get(s, "call_type") || !json_object_get(s, "kind"))
+		return false;
+	json_t *file = json_object_get(s, "file");
+	fprintf(out, "%s:%lld:%lld [site %lld, %s%s%s]", json_is_string(file) ? json_string_value(file) : "?",
+	       json_integer_value(json_object_get(s, "line")), json_integer_value(json_object_get(s, "column")),
+	       json_integer_value(json_object_get(s, "id")), json_string_value(json_object_get(s, "kind")),
+	       json_object_get(s, "caller") ? " in " : "",
+	       json_object_get(s, "caller") ? json_string_value(json_object_get(s, "caller")) : "");
+	bool first = true;
+	static const char *const plain[] = {"id", "caller", "kind", "file", "line", "column", "call_type", "inlined_at", NULL};
+	const char *k;
+	json_t *x;
+	json_object_foreach(s, k, x) {
+		bool skip = false;
+		for (size_t i = 0; plain[i]; i++)
+			skip = skip || strcmp(k, plain[i]) == 0;
+		if (skip)
+			continue;
+		if (first) {
+			fputc('\n', out);
+			first = false;
+		}
+		fprintf(out, "%*s%s: ", indent + 2, "", k);
+		if (is_scalar(x) || json_is_array(x))
+			render_value(out, x, indent + 2);
+		else {
+			fputc('\n', out);
+			render(out, x, indent + 4);
+		}
+	}
+	if (first)
+		fputc('\n', out);
+	return true;
+}
+
+/* A function in one line: "name (file:line)". */
+static bool print_fn_line(FILE *out, json_t *f)
+{
+	if (!json_is_object(f) || !json_object_get(f, "name") || !json_object_get(f, "linkage"))
+		return false;
+	json_t *file = json_object_get(f, "file");
+	fprintf(out, "%s", json_string_value(json_object_get(f, "name")));
+	if (json_is_string(file))
+		fprintf(out, " (%s:%lld)", json_string_value(file), json_integer_value(json_object_get(f, "line")));
+	else if (!json_is_true(json_object_get(f, "defined")))
+		fprintf(out, " (declared)");
+	fputc('\n', out);
+	return true;
+}
+
+static bool all_scalar_object(json_t *o)
+{
+	const char *k;
+	json_t *x;
+	json_object_foreach(o, k, x) if (!is_scalar(x)) return false;
+	return true;
+}
+
+static void render_value(FILE *out, json_t *v, int indent)
+{
+	if (is_scalar(v)) {
+		print_scalar(out, v);
+		fputc('\n', out);
+	} else if (json_is_array(v)) {
+		size_t n = json_array_size(v);
+		bool all_scalar = true;
+		for (size_t i = 0; i < n; i++)
+			all_scalar = all_scalar && is_scalar(json_array_get(v, i));
+		if (all_scalar) {
+			for (size_t i = 0; i < n; i++) {
+				if (i)
+					fputs(", ", out);
+				print_scalar(out, json_array_get(v, i));
+			}
+			if (n == 0)
+				fputs("(none)", out);
+			fputc('\n', out);
+			return;
+		}
+		fputc('\n', out);
+		for (size_t i = 0; i < n; i++) {
+			json_t *e = json_array_get(v, i);
+			fprintf(out, "%*s- ", indent + 2, "");
+			if (print_fn_line(out, e) || print_site_line(out, e, indent + 2))
+				continue;
+			if (is_scalar(e)) {
+				print_scalar(out, e);
+				fputc('\n', out);
+			} else if (json_is_object(e) && all_scalar_object(e)) {
+				const char *k;
+				json_t *x;
+				int first = 1;
+				json_object_foreach(e, k, x) {
+					fprintf(out, "%s%s=", first ? "" : " ", k);
+					print_scalar(out, x);
+					first = 0;
+				}
+				fputc('\n', out);
+			} else {
+				fputc('\n', out);
+				render(out, e, indent + 4);
+			}
+		}
+	} else {
+		if (print_fn_line(out, v) || print_site_line(out, v, indent))
+			return;
+		fputc('\n', out);
+		render(out, v, indent + 2);
+	}
+}
+
+static void render(FILE *out, json_t *v, int indent)
+{
+	const char *k;
+	json_t *x;
+	json_object_foreach(v, k, x) {
+		fprintf(out, "%*s%s: ", indent, "", k);
+		render_value(out, x, indent);
+	}
+}
+
+/* reach, the most read answer, as a path people can follow. */
+void query_print_reach(FILE *out, json_t *r)
+{
+	json_t *u = json_object_get(r, "uncertainty");
+	fprintf(out, "graph %s: ", json_string_value(json_object_get(r, "graph")));
+	if (!json_is_true(json_object_get(r, "reachable"))) {
+		fprintf(out, "no path from %s to %s\n", json_string_value(json_object_get(json_object_get(r, "from"), "name")),
+		       json_string_value(json_object_get(json_object_get(r, "to"), "name")));
+	} else {
+		long long agent = json_integer_value(json_object_get(u, "agent_path_steps"));
+		fprintf(out, "path of %lld calls%s\n", json_integer_value(json_object_get(r, "length")),
+		       agent ? " (NOT PROVEN: uses agent edges)" : "");
+		size_t i;
+		json_t *st;
+		json_array_foreach(json_object_get(r, "steps"), i, st) {
+			fprintf(out, "  %s -> %s", json_string_value(json_object_get(st, "caller")),
+			       json_string_value(json_object_get(st, "callee")));
+			if (json_is_true(json_object_get(st, "agent"))) {
+				json_t *e = json_object_get(st, "overlay_edge");
+				fprintf(out, " (agent edge, confidence %s, provenance:",
+				       json_string_value(json_object_get(e, "confidence")));
+				size_t k;
+				json_t *p;
+				json_array_foreach(json_object_get(e, "provenance"), k, p) fprintf(out, " \"%s\"", json_string_value(p));
+				fputc(')', out);
+			}
+			fprintf(out, " at ");
+			print_site_line(out, json_object_get(st, "site"), 2);
+		}
+	}
+	fprintf(out, "uncertainty: ");
+	render_value(out, u, 0);
+}
+
+
+void query_print_text(FILE *out, json_t *answer)
+{
+	render(out, answer, 0);
+}
