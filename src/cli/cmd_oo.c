@@ -13,6 +13,7 @@
 #include "oo/print.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,109 +59,87 @@ typedef struct opts {
 	int nfiles;
 } opts;
 
+typedef struct args {
+	const char *algo, *format, *rta, *max_states, *seed, *difficulty, *size, *pathological;
+	bool trace, table, generate, factory;
+} args;
+
+static const cli_opt table[] = {
+	CLI_OPT_VALUE("--algo", args, algo), CLI_OPT_VALUE("--format", args, format), CLI_OPT_VALUE("--rta", args, rta),
+	CLI_OPT_VALUE("--max-states", args, max_states), CLI_OPT_VALUE("--seed", args, seed),
+	CLI_OPT_VALUE("--difficulty", args, difficulty), CLI_OPT_VALUE("--size", args, size),
+	CLI_OPT_VALUE("--pathological", args, pathological), CLI_OPT_FLAG("--trace", args, trace),
+	CLI_OPT_FLAG("--table", args, table), CLI_OPT_FLAG("--generate", args, generate),
+	CLI_OPT_FLAG("--factory", args, factory), CLI_OPT_END,
+};
+
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad_usage(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "facet oo: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (try 'facet oo --help')\n");
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	cli_error("oo", "%s (try 'facet oo --help')", msg);
 	return EXIT_USAGE;
 }
 
-static int parse_long(const char *opt, const char *s, long lo, long *out)
+/* s as an integer lo..hi when given (out unchanged otherwise); false after the message. */
+static bool number(const char *opt, const char *s, long lo, long hi, long *out)
 {
+	if (!s)
+		return true;
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < lo) {
-		fprintf(stderr, "facet oo: %s wants an integer >= %ld, got '%s'\n", opt, lo, s);
-		return -1;
+		cli_error("oo", "%s wants an integer >= %ld, got '%s'", opt, lo, s);
+		return false;
+	}
+	if (v > hi) {
+		bad_usage("%s %s is too large", opt, s);
+		return false;
 	}
 	*out = v;
-	return 0;
+	return true;
+}
+
+/* The arguments' values checked and converted; -1 on success, else the exit code. */
+static int convert(const args *a, opts *o)
+{
+	if (a->algo && (o->algo = oo_algo_parse(a->algo)) < 0)
+		return bad_usage("unknown algorithm '%s' (cha, rta, xta, vta, pta or dyn)", a->algo);
+	if (a->format && strcmp(a->format, "json") != 0 && strcmp(a->format, "text") != 0)
+		return bad_usage("unknown format '%s' (text or json)", a->format);
+	if (a->rta && strcmp(a->rta, "worklist") != 0 && strcmp(a->rta, "rounds") != 0)
+		return bad_usage("unknown RTA mode '%s' (worklist or rounds)", a->rta);
+	if (a->difficulty && (o->difficulty = oo_difficulty_parse(a->difficulty)) < 0)
+		return bad_usage("unknown difficulty '%s' (easy, medium or hard)", a->difficulty);
+	if (!number("--max-states", a->max_states, 1, LONG_MAX, &o->max_states) ||
+	    !number("--seed", a->seed, 0, LONG_MAX, &o->seed) || !number("--size", a->size, 1, 1000000, &o->size) ||
+	    !number("--pathological", a->pathological, 1, 100000, &o->pathological))
+		return EXIT_USAGE;
+	o->json = a->format && !strcmp(a->format, "json");
+	o->rta_rounds = a->rta && !strcmp(a->rta, "rounds");
+	o->trace = a->trace;
+	o->table = a->table;
+	o->generate = a->generate;
+	o->factory = a->factory;
+	return -1;
 }
 
 /* Returns -1 on success, else the exit code. */
 static int parse_args(int argc, char **argv, opts *o)
 {
 	*o = (opts){.algo = -1, .difficulty = OO_MEDIUM, .seed = 1, .pathological = -1};
-	o->files = calloc((size_t)argc + 1, sizeof *o->files);
-	int only_files = 0;
-	for (int i = 1; i < argc; i++) {
-		char *a = argv[i];
-		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-			o->files[o->nfiles++] = a;
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			only_files = 1;
-			continue;
-		}
-		/* --opt=value and --opt value both work */
-		char *val = NULL, *eq = strchr(a, '=');
-		char name[64];
-		size_t len = eq ? (size_t)(eq - a) : strlen(a);
-		if (len >= sizeof name)
-			return bad_usage("unknown option '%s'", a);
-		memcpy(name, a, len);
-		name[len] = 0;
-		static const char *const with_value[] = {"--algo", "--format", "--rta", "--max-states", "--seed",
-		                                         "--difficulty", "--size", "--pathological"};
-		int wants = 0;
-		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-			wants |= strcmp(name, with_value[k]) == 0;
-		if (wants) {
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return bad_usage("%s needs a value", name);
-		} else if (eq) {
-			return bad_usage("option '%s' takes no value", name);
-		}
-		if (strcmp(name, "--algo") == 0) {
-			if ((o->algo = oo_algo_parse(val)) < 0)
-				return bad_usage("unknown algorithm '%s' (cha, rta, xta, vta, pta or dyn)", val);
-		} else if (strcmp(name, "--format") == 0) {
-			if (strcmp(val, "json") != 0 && strcmp(val, "text") != 0)
-				return bad_usage("unknown format '%s' (text or json)", val);
-			o->json = strcmp(val, "json") == 0;
-		} else if (strcmp(name, "--rta") == 0) {
-			if (strcmp(val, "worklist") != 0 && strcmp(val, "rounds") != 0)
-				return bad_usage("unknown RTA mode '%s' (worklist or rounds)", val);
-			o->rta_rounds = strcmp(val, "rounds") == 0;
-		} else if (strcmp(name, "--difficulty") == 0) {
-			if ((o->difficulty = oo_difficulty_parse(val)) < 0)
-				return bad_usage("unknown difficulty '%s' (easy, medium or hard)", val);
-		} else if (strcmp(name, "--max-states") == 0) {
-			if (parse_long(name, val, 1, &o->max_states))
-				return EXIT_USAGE;
-		} else if (strcmp(name, "--seed") == 0) {
-			if (parse_long(name, val, 0, &o->seed))
-				return EXIT_USAGE;
-		} else if (strcmp(name, "--size") == 0) {
-			if (parse_long(name, val, 1, &o->size) || (o->size > 1000000 && bad_usage("--size %s is too large", val)))
-				return EXIT_USAGE;
-		} else if (strcmp(name, "--pathological") == 0) {
-			if (parse_long(name, val, 1, &o->pathological) ||
-			    (o->pathological > 100000 && bad_usage("--pathological %s is too large", val)))
-				return EXIT_USAGE;
-		} else if (strcmp(name, "--trace") == 0) {
-			o->trace = 1;
-		} else if (strcmp(name, "--table") == 0) {
-			o->table = 1;
-		} else if (strcmp(name, "--generate") == 0) {
-			o->generate = 1;
-		} else if (strcmp(name, "--factory") == 0) {
-			o->factory = 1;
-		} else {
-			return bad_usage("unknown option '%s'", a);
-		}
-	}
+	args a = {0};
+	if (!cli_parse("oo", table, &a, argc, argv, &o->nfiles))
+		return EXIT_USAGE;
+	o->files = (const char **)argv + 1;
+	int rc = convert(&a, o);
+	if (rc >= 0)
+		return rc;
 	int modes = (o->algo >= 0) + o->table + o->generate;
 	if (modes == 0)
 		return bad_usage("give --algo A, --table or --generate");
@@ -221,14 +200,14 @@ static int run_algo(const opts *o)
 	facet_error err = {0};
 	oo_program *p;
 	if (load(o->files[0], &p, &err)) {
-		fprintf(stderr, "facet oo: %s\n", err.msg);
+		cli_error("oo", "%s", err.msg);
 		return EXIT_INPUT;
 	}
 	oo_options opt = {o->rta_rounds, o->max_states};
 	oo_graph *g;
 	oo_table *trace = NULL;
 	if (oo_analyze(p, (oo_algo)o->algo, &opt, &g, o->trace ? &trace : NULL, &err)) {
-		fprintf(stderr, "facet oo: %s\n", err.msg);
+		cli_error("oo", "%s", err.msg);
 		oo_program_free(p);
 		return EXIT_INPUT;
 	}
@@ -257,14 +236,14 @@ static int run_table(const opts *o)
 		facet_error err = {0};
 		oo_program *p;
 		if (load(o->files[f], &p, &err)) {
-			fprintf(stderr, "facet oo: %s\n", err.msg);
+			cli_error("oo", "%s", err.msg);
 			rc = EXIT_INPUT;
 			break;
 		}
 		oo_graph *g[OO_NALGO] = {0};
 		for (int a = 0; a < OO_NALGO && rc == EXIT_OK; a++)
 			if (oo_analyze(p, (oo_algo)a, &opt, &g[a], NULL, &err)) {
-				fprintf(stderr, "facet oo: %s\n", err.msg);
+				cli_error("oo", "%s", err.msg);
 				rc = EXIT_INPUT;
 			}
 		if (rc == EXIT_OK)
@@ -296,6 +275,5 @@ int cmd_oo(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc < 0)
 		rc = o.generate ? run_generate(&o) : o.table ? run_table(&o) : run_algo(&o);
-	free(o.files);
 	return rc;
 }

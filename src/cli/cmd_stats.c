@@ -8,202 +8,15 @@
 #include <string.h>
 
 #include "pta/andersen.h"
+#include "pta/stats.h"
 #include "cli/oracle_cli.h"
 #include "facet/facet.h"
 
 #include <jansson.h>
-#include "util/strmap.h"
 #include "util/xalloc.h"
 
-#define WIDEST 5
 
-typedef struct program_stats {
-	unsigned defined, declared, intrinsics, address_taken;
-	unsigned sites, direct, indirect, asm_sites, sites_with_loc;
-	unsigned named;            /* of the indirect: calls naming their callee through a mismatched declaration */
-	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
-	unsigned globals, globals_with_fn_slots;
-	bool debug_info;
-	/* With --pta: the Facet paper's Table 2 columns and the solver's counts. */
-	bool pta;
-	double pta_seconds;
-	unsigned andersen_targets, r0_targets, andersen_empty, r0_empty;
-	unsigned wrappers, unmodelled;
-	unsigned wrappers_via_pointer, clones, clones_refused;
-	pta_stats solver;
-	/* Why sets are wide: the widest value sets, and how much of each is
-	 * collapsed objects' one location (issue 16.3). */
-	unsigned n_widest, widest[WIDEST], widest_size[WIDEST], widest_collapsed[WIDEST];
-} program_stats;
-
-static const char *const cause_names[PTA_COLLAPSE_CAUSES] = {"size", "index", "offset", "cycle"};
-
-static bool has_fp_member(const di_type *t)
-{
-	for (unsigned i = 0; i < t->n_members; i++)
-		if (di_is_function_pointer(t->members[i].type))
-			return true;
-	return false;
-}
-
-static program_stats compute(const ir_program *p)
-{
-	program_stats st = {0};
-	st.debug_info = p->has_debug_info;
-	for (unsigned i = 0; i < p->n_functions; i++) {
-		const ir_function *f = p->functions[i];
-		if (f->intrinsic)
-			st.intrinsics++;
-		else if (f->defined)
-			st.defined++;
-		else
-			st.declared++;
-		st.address_taken += f->address_taken;
-	}
-	bool *is_fn_value = xcalloc(p->n_values + 1, sizeof *is_fn_value);
-	for (unsigned i = 0; i < p->n_functions; i++)
-		if (p->functions[i]->value < p->n_values)
-			is_fn_value[p->functions[i]->value] = true;
-	for (unsigned i = 0; i < p->n_sites; i++) {
-		const ir_site *s = &p->sites[i];
-		st.sites++;
-		st.named += s->kind == SITE_INDIRECT && s->callee_value < p->n_values && is_fn_value[s->callee_value];
-		st.direct += s->kind == SITE_DIRECT;
-		st.indirect += s->kind == SITE_INDIRECT;
-		st.asm_sites += s->kind == SITE_ASM;
-		st.sites_with_loc += s->loc.line != 0;
-	}
-	free(is_fn_value);
-	/* Linking C modules keeps one DICompositeType per translation unit; count
-	 * a named struct once, an anonymous one per definition. */
-	strmap names;
-	strmap_init(&names);
-	for (unsigned i = 0; i < p->n_types; i++) {
-		const di_type *t = p->types[i];
-		if ((t->kind != DI_STRUCT && t->kind != DI_UNION) || !has_fp_member(t))
-			continue;
-		if (t->name) {
-			if (strmap_has(&names, t->name))
-				continue;
-			strmap_put(&names, t->name, (void *)t);
-		}
-		st.fp_structs++;
-	}
-	strmap_free(&names);
-	for (unsigned i = 0; i < p->n_globals; i++) {
-		const ir_global *g = p->globals[i];
-		st.globals++;
-		for (unsigned k = 0; k < g->n_slots; k++)
-			if (g->slots[k].kind == SLOT_FUNCTION) {
-				st.globals_with_fn_slots++;
-				break;
-			}
-	}
-	return st;
-}
-
-static double share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
-
-/* The WIDEST largest points-to sets of program values (insertion into a
- * short sorted array), with the part from collapsed objects. */
-static void widest_sets(const ir_program *p, program_stats *st, const pta_result *r)
-{
-	for (unsigned v = 0; v < p->n_values; v++) {
-		const sbitmap *set = pta_value_pts(r, v);
-		unsigned n = set ? (unsigned)sbm_count(set) : 0;
-		if (!n || (st->n_widest == WIDEST && n <= st->widest_size[WIDEST - 1]))
-			continue;
-		unsigned i = st->n_widest < WIDEST ? st->n_widest++ : WIDEST - 1;
-		for (; i > 0 && st->widest_size[i - 1] < n; i--) {
-			st->widest[i] = st->widest[i - 1];
-			st->widest_size[i] = st->widest_size[i - 1];
-		}
-		st->widest[i] = v;
-		st->widest_size[i] = n;
-	}
-	for (unsigned i = 0; i < st->n_widest; i++) {
-		unsigned loc, k = 0;
-		SBM_FOREACH(pta_value_pts(r, st->widest[i]), loc) {
-			unsigned obj = pta_loc_object(r->solver, loc);
-			k += obj != PTA_NONE && pta_object_collapsed(r->solver, obj);
-		}
-		st->widest_collapsed[i] = k;
-	}
-}
-
-static void compute_pta(const ir_program *p, program_stats *st, const pta_result *r)
-{
-	cg_graph *andersen = pta_callgraph(r, false), *r0 = pta_callgraph(r, true);
-	for (unsigned i = 0; i < p->n_sites; i++) {
-		if (p->sites[i].kind != SITE_INDIRECT)
-			continue;
-		st->andersen_targets += andersen->n_targets[i];
-		st->r0_targets += r0->n_targets[i];
-		st->andersen_empty += andersen->n_targets[i] == 0;
-		st->r0_empty += r0->n_targets[i] == 0;
-	}
-	cg_free(andersen);
-	cg_free(r0);
-	st->pta = true;
-	st->pta_seconds = r->seconds;
-	st->wrappers = r->n_wrappers;
-	st->wrappers_via_pointer = r->n_wrappers_via_pointer;
-	st->clones = r->n_clones;
-	st->clones_refused = r->n_clones_refused;
-	st->unmodelled = r->n_unmodelled;
-	pta_get_stats(r->solver, &st->solver);
-	widest_sets(p, st, r);
-}
-
-static void print_text(const ir_program *p, const program_stats *st)
-{
-	printf("input:                         ");
-	for (unsigned i = 0; i < p->n_inputs; i++)
-		printf("%s%s", i ? " " : "", p->inputs[i]);
-	printf("\ndebug info:                    %s\n", st->debug_info ? "yes" : "no");
-	printf("functions defined:             %u\n", st->defined);
-	printf("functions declared:            %u\n", st->declared);
-	printf("intrinsics declared:           %u\n", st->intrinsics);
-	printf("address-taken functions:       %u\n", st->address_taken);
-	printf("call sites:                    %u\n", st->sites);
-	printf("  direct:                      %u\n", st->direct);
-	printf("  indirect:                    %u\n", st->indirect);
-	if (st->named)
-		printf("    of which named through a mismatched or unprototyped declaration: %u\n", st->named);
-	printf("  inline asm:                  %u\n", st->asm_sites);
-	printf("call sites with a location:    %u (%.1f%%)\n", st->sites_with_loc,
-	       100.0 * share(st->sites_with_loc, st->sites));
-	printf("structs with fn-ptr members:   %u\n", st->fp_structs);
-	printf("globals:                       %u\n", st->globals);
-	printf("globals holding functions:     %u\n", st->globals_with_fn_slots);
-	if (!st->pta)
-		return;
-	printf("points-to analysis:            %.3f s, %u nodes, %zu constraints, %u objects "
-	       "(%u collapsed), %u cycles merged\n",
-	       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
-	       st->solver.collapsed_objects, st->solver.cycles);
-	printf("  constraints by kind:         addr %zu, copy %zu, load %zu, store %zu, gep %zu, gep_var %zu\n",
-	       st->solver.addr, st->solver.copy, st->solver.load, st->solver.store, st->solver.gep,
-	       st->solver.gep_var);
-	printf("  collapsed objects by cause:  ");
-	for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
-		printf("%s%s %u", c ? ", " : "", cause_names[c], st->solver.collapsed_by[c]);
-	printf("\n  time by phase:               extraction %.3f s, solving %.3f s (whole-graph passes %.3f, "
-	       "lazy cycle searches %.3f, propagation %.3f)\n",
-	       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
-	       st->solver.seconds_lcd, st->solver.seconds_solve - st->solver.seconds_flow - st->solver.seconds_lcd);
-	for (unsigned i = 0; i < st->n_widest; i++)
-		printf("  %s %%%u: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
-		       st->widest[i], st->widest_size[i], st->widest_collapsed[i]);
-	printf("allocation wrappers:           %u (%u through pointers; %u call sites cloned, %u sources uncloned "
-	       "past the budget)\n", st->wrappers, st->wrappers_via_pointer, st->clones, st->clones_refused);
-	printf("mean targets per indirect site: andersen %.2f, r0 %.2f\n",
-	       share(st->andersen_targets, st->indirect), share(st->r0_targets, st->indirect));
-	printf("empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
-	printf("unmodelled external functions: %u\n", st->unmodelled);
-}
-
-static void print_json(const program_stats *st, json_t *refine)
+static void print_json(const pta_program_stats *st, json_t *refine)
 {
 	printf("{\"debug_info\": %s, \"functions_defined\": %u, \"functions_declared\": %u, "
 	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
@@ -212,7 +25,7 @@ static void print_json(const program_stats *st, json_t *refine)
 	       "\"globals_holding_functions\": %u",
 	       st->debug_info ? "true" : "false", st->defined, st->declared, st->intrinsics,
 	       st->address_taken, st->sites, st->direct, st->indirect, st->named, st->asm_sites, st->sites_with_loc,
-	       share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
+	       pta_share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
 	       st->globals_with_fn_slots);
 	if (st->pta)
 		printf(", \"pta_seconds\": %.3f, \"pta_nodes\": %u, \"pta_constraints\": %zu, \"pta_objects\": %u, "
@@ -220,13 +33,13 @@ static void print_json(const program_stats *st, json_t *refine)
 		       "\"mean_targets_andersen\": %.4f, \"mean_targets_r0\": %.4f, \"empty_andersen\": %u, "
 		       "\"empty_r0\": %u, \"unmodelled_externals\": %u",
 		       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
-		       st->solver.collapsed_objects, st->wrappers, share(st->andersen_targets, st->indirect),
-		       share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
+		       st->solver.collapsed_objects, st->wrappers, pta_share(st->andersen_targets, st->indirect),
+		       pta_share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
 	if (st->pta) {
 		printf(", \"wrappers_via_pointer\": %u, \"wrapper_clones\": %u, \"wrapper_clones_refused\": %u, "
 		       "\"pta_collapsed_by_cause\": {", st->wrappers_via_pointer, st->clones, st->clones_refused);
 		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
-			printf("%s\"%s\": %u", c ? ", " : "", cause_names[c], st->solver.collapsed_by[c]);
+			printf("%s\"%s\": %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
 		printf("}, \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
 		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
 		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
@@ -339,10 +152,10 @@ int cmd_stats(int argc, char **argv)
 			cli_oracle_close("stats", &orc);
 		return EXIT_INPUT;
 	}
-	program_stats st = compute(p);
+	pta_program_stats st = pta_program_stats_of(p);
 	pta_result *r = pta ? pta_analyze(p, NULL) : NULL;
 	if (r)
-		compute_pta(p, &st, r);
+		pta_program_stats_add_pta(&st, p, r);
 	json_t *rj = NULL;
 	if (refine) {
 		facet_options fo;
@@ -355,7 +168,7 @@ int cmd_stats(int argc, char **argv)
 	if (strcmp(format, "json") == 0) {
 		print_json(&st, rj);
 	} else {
-		print_text(p, &st);
+		pta_program_stats_print(stdout, p, &st);
 		if (rj) {
 			printf("refinement:                    %.3f s, %lld fields, %lld decisions, %lld residual questions "
 			       "(%lld answered)\n",

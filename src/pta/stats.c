@@ -1,0 +1,176 @@
+/* stats.c — the counts facet stats reports (stats.h). */
+#include "pta/stats.h"
+
+#include <stdlib.h>
+
+#include "util/strmap.h"
+#include "util/xalloc.h"
+
+
+const char *const pta_collapse_pta_collapse_cause_names[PTA_COLLAPSE_CAUSES] = {"size", "index", "offset", "cycle"};
+
+static bool has_fp_member(const di_type *t)
+{
+	for (unsigned i = 0; i < t->n_members; i++)
+		if (di_is_function_pointer(t->members[i].type))
+			return true;
+	return false;
+}
+
+pta_program_stats pta_program_stats_of(const ir_program *p)
+{
+	pta_program_stats st = {0};
+	st.debug_info = p->has_debug_info;
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (f->intrinsic)
+			st.intrinsics++;
+		else if (f->defined)
+			st.defined++;
+		else
+			st.declared++;
+		st.address_taken += f->address_taken;
+	}
+	bool *is_fn_value = xcalloc(p->n_values + 1, sizeof *is_fn_value);
+	for (unsigned i = 0; i < p->n_functions; i++)
+		if (p->functions[i]->value < p->n_values)
+			is_fn_value[p->functions[i]->value] = true;
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		st.sites++;
+		st.named += s->kind == SITE_INDIRECT && s->callee_value < p->n_values && is_fn_value[s->callee_value];
+		st.direct += s->kind == SITE_DIRECT;
+		st.indirect += s->kind == SITE_INDIRECT;
+		st.asm_sites += s->kind == SITE_ASM;
+		st.sites_with_loc += s->loc.line != 0;
+	}
+	free(is_fn_value);
+	/* Linking C modules keeps one DICompositeType per translation unit; count
+	 * a named struct once, an anonymous one per definition. */
+	strmap names;
+	strmap_init(&names);
+	for (unsigned i = 0; i < p->n_types; i++) {
+		const di_type *t = p->types[i];
+		if ((t->kind != DI_STRUCT && t->kind != DI_UNION) || !has_fp_member(t))
+			continue;
+		if (t->name) {
+			if (strmap_has(&names, t->name))
+				continue;
+			strmap_put(&names, t->name, (void *)t);
+		}
+		st.fp_structs++;
+	}
+	strmap_free(&names);
+	for (unsigned i = 0; i < p->n_globals; i++) {
+		const ir_global *g = p->globals[i];
+		st.globals++;
+		for (unsigned k = 0; k < g->n_slots; k++)
+			if (g->slots[k].kind == SLOT_FUNCTION) {
+				st.globals_with_fn_slots++;
+				break;
+			}
+	}
+	return st;
+}
+
+double pta_share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
+
+/* The WIDEST largest points-to sets of program values (insertion into a
+ * short sorted array), with the part from collapsed objects. */
+static void widest_sets(const ir_program *p, pta_program_stats *st, const pta_result *r)
+{
+	for (unsigned v = 0; v < p->n_values; v++) {
+		const sbitmap *set = pta_value_pts(r, v);
+		unsigned n = set ? (unsigned)sbm_count(set) : 0;
+		if (!n || (st->n_widest == WIDEST && n <= st->widest_size[WIDEST - 1]))
+			continue;
+		unsigned i = st->n_widest < WIDEST ? st->n_widest++ : WIDEST - 1;
+		for (; i > 0 && st->widest_size[i - 1] < n; i--) {
+			st->widest[i] = st->widest[i - 1];
+			st->widest_size[i] = st->widest_size[i - 1];
+		}
+		st->widest[i] = v;
+		st->widest_size[i] = n;
+	}
+	for (unsigned i = 0; i < st->n_widest; i++) {
+		unsigned loc, k = 0;
+		SBM_FOREACH(pta_value_pts(r, st->widest[i]), loc) {
+			unsigned obj = pta_loc_object(r->solver, loc);
+			k += obj != PTA_NONE && pta_object_collapsed(r->solver, obj);
+		}
+		st->widest_collapsed[i] = k;
+	}
+}
+
+void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const pta_result *r)
+{
+	cg_graph *andersen = pta_callgraph(r, false), *r0 = pta_callgraph(r, true);
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		if (p->sites[i].kind != SITE_INDIRECT)
+			continue;
+		st->andersen_targets += andersen->n_targets[i];
+		st->r0_targets += r0->n_targets[i];
+		st->andersen_empty += andersen->n_targets[i] == 0;
+		st->r0_empty += r0->n_targets[i] == 0;
+	}
+	cg_free(andersen);
+	cg_free(r0);
+	st->pta = true;
+	st->pta_seconds = r->seconds;
+	st->wrappers = r->n_wrappers;
+	st->wrappers_via_pointer = r->n_wrappers_via_pointer;
+	st->clones = r->n_clones;
+	st->clones_refused = r->n_clones_refused;
+	st->unmodelled = r->n_unmodelled;
+	pta_get_stats(r->solver, &st->solver);
+	widest_sets(p, st, r);
+}
+
+void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_stats *st)
+{
+	fprintf(out, "input:                         ");
+	for (unsigned i = 0; i < p->n_inputs; i++)
+		fprintf(out, "%s%s", i ? " " : "", p->inputs[i]);
+	fprintf(out, "\ndebug info:                    %s\n", st->debug_info ? "yes" : "no");
+	fprintf(out, "functions defined:             %u\n", st->defined);
+	fprintf(out, "functions declared:            %u\n", st->declared);
+	fprintf(out, "intrinsics declared:           %u\n", st->intrinsics);
+	fprintf(out, "address-taken functions:       %u\n", st->address_taken);
+	fprintf(out, "call sites:                    %u\n", st->sites);
+	fprintf(out, "  direct:                      %u\n", st->direct);
+	fprintf(out, "  indirect:                    %u\n", st->indirect);
+	if (st->named)
+		fprintf(out, "    of which named through a mismatched or unprototyped declaration: %u\n", st->named);
+	fprintf(out, "  inline asm:                  %u\n", st->asm_sites);
+	fprintf(out, "call sites with a location:    %u (%.1f%%)\n", st->sites_with_loc,
+	       100.0 * pta_share(st->sites_with_loc, st->sites));
+	fprintf(out, "structs with fn-ptr members:   %u\n", st->fp_structs);
+	fprintf(out, "globals:                       %u\n", st->globals);
+	fprintf(out, "globals holding functions:     %u\n", st->globals_with_fn_slots);
+	if (!st->pta)
+		return;
+	fprintf(out, "points-to analysis:            %.3f s, %u nodes, %zu constraints, %u objects "
+	       "(%u collapsed), %u cycles merged\n",
+	       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
+	       st->solver.collapsed_objects, st->solver.cycles);
+	fprintf(out, "  constraints by kind:         addr %zu, copy %zu, load %zu, store %zu, gep %zu, gep_var %zu\n",
+	       st->solver.addr, st->solver.copy, st->solver.load, st->solver.store, st->solver.gep,
+	       st->solver.gep_var);
+	fprintf(out, "  collapsed objects by cause:  ");
+	for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
+		fprintf(out, "%s%s %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
+	fprintf(out, "\n  time by phase:               extraction %.3f s, solving %.3f s (whole-graph passes %.3f, "
+	       "lazy cycle searches %.3f, propagation %.3f)\n",
+	       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
+	       st->solver.seconds_lcd, st->solver.seconds_solve - st->solver.seconds_flow - st->solver.seconds_lcd);
+	for (unsigned i = 0; i < st->n_widest; i++)
+		fprintf(out, "  %s %%%u: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
+		       st->widest[i], st->widest_size[i], st->widest_collapsed[i]);
+	fprintf(out, "allocation wrappers:           %u (%u through pointers; %u call sites cloned, %u sources uncloned "
+	       "past the budget)\n", st->wrappers, st->wrappers_via_pointer, st->clones, st->clones_refused);
+	fprintf(out, "mean targets per indirect site: andersen %.2f, r0 %.2f\n",
+	       pta_share(st->andersen_targets, st->indirect), pta_share(st->r0_targets, st->indirect));
+	fprintf(out, "empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
+	fprintf(out, "unmodelled external functions: %u\n", st->unmodelled);
+}
+

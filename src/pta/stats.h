@@ -1,0 +1,47 @@
+/* stats.h — what a program is made of (facet stats): functions, call sites,
+ * address-taken functions, structs with function-pointer members, globals
+ * holding functions, debug info; and, after the points-to analysis, its
+ * size, time by phase, collapsed objects by cause, the widest sets and the
+ * Facet paper's Table 2 columns for andersen and r0. */
+#ifndef FACET_PTA_STATS_H
+#define FACET_PTA_STATS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "pta/andersen.h"
+
+#define WIDEST 5
+
+typedef struct pta_program_stats {
+	unsigned defined, declared, intrinsics, address_taken;
+	unsigned sites, direct, indirect, asm_sites, sites_with_loc;
+	unsigned named;            /* of the indirect: calls naming their callee through a mismatched declaration */
+	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
+	unsigned globals, globals_with_fn_slots;
+	bool debug_info;
+	/* With --pta: the Facet paper's Table 2 columns and the solver's counts. */
+	bool pta;
+	double pta_seconds;
+	unsigned andersen_targets, r0_targets, andersen_empty, r0_empty;
+	unsigned wrappers, unmodelled;
+	unsigned wrappers_via_pointer, clones, clones_refused;
+	pta_stats solver;
+	/* Why sets are wide: the widest value sets, and how much of each is
+	 * collapsed objects' one location (issue 16.3). */
+	unsigned n_widest, widest[WIDEST], widest_size[WIDEST], widest_collapsed[WIDEST];
+} pta_program_stats;
+
+/* The collapse causes' names, as stats prints them: size, index, offset, cycle. */
+extern const char *const pta_collapse_cause_names[PTA_COLLAPSE_CAUSES];
+
+/* The counts over p alone. */
+pta_program_stats pta_program_stats_of(const ir_program *p);
+/* Adds the points-to analysis r of p. */
+void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const pta_result *r);
+/* The text facet stats prints. */
+void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_stats *st);
+/* part / whole, 0 when whole is 0. */
+double pta_share(unsigned part, unsigned whole);
+
+#endif
