@@ -7,7 +7,7 @@
 #include "util/xalloc.h"
 
 
-const char *const pta_collapse_pta_collapse_cause_names[PTA_COLLAPSE_CAUSES] = {"size", "index", "offset", "cycle"};
+const char *const pta_collapse_cause_names[PTA_COLLAPSE_CAUSES] = {"size", "index", "offset", "cycle"};
 
 static bool has_fp_member(const di_type *t)
 {
@@ -75,16 +75,16 @@ pta_program_stats pta_program_stats_of(const ir_program *p)
 
 double pta_share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
 
-/* The WIDEST largest points-to sets of program values (insertion into a
+/* The PTA_STATS_WIDEST largest points-to sets of program values (insertion into a
  * short sorted array), with the part from collapsed objects. */
 static void widest_sets(const ir_program *p, pta_program_stats *st, const pta_result *r)
 {
 	for (unsigned v = 0; v < p->n_values; v++) {
 		const sbitmap *set = pta_value_pts(r, v);
 		unsigned n = set ? (unsigned)sbm_count(set) : 0;
-		if (!n || (st->n_widest == WIDEST && n <= st->widest_size[WIDEST - 1]))
+		if (!n || (st->n_widest == PTA_STATS_WIDEST && n <= st->widest_size[PTA_STATS_WIDEST - 1]))
 			continue;
-		unsigned i = st->n_widest < WIDEST ? st->n_widest++ : WIDEST - 1;
+		unsigned i = st->n_widest < PTA_STATS_WIDEST ? st->n_widest++ : PTA_STATS_WIDEST - 1;
 		for (; i > 0 && st->widest_size[i - 1] < n; i--) {
 			st->widest[i] = st->widest[i - 1];
 			st->widest_size[i] = st->widest_size[i - 1];

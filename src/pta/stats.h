@@ -11,7 +11,7 @@
 
 #include "pta/andersen.h"
 
-#define WIDEST 5
+#define PTA_STATS_WIDEST 5
 
 typedef struct pta_program_stats {
 	unsigned defined, declared, intrinsics, address_taken;
@@ -29,7 +29,7 @@ typedef struct pta_program_stats {
 	pta_stats solver;
 	/* Why sets are wide: the widest value sets, and how much of each is
 	 * collapsed objects' one location (issue 16.3). */
-	unsigned n_widest, widest[WIDEST], widest_size[WIDEST], widest_collapsed[WIDEST];
+	unsigned n_widest, widest[PTA_STATS_WIDEST], widest_size[PTA_STATS_WIDEST], widest_collapsed[PTA_STATS_WIDEST];
 } pta_program_stats;
 
 /* The collapse causes' names, as stats prints them: size, index, offset, cycle. */
