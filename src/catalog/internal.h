@@ -4,10 +4,6 @@
 
 #include "catalog/catalog.h"
 
-/* 1: src/facet/ implements facet.h and refine.c writes its tables (0 built
- * the catalog without it while the refinement was being written). */
-#define CATALOG_WITH_REFINEMENT 1
-
 typedef struct writer {
 	sqlite3 *db;
 	const char *path;

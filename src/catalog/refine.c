@@ -4,7 +4,6 @@
  * decision with its warrant, the residual questions. */
 #include "catalog/internal.h"
 
-#if CATALOG_WITH_REFINEMENT
 
 #include "facet/facet.h"
 #include "facet/sig.h"
@@ -129,14 +128,3 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_finalize(qc);
 	return ok;
 }
-
-#else
-
-bool catalog_write_refinement(writer *w, const facet_result *r)
-{
-	(void)r;
-	error_set(w->err, "%s: this facet was built without the refinement", w->path);
-	return false;
-}
-
-#endif

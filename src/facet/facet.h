@@ -205,7 +205,7 @@ cg_graph *facet_derive(const ir_program *p, const cg_graph *r0, const facet_deci
 cg_graph *facet_graph(const facet_result *r, cg_graph_id kind);
 
 const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "named" */
-const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "" */
+const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "rebased", "" */
 const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
 const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "" */
 const char *fact_kind_name(fact_kind k);       /* "add", "prune" */

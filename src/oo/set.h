@@ -5,7 +5,8 @@
  * fastest representation. A set is a `uint64_t *` of oo_set_words(n) words,
  * usually carved out of an arena; every mutator returns whether it added
  * something, which is what the fixed-point loops need ("changed ← true").
- * (Kept inside src/oo because no shared bitmap exists in src/util yet.) */
+ * (util/sbitmap.h is the sparse bitmap of the points-to sets; the lab's
+ * sets are small and dense, so a flat word array serves them better.) */
 #ifndef FACET_OO_SET_H
 #define FACET_OO_SET_H
 

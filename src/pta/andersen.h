@@ -1,7 +1,9 @@
 /* andersen.h — Andersen's points-to analysis of a program model, and the
  * call graphs it gives: `andersen` (every function the callee pointer may
- * hold) and R0 (those whose IR function type equals the call's — the FLTA
- * filter the Facet paper applies, §3.2).
+ * hold) and R0 (those whose IR function type fits the call's, pta_type_fits:
+ * equal function-type records, or an unprototyped call passing exactly a
+ * non-variadic function's parameters — the FLTA filter the Facet paper
+ * applies, §3.2).
  *
  * Constraint extraction (andersen.c) turns ir_stmt statements, global
  * initializers and library models (libmodel.h) into solver constraints
