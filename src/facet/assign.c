@@ -146,7 +146,7 @@ static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsig
 	slot_list slots = {0};
 	fp_slots(x, record, 0, &slots, 0);
 	functions_in(a, pts, fns);
-	unsigned fn = x->stmt_function[i];
+	unsigned fn = x->ix.stmt_function[i];
 	/* The slot is not known: only a value the program declares a function
 	 * (pointer) is established there. */
 	value_origin o = fns->len ? facet_value_origin(x, st->src) : ORIGIN_UNKNOWN;
@@ -191,7 +191,7 @@ static void form1(adder *a)
 		if (field == IR_NONE)
 			continue;
 		functions_in(a, pts, &fns);
-		unsigned fn = x->stmt_function[i];
+		unsigned fn = x->ix.stmt_function[i];
 		bool established = fns.len && facet_value_origin(x, st->src) != ORIGIN_DATA;
 		for (size_t j = 0; j < fns.len; j++) {
 			facet_assign as = {.function = fns.items[j], .form = FORM_STORE, .established = established,

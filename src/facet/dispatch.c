@@ -70,48 +70,6 @@ static void index_records(facet_ctx *x)
 	}
 }
 
-/* An index value id -> statements: the statements key files under value v
- * are items[start[v]] .. items[start[v + 1] - 1], in program order. */
-typedef unsigned (*stmt_key)(const ir_stmt *st, const void *aux);   /* a value id, or IR_NONE */
-
-static void csr_build(const ir_program *p, stmt_key key, const void *aux, unsigned **start, unsigned **items)
-{
-	unsigned nv = p->n_values;
-	unsigned *first = xcalloc(nv + 1, sizeof *first);
-	for (unsigned i = 0; i < p->n_stmts; i++) {
-		unsigned v = key(&p->stmts[i], aux);
-		if (v < nv)
-			first[v + 1]++;
-	}
-	for (unsigned v = 0; v < nv; v++)
-		first[v + 1] += first[v];
-	unsigned *list = xmalloc((first[nv] + 1) * sizeof *list);
-	unsigned *fill = xmalloc((nv + 1) * sizeof *fill);
-	memcpy(fill, first, (nv + 1) * sizeof *fill);
-	for (unsigned i = 0; i < p->n_stmts; i++) {
-		unsigned v = key(&p->stmts[i], aux);
-		if (v < nv)
-			list[fill[v]++] = i;
-	}
-	free(fill);
-	*start = first;
-	*items = list;
-}
-
-/* The statements defining a value (stores and returns define none). */
-static unsigned def_key(const ir_stmt *st, const void *aux)
-{
-	(void)aux;
-	return st->op != ST_STORE && st->op != ST_RET ? st->dst : IR_NONE;
-}
-
-/* The constant GEPs based on a value. */
-static unsigned gep_key(const ir_stmt *st, const void *aux)
-{
-	(void)aux;
-	return st->op == ST_GEP && !st->var_offset ? st->src : IR_NONE;
-}
-
 enum { SLOT_NONE, SLOT_PRIVATE, SLOT_ESCAPED };
 
 static void escape(unsigned char *state, unsigned nv, unsigned v)
@@ -174,60 +132,13 @@ static void index_slots(facet_ctx *x)
 		}
 	}
 	slot_states states = {state, nv};
-	csr_build(p, slot_store_key, &states, &x->slot_store_start, &x->slot_stores);
+	ir_csr_build(p, slot_store_key, &states, &x->slot_store_start, &x->slot_stores);
 	free(state);
 }
 
 void dispatch_init(facet_ctx *x)
 {
-	const ir_program *p = x->prog;
-	unsigned nv = p->n_values;
-	csr_build(p, def_key, NULL, &x->def_start, &x->defs);
-	csr_build(p, gep_key, NULL, &x->gep_start, &x->geps);   /* constant GEPs by base: the rebased step */
-
-	x->stmt_function = xmalloc((p->n_stmts + 1) * sizeof *x->stmt_function);
-	for (unsigned i = 0; i < p->n_stmts; i++)
-		x->stmt_function[i] = IR_NONE;
-	for (unsigned f = 0; f < p->n_functions; f++)
-		for (unsigned i = 0; i < p->functions[f]->n_stmts; i++)
-			x->stmt_function[p->functions[f]->first_stmt + i] = f;
-
-	x->global_of_value = xcalloc(nv + 1, sizeof *x->global_of_value);
-	for (unsigned g = 0; g < p->n_globals; g++)
-		if (p->globals[g]->value < nv)
-			x->global_of_value[p->globals[g]->value] = p->globals[g];
-
-	x->function_of_value = xcalloc(nv + 1, sizeof *x->function_of_value);
-	for (unsigned f = 0; f < p->n_functions; f++)
-		if (p->functions[f]->value < nv)
-			x->function_of_value[p->functions[f]->value] = p->functions[f];
-
-	x->value_binding = xcalloc(nv + 1, sizeof *x->value_binding);
-	x->next_binding = xcalloc(p->n_bindings + 1, sizeof *x->next_binding);
-	x->slot_binding = xcalloc(nv + 1, sizeof *x->slot_binding);
-	x->fragment_binding = xcalloc(nv + 1, sizeof *x->fragment_binding);
-	for (unsigned i = 0; i < p->n_bindings; i++) {
-		const ir_dbg_binding *b = &p->bindings[i];
-		if (!b->var || !b->var->type || b->value >= nv)
-			continue;
-		if (b->fragment && !b->declare) {
-			if (!x->fragment_binding[b->value])
-				x->fragment_binding[b->value] = b;
-			continue;
-		}
-		if (!b->empty_expr)
-			continue;
-		if (b->declare) {
-			if (!x->slot_binding[b->value])
-				x->slot_binding[b->value] = b;
-		} else {
-			/* After inlining one pointer carries every variable it was passed
-			 * as (`struct archive *_a` and `struct archive_read *a`): keep them
-			 * all; dispatch_object takes the best-ranked one the offset fits. */
-			x->next_binding[i] = x->value_binding[b->value];
-			x->value_binding[b->value] = i + 1;
-		}
-	}
+	ir_index_build(x->prog, &x->ix);
 	index_records(x);
 	index_slots(x);
 }
@@ -236,17 +147,7 @@ void dispatch_free(facet_ctx *x)
 {
 	free(x->slot_store_start);
 	free(x->slot_stores);
-	free(x->def_start);
-	free(x->defs);
-	free(x->gep_start);
-	free(x->geps);
-	free(x->stmt_function);
-	free(x->global_of_value);
-	free(x->function_of_value);
-	free(x->value_binding);
-	free(x->next_binding);
-	free(x->slot_binding);
-	free(x->fragment_binding);
+	ir_index_free(&x->ix);
 	strmap_free(&x->record_by_name);
 	ptrmap_free(&x->typedef_of_record);
 }
@@ -496,12 +397,12 @@ static key_result key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global 
 
 static unsigned n_defs(const facet_ctx *x, unsigned v)
 {
-	return v < x->prog->n_values ? x->def_start[v + 1] - x->def_start[v] : 0;
+	return ir_index_n_defs(x->prog, &x->ix, v);
 }
 
 static const ir_stmt *def(const facet_ctx *x, unsigned v, unsigned i)
 {
-	return &x->prog->stmts[x->defs[x->def_start[v] + i]];
+	return ir_index_def(x->prog, &x->ix, v, i);
 }
 
 /* The pointee of a declared pointer type, or NULL (void, not a pointer). */
@@ -601,7 +502,7 @@ static object_ref resolved(object_ref r, di_type *type, disp_step step)
 static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
 {
 	unsigned v = w->v;
-	ir_global *g = v < x->prog->n_values ? x->global_of_value[v] : NULL;
+	ir_global *g = v < x->prog->n_values ? x->ix.global_of_value[v] : NULL;
 	if (g) {
 		if (!g->var || !g->var->type) {
 			*out = fail(w->r, "a global without debug info");
@@ -612,14 +513,14 @@ static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
 		out->global = g;
 		return true;
 	}
-	const ir_dbg_binding *slot = v < x->prog->n_values ? x->slot_binding[v] : NULL;
+	const ir_dbg_binding *slot = v < x->prog->n_values ? x->ix.slot_binding[v] : NULL;
 	if (slot) {
 		*out = resolved(w->r, slot->var->type, STEP_DIRECT);
 		return true;
 	}
 	di_type *bound = NULL;
 	int best = 0;
-	for (unsigned k = v < x->prog->n_values ? x->value_binding[v] : 0; k; k = x->next_binding[k - 1]) {
+	for (unsigned k = v < x->prog->n_values ? x->ix.value_binding[v] : 0; k; k = x->ix.next_binding[k - 1]) {
 		const ir_dbg_binding *b = &x->prog->bindings[k - 1];
 		di_type *t = pointee(x, b->var->type);
 		if (t && binding_rank(b) > best && fits(x, t, w->r.offset, w->r.var_index)) {
@@ -635,7 +536,7 @@ static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
 	 * field: "this value is bits [o, o+n) of variable V". The value then
 	 * has the type of V's member there. Only the fragment operation is
 	 * accepted: it names a part of the variable, not an offset from it. */
-	const ir_dbg_binding *fb = v < x->prog->n_values ? x->fragment_binding[v] : NULL;
+	const ir_dbg_binding *fb = v < x->prog->n_values ? x->ix.fragment_binding[v] : NULL;
 	if (fb && fb->fragment_offset_bits % 8 == 0) {
 		place pl;
 		if (locate(x, fb->var->type, (int64_t)(fb->fragment_offset_bits / 8), &pl) &&
@@ -794,8 +695,8 @@ static bool step_rebased(facet_ctx *x, walk *w, object_ref *out)
 	unsigned v = w->v;
 	object_ref best = {0};
 	int64_t best_c = -1;
-	for (unsigned i = x->gep_start[v]; i < x->gep_start[v + 1]; i++) {
-		const ir_stmt *g = &x->prog->stmts[x->geps[i]];
+	for (unsigned i = x->ix.gep_start[v]; i < x->ix.gep_start[v + 1]; i++) {
+		const ir_stmt *g = &x->prog->stmts[x->ix.geps[i]];
 		if (g->offset < 0 || g->offset > w->r.offset || g->offset <= best_c || g->dst == w->a)
 			continue;
 		object_ref sib = dispatch_object(x, g->dst, w->r.offset - g->offset, CHAIN_CAP);
@@ -939,8 +840,8 @@ static key_result value_key(facet_ctx *x, unsigned v, unsigned hops)
 		}
 		unsigned n = n_defs(x, v);
 		if (n == 0) {
-			r.why = x->function_of_value[v] ? "the call names the function through a mismatched prototype"
-			        : x->global_of_value[v] ? "the callee is a global's address"
+			r.why = x->ix.function_of_value[v] ? "the call names the function through a mismatched prototype"
+			        : x->ix.global_of_value[v] ? "the callee is a global's address"
 			                                : "the callee is a parameter, not loaded from memory";
 			return r;
 		}
@@ -994,7 +895,7 @@ static di_type *callee_type(facet_ctx *x, const ir_site *s, const char **var)
 {
 	unsigned v = s->callee_value;
 	for (int guard = 0; guard < WALK_CAP && v != IR_NONE && v < x->prog->n_values; guard++) {
-		for (unsigned k = x->value_binding[v]; k; k = x->next_binding[k - 1]) {
+		for (unsigned k = x->ix.value_binding[v]; k; k = x->ix.next_binding[k - 1]) {
 			const ir_dbg_binding *b = &x->prog->bindings[k - 1];
 			di_type *sig = sig_of_pointer(b->var->type);
 			if (sig) {
@@ -1009,8 +910,8 @@ static di_type *callee_type(facet_ctx *x, const ir_site *s, const char **var)
 			v = d->src;
 			continue;
 		}
-		if (d->op == ST_LOAD && d->offset == 0 && d->src < x->prog->n_values && x->slot_binding[d->src]) {
-			const ir_dbg_binding *slot = x->slot_binding[d->src];
+		if (d->op == ST_LOAD && d->offset == 0 && d->src < x->prog->n_values && x->ix.slot_binding[d->src]) {
+			const ir_dbg_binding *slot = x->ix.slot_binding[d->src];
 			di_type *sig = sig_of_pointer(slot->var->type);
 			if (sig)
 				*var = slot->var->name;
@@ -1033,7 +934,7 @@ void dispatch_sites(facet_ctx *x)
 			fs->reason = "the program has no debug info";
 			continue;
 		}
-		if (s->callee_value < x->prog->n_values && x->function_of_value[s->callee_value]) {
+		if (s->callee_value < x->prog->n_values && x->ix.function_of_value[s->callee_value]) {
 			/* `f(...)` through a declaration whose type differs from f's
 			 * (an unprototyped `int f();`, a prototype in another unit):
 			 * LLVM calls it indirect, but the callee is named; R0 has it. */

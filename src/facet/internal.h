@@ -6,6 +6,7 @@
 
 #include "facet/facet.h"
 #include "facet/sig.h"
+#include "ir/index.h"
 #include "util/ptrmap.h"
 #include "util/strmap.h"
 #include "util/vec.h"
@@ -54,26 +55,15 @@ typedef struct facet_ctx {
 	const pta_result *pta;
 	facet_result *res;
 	arena *arena;              /* res->arena */
-	/* definitions: value id -> the statements that define it (CSR) */
-	unsigned *def_start;       /* n_values + 1 */
-	unsigned *defs;            /* statement indices */
-	unsigned *gep_start;       /* value id -> the constant GEPs based on it (CSR) */
-	unsigned *geps;            /* statement indices */
-	ir_global **global_of_value;   /* value id -> global, NULL */
-	const ir_function **function_of_value;   /* value id -> the function it is the address of, NULL */
-	unsigned *value_binding;   /* value id -> first #dbg_value with an empty expression on it, + 1 */
-	unsigned *next_binding;    /* binding index -> the next one on the same value, + 1 */
-	const ir_dbg_binding **slot_binding;    /* value id -> #dbg_declare of an alloca */
+	ir_index ix;               /* value-id lookups over the program model (ir/index.h) */
 	unsigned *slot_store_start;   /* value id -> the stores into a private slot (CSR; dispatch.c) */
 	unsigned *slot_stores;        /* statement indices */
-	const ir_dbg_binding **fragment_binding; /* value id -> a record binding it to a fragment of a variable */
 	strmap record_by_name;     /* struct/union tag or typedef name -> di_type* (a definition) */
 	ptrmap typedef_of_record;  /* anonymous struct/union -> the typedef name naming it */
 	/* fields */
 	strmap field_by_key;       /* key -> field index + 1 */
 	VEC(facet_field) fields;
 	VEC(facet_assign) *assigns;    /* per field, growing */
-	unsigned *stmt_function;   /* statement index -> function id (IR_NONE: constants) */
 	sig_cache sigs;            /* canonical type spellings, for sig_compatible_cached */
 } facet_ctx;
 

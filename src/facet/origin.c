@@ -64,11 +64,11 @@ static value_origin origin(facet_ctx *x, unsigned v, int depth)
 	const ir_program *p = x->prog;
 	if (v >= p->n_values || depth > ORIGIN_DEPTH)
 		return ORIGIN_UNKNOWN;
-	if (x->function_of_value[v])
+	if (x->ix.function_of_value[v])
 		return ORIGIN_FUNCTION;
 	/* A variable record on the value says what the source calls it. */
 	value_origin said = ORIGIN_UNKNOWN;
-	for (unsigned k = x->value_binding[v]; k; k = x->next_binding[k - 1]) {
+	for (unsigned k = x->ix.value_binding[v]; k; k = x->ix.next_binding[k - 1]) {
 		value_origin o = of_type(p->bindings[k - 1].var->type);
 		if (o == ORIGIN_FN_TYPED)
 			return o;
@@ -77,18 +77,18 @@ static value_origin origin(facet_ctx *x, unsigned v, int depth)
 	}
 	if (said == ORIGIN_DATA)
 		return said;
-	unsigned n = x->def_start[v + 1] - x->def_start[v];
+	unsigned n = x->ix.def_start[v + 1] - x->ix.def_start[v];
 	if (n > 1) {
 		value_origin m = ORIGIN_UNKNOWN;
 		for (unsigned i = 0; i < n; i++) {
-			const ir_stmt *d = &p->stmts[x->defs[x->def_start[v] + i]];
+			const ir_stmt *d = &p->stmts[x->ix.defs[x->ix.def_start[v] + i]];
 			m = merge(m, d->op == ST_COPY ? origin(x, d->src, depth + 1) : ORIGIN_UNKNOWN, i == 0);
 		}
 		return m;
 	}
 	if (n == 0)
 		return ORIGIN_UNKNOWN;   /* an argument without a record, a constant we do not track */
-	const ir_stmt *d = &p->stmts[x->defs[x->def_start[v]]];
+	const ir_stmt *d = &p->stmts[x->ix.defs[x->ix.def_start[v]]];
 	switch (d->op) {
 	case ST_COPY:
 		return origin(x, d->src, depth + 1);
