@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ir/index.h"
 #include "util/ptrmap.h"
 #include "util/strmap.h"
 #include "util/vec.h"
@@ -52,6 +53,9 @@ typedef struct extractor {
 	unsigned *ret_node;           /* by function id, PTA_NONE until needed */
 	unsigned *static_obj;         /* by function id: library-owned memory */
 	unsigned *varargs_addr;       /* by function id: a node pointing to its variadic arguments' object */
+	ir_index ix;                  /* definitions by value, built when a variadic call is first bound */
+	bool have_ix;
+	bool varargs;                 /* pta_options.varargs */
 	VEC(watch) watches;
 	ptrmap bound;                 /* (site, function) pairs bound: key (site << 32 | fn) + 1 */
 	VEC(pta_obj_info) objects;
@@ -119,12 +123,41 @@ static unsigned varargs_of(extractor *x, const ir_function *f)
 	return x->varargs_addr[f->id];
 }
 
-/* The arguments of s past f's fixed parameters go to f's varargs object. */
+/* A value that can only be a function's address: a function, or a copy,
+ * cast, select or phi of such values (`argc > 1 ? file_write : null_write`). */
+static bool function_valued(extractor *x, unsigned v, int depth)
+{
+	const ir_program *p = x->prog;
+	if (v >= p->n_values || depth > 8)
+		return false;
+	if (x->ix.function_of_value[v])
+		return true;
+	unsigned n = ir_index_n_defs(p, &x->ix, v);
+	for (unsigned i = 0; i < n; i++) {
+		const ir_stmt *d = ir_index_def(p, &x->ix, v, i);
+		if (d->op != ST_COPY || !function_valued(x, d->src, depth + 1))
+			return false;
+	}
+	return n > 0;
+}
+
+/* The function addresses among the arguments of s past f's fixed
+ * parameters go to f's varargs object. Only those: every variadic argument
+ * of a printf-like or option-setting function would meet in one object,
+ * and each va_arg would read all of them (sqlite3_config's method tables
+ * and sqlite3_mprintf's strings made R± 8x wider on sqlite). A function
+ * pointer read from memory and passed through `...` is not followed. */
 static void bind_varargs(extractor *x, const ir_site *s, const ir_function *f)
 {
 	for (unsigned i = f->n_args; i < s->n_args; i++) {
+		if (s->args[i] == IR_NONE)
+			continue;
+		if (!x->have_ix) {
+			ir_index_build(x->prog, &x->ix);
+			x->have_ix = true;
+		}
 		unsigned actual = node_of(x, s->args[i]);
-		if (actual != PTA_NONE)
+		if (actual != PTA_NONE && function_valued(x, s->args[i], 0))
 			pta_store(x->s, varargs_of(x, f), actual, 0);
 	}
 }
@@ -448,7 +481,7 @@ static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
 		if (actual != PTA_NONE)
 			pta_copy(x->s, node_of(x, f->first_arg + i), actual);
 	}
-	if (f->vararg)
+	if (f->vararg && x->varargs)
 		bind_varargs(x, s, f);
 	unsigned result = node_of(x, s->result);
 	if (result == PTA_NONE)
@@ -630,6 +663,7 @@ void pta_options_default(pta_options *o)
 	o->cycle_detection = true;
 	o->wrappers = true;
 	o->bind_all = false;
+	o->varargs = false;
 }
 
 static double now(void) { return clock_seconds(); }
@@ -652,6 +686,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	x.prog = p;
 	x.r = r;
 	x.bind_all = opt->bind_all;
+	x.varargs = opt->varargs;
 	x.s = r->solver = pta_new(on_new_location, &x);
 	pta_set_cycle_detection(x.s, opt->cycle_detection);
 	unsigned nf = p->n_functions ? p->n_functions : 1;
@@ -718,6 +753,8 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	free(x.clones);
 	ptrmap_free(&x.cloned);
 	ptrmap_free(&x.clone_obj);
+	if (x.have_ix)
+		ir_index_free(&x.ix);
 	VEC_FREE(&x.watches);
 	ptrmap_free(&x.bound);
 	strmap_free(&x.unmodelled);
