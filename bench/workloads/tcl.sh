@@ -48,7 +48,7 @@ after 50 {set done 1}; vwait done; puts [gets $cl]; close $cl; close $srv
 trace add variable ::tv write {apply {{a b op} { puts "traced $op" }}}; set ::tv 1
 puts [lsort -dictionary -decreasing {a10 a2 a1 B3}] ; puts [dict map {k v} {a 1 b 2} { expr {$v * 2} }]
 puts [regsub -all {(\w)(\w)} "abcdef" {\2\1}]; puts [binary format H* deadbeef]; puts [clock format 0 -gmt 1]
-puts [encoding convertto utf-16 "x"]; puts [format "%08.3f %x %s" 3.14159 255 str]; puts [scan "12 ab" "%d %s"]
+puts [encoding convertto unicode "x"]; puts [format "%08.3f %x %s" 3.14159 255 str]; puts [scan "12 ab" "%d %s"]
 TCL
 "$PROG" extra.tcl >extra.log 2>&1; echo "extra -> $?"
 echo 'puts [expr {2 ** 100}]; exit 3' | "$PROG" >/dev/null 2>&1; echo "stdin -> $?"
