@@ -42,15 +42,24 @@ void trace_scored_from_cg(trace_scored *sc, const char *label, const cg_graph *g
 	const ir_program *p = g->prog;
 	sc->label = xstrdup(label);
 	scored_alloc(sc, p->n_sites);
+	/* The names are copied, once per function: the caller frees the program
+	 * (and its arena of names) before it scores. */
+	char **copy = xcalloc(p->n_functions ? p->n_functions : 1, sizeof *copy);
+	sc->strings = xcalloc(p->n_functions ? p->n_functions : 1, sizeof *sc->strings);
 	for (unsigned i = 0; i < o->n_obs_sites; i++) {
 		unsigned s = o->sites[i], n = g->n_targets[s];
 		const char **names = xcalloc(n ? n : 1, sizeof *names);
-		for (unsigned k = 0; k < n; k++)
-			names[k] = p->functions[g->targets[s][k]]->name;
+		for (unsigned k = 0; k < n; k++) {
+			unsigned f = g->targets[s][k];
+			if (!copy[f])
+				copy[f] = sc->strings[sc->n_strings++] = xstrdup(p->functions[f]->name);
+			names[k] = copy[f];
+		}
 		qsort(names, n, sizeof *names, cmp_str);
 		sc->targets[s] = names;
 		sc->n_targets[s] = n;
 	}
+	free(copy);
 }
 
 bool trace_scored_read_json(trace_scored *sc, const char *path, const trace_observed *o, unsigned *indirect,
