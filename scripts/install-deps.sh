@@ -10,7 +10,6 @@ packages=(
 	libsqlite3-dev libjansson-dev libcmocka-dev # catalog, JSON, unit tests
 	graphviz                                    # renders --format dot
 	libcurl4-openssl-dev                        # the openai oracle's HTTP client
-	libssl-dev                                  # capture: SHA-256 of objects (libcrypto)
 )
 
 missing=()

@@ -1,4 +1,4 @@
-/* hash.c — SHA-256 of memory and files through OpenSSL's libcrypto. */
+/* hash.c — SHA-256 of memory and files (util/sha256, the one SHA-256 of facet). */
 #include "capture/hash.h"
 
 #include <errno.h>
@@ -6,26 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
+#include "util/sha256.h"
 #include "util/xalloc.h"
-
-static void to_hex(const unsigned char *md, unsigned len, char hex[CAPTURE_HASH_HEX])
-{
-	static const char digits[] = "0123456789abcdef";
-	for (unsigned i = 0; i < len && i < 32; i++) {
-		hex[2 * i] = digits[md[i] >> 4];
-		hex[2 * i + 1] = digits[md[i] & 15];
-	}
-	hex[64] = 0;
-}
 
 void capture_hash_mem(const void *data, size_t n, char hex[CAPTURE_HASH_HEX])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0;
-	EVP_Digest(data, n, md, &len, EVP_sha256(), NULL);
-	to_hex(md, len, hex);
+	hash_sha256_hex(data, n, hex);
 }
 
 unsigned char *capture_read_file(const char *path, size_t *n, facet_error *err)

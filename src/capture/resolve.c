@@ -19,9 +19,7 @@ typedef struct state {
 	const char *nm;
 } state;
 
-/* The path as the manifest shows it: resolved (no "..", no symlinked
- * directories) when it exists, else joined to cwd. */
-static char *absolute(const char *cwd, const char *path)
+char *capture_absolute(const char *cwd, const char *path)
 {
 	size_t n = strlen(cwd) + strlen(path) + 2;
 	char *r = xmalloc(n);
@@ -37,7 +35,7 @@ static char *absolute(const char *cwd, const char *path)
 	return r;
 }
 
-static bool exists(const char *path)
+bool capture_is_regular(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -159,7 +157,7 @@ static bool archive_scan(state *s, archive *a, bool whole)
 static char *find_lib(const capture_cmd *cmd, const char *cwd, const char *name, bool static_only)
 {
 	for (size_t i = 0; i < cmd->libdirs.len; i++) {
-		char *dir = absolute(cwd, cmd->libdirs.items[i]);
+		char *dir = capture_absolute(cwd, cmd->libdirs.items[i]);
 		char path[4096];
 		const char *exts[] = {".so", ".a"};
 		for (int e = static_only ? 1 : 0; e < 2; e++) {
@@ -167,7 +165,7 @@ static char *find_lib(const capture_cmd *cmd, const char *cwd, const char *name,
 				snprintf(path, sizeof path, "%s/%s", dir, name + 1);
 			else
 				snprintf(path, sizeof path, "%s/lib%s%s", dir, name, exts[e]);
-			if (exists(path)) {
+			if (capture_is_regular(path)) {
 				free(dir);
 				return xstrdup(path);
 			}
@@ -234,7 +232,7 @@ bool capture_link_reads_archives(const capture_cmd *cmd, const char *cwd)
 {
 	for (size_t i = 0; i < cmd->items.len; i++) {
 		const capture_item *it = &cmd->items.items[i];
-		char *p = it->kind == CAPTURE_ITEM_FILE  ? absolute(cwd, it->arg)
+		char *p = it->kind == CAPTURE_ITEM_FILE  ? capture_absolute(cwd, it->arg)
 		          : it->kind == CAPTURE_ITEM_LIB ? find_lib(cmd, cwd, it->arg, false)
 		                                         : NULL;
 		char *q = it->kind == CAPTURE_ITEM_LIB ? find_lib(cmd, cwd, it->arg, true) : NULL;
@@ -261,13 +259,13 @@ void capture_resolve(const capture_cmd *cmd, const char *cwd, const capture_syms
 		const capture_item *it = &cmd->items.items[i];
 		switch (it->kind) {
 		case CAPTURE_ITEM_SOURCE: {
-			char *p = absolute(cwd, it->arg);
+			char *p = capture_absolute(cwd, it->arg);
 			use(&s, p, NULL, NULL, 0, (int)it->source, (capture_syms *)&source_syms[it->source]);
 			free(p);
 			break;
 		}
 		case CAPTURE_ITEM_FILE: {
-			char *p = absolute(cwd, it->arg);
+			char *p = capture_absolute(cwd, it->arg);
 			file_input(&s, p, whole, in_group, &group, &all);
 			free(p);
 			break;

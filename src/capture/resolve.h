@@ -36,6 +36,11 @@ typedef struct capture_resolution {
  * of cmd's source i (from its bitcode; empty when it has none). */
 void capture_resolve(const capture_cmd *cmd, const char *cwd, const capture_syms *source_syms,
                      capture_resolution *out);
+/* The path as the manifest shows it: resolved (no "..", no symlinked
+ * directories) when it exists, else joined to cwd; malloc'd. */
+char *capture_absolute(const char *cwd, const char *path);
+/* Whether path names a regular file (following links). */
+bool capture_is_regular(const char *path);
 void capture_resolution_free(capture_resolution *r);
 
 /* True when some input of cmd's link (a path or an -l found in the -L

@@ -205,30 +205,6 @@ static json_t *strvec_json(const strvec *v)
 	return a;
 }
 
-/* The path as the manifest shows it: resolved (no "..", no symlinked
- * directories) when it exists, else joined to cwd. */
-static char *absolute(const char *cwd, const char *path)
-{
-	size_t n = strlen(cwd) + strlen(path) + 2;
-	char *r = xmalloc(n);
-	if (path[0] == '/')
-		snprintf(r, n, "%s", path);
-	else
-		snprintf(r, n, "%s/%s", cwd, path);
-	char *real = realpath(r, NULL);
-	if (real) {
-		free(r);
-		return real;
-	}
-	return r;
-}
-
-static bool regular(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* The object a -c compile of source i wrote. */
 static char *object_of(const capture_cmd *cmd, size_t i)
 {
@@ -292,7 +268,7 @@ static void record_unit(const invocation *inv, const capture_source *src, const 
 		b->ok = false;
 		b->failure = xstrdup("cannot move the bitcode into the capture directory");
 	}
-	char *source = absolute(inv->cwd, src->path);
+	char *source = capture_absolute(inv->cwd, src->path);
 	json_t *args = json_array();
 	for (int i = 0; i < inv->argc; i++)
 		json_array_append_new(args, json_string(inv->argv[i]));
@@ -316,11 +292,11 @@ static void compile_records(const invocation *inv, const capture_cmd *cmd, bitco
 {
 	for (size_t i = 0; i < cmd->sources.len; i++) {
 		char *obj = object_of(cmd, i);
-		char *abs_obj = absolute(inv->cwd, obj);
+		char *abs_obj = capture_absolute(inv->cwd, obj);
 		char hash[CAPTURE_HASH_HEX];
 		facet_error err = {0};
 		/* -o /dev/null and the like: nothing the link can find again */
-		if (regular(abs_obj) && capture_hash_file(abs_obj, hash, &err))
+		if (capture_is_regular(abs_obj) && capture_hash_file(abs_obj, hash, &err))
 			record_unit(inv, &cmd->sources.items[i], abs_obj, hash, hash, &bcs[i]);
 		free(obj);
 		free(abs_obj);
@@ -339,10 +315,10 @@ static json_t *input_json(const capture_input *in, const char *unit)
 static void link_record(const invocation *inv, const capture_cmd *cmd, bitcode *bcs, const char *nm)
 {
 	const char *out = cmd->output ? cmd->output : "a.out";
-	char *abs_out = absolute(inv->cwd, out);
+	char *abs_out = capture_absolute(inv->cwd, out);
 	char out_hash[CAPTURE_HASH_HEX];
 	facet_error err = {0};
-	if (!regular(abs_out) || !capture_hash_file(abs_out, out_hash, &err)) {
+	if (!capture_is_regular(abs_out) || !capture_hash_file(abs_out, out_hash, &err)) {
 		free(abs_out);
 		return;
 	}

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "oracle/sha256.h"
+#include "util/sha256.h"
 #include "util/strmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
@@ -160,7 +160,7 @@ static bool line_span(const srcfile *f, unsigned line, const char **start, size_
 void oracle_opaque_token(const char *name, char out[16])
 {
 	char hex[65];
-	oracle_sha256_hex(name, strlen(name), hex);
+	hash_sha256_hex(name, strlen(name), hex);
 	snprintf(out, 16, "field_%.8s", hex);
 }
 
@@ -456,7 +456,7 @@ void oracle_prompt_build(oracle_sources *s, const facet_result *r, const facet_q
 	memcpy(both, out->system, ns);
 	both[ns] = 0;   /* a NUL between the messages: no two splits hash alike */
 	memcpy(both + ns + 1, out->user, nu + 1);
-	oracle_sha256_hex(both, ns + 1 + nu, out->hash);
+	hash_sha256_hex(both, ns + 1 + nu, out->hash);
 	free(both);
 	if (op)
 		strmap_free(&ops.names);

@@ -16,7 +16,7 @@
 #include "oracle/cache.h"
 #include "oracle/oracle.h"
 #include "oracle/prompt.h"
-#include "oracle/sha256.h"
+#include "util/sha256.h"
 
 static const char *const names[] = {"ngx_http_gzip_filter", "ngx_http_ssi_filter", "other"};
 enum { N = 3 };
@@ -117,16 +117,16 @@ static void test_sha256(void **state)
 {
 	(void)state;
 	char hex[65];
-	oracle_sha256_hex("", 0, hex);
+	hash_sha256_hex("", 0, hex);
 	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	oracle_sha256_hex("abc", 3, hex);
+	hash_sha256_hex("abc", 3, hex);
 	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";   /* 56 bytes: two blocks */
-	oracle_sha256_hex(two, strlen(two), hex);
+	hash_sha256_hex(two, strlen(two), hex);
 	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 	char *a = malloc(1000000);
 	memset(a, 'a', 1000000);
-	oracle_sha256_hex(a, 1000000, hex);
+	hash_sha256_hex(a, 1000000, hex);
 	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	free(a);
 }

@@ -1,6 +1,6 @@
-/* sha256.c — SHA-256 (FIPS 180-4), small and unoptimised: facet hashes a
- * few prompts per run, so clarity wins over speed. */
-#include "oracle/sha256.h"
+/* sha256.c — SHA-256 (FIPS 180-4), plain and portable, so no crypto library is a
+ * dependency: the oracle hashes prompts, capture every object a build writes. */
+#include "util/sha256.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +41,7 @@ static void block(uint32_t h[8], const unsigned char *p)
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
-void oracle_sha256_hex(const void *data, size_t n, char hex[65])
+void hash_sha256_hex(const void *data, size_t n, char hex[65])
 {
 	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 	const unsigned char *p = data;
