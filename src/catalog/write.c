@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 
 #include "catalog/internal.h"
 #include "catalog/schema.h"
@@ -404,37 +402,6 @@ static bool write_all(writer *w, const catalog_build *b)
 	return ok;
 }
 
-/* Removes PATH.tmp-PID files a killed build left (its PID no longer runs);
- * a live build's file is left alone. */
-static void remove_stale_temporaries(const char *path)
-{
-	char *copy = xstrdup(path);
-	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
-	const char *base = slash ? slash + 1 : copy;
-	if (slash)
-		*slash = 0;
-	size_t blen = strlen(base);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d)) != NULL) {
-		if (strncmp(e->d_name, base, blen) != 0 || strncmp(e->d_name + blen, ".tmp-", 5) != 0)
-			continue;
-		char *end;
-		long pid = strtol(e->d_name + blen + 5, &end, 10);
-		if (*end || pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
-			char *full = xmalloc(strlen(dir) + strlen(e->d_name) + 2);
-			sprintf(full, "%s/%s", dir, e->d_name);
-			if (*end == 0 && pid > 0)
-				unlink(full);
-			free(full);
-		}
-	}
-	if (d)
-		closedir(d);
-	free(copy);
-}
-
 static bool is_sqlite_file(const unsigned char *head, size_t n)
 {
 	return n >= 16 && memcmp(head, "SQLite format 3", 16) == 0;
@@ -446,7 +413,6 @@ static bool is_sqlite_file(const unsigned char *head, size_t n)
  * before atomic_commit fsyncs it and its directory around the rename. */
 bool catalog_write(const char *path, const catalog_build *b, facet_error *err)
 {
-	remove_stale_temporaries(path);
 	const char *const *inputs = b->prog ? b->prog->inputs : NULL;
 	atomic_target t = {.what = "the catalog", .kind = is_sqlite_file, .kind_name = "a facet catalog",
 	                   .protect = inputs, .n_protect = b->prog ? b->prog->n_inputs : 0};

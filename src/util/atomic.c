@@ -7,6 +7,7 @@
  * is gone, so the handler only ever sees complete names. */
 #include "util/atomic.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -121,6 +122,42 @@ bool atomic_check_target(const char *path, const atomic_target *t, facet_error *
 	return true;
 }
 
+/* Removes the temporaries PATH.tmp-PID and PATH.tmp-PID-N that a killed
+ * writer left (SIGKILL cannot be caught): only when that PID no longer runs,
+ * so a live writer's file is left alone. */
+static void remove_stale_temporaries(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *base = slash ? slash + 1 : copy;
+	if (slash)
+		*slash = 0;
+	size_t blen = strlen(base);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, base, blen) != 0 || strncmp(e->d_name + blen, ".tmp-", 5) != 0)
+			continue;
+		char *end;
+		long pid = strtol(e->d_name + blen + 5, &end, 10);
+		if (*end == '-') {
+			char *end2;
+			(void)strtol(end + 1, &end2, 10);
+			end = end2 > end + 1 ? end2 : end;
+		}
+		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *full = xmalloc(strlen(dir) + strlen(e->d_name) + 2);
+		sprintf(full, "%s/%s", dir, e->d_name);
+		unlink(full);
+		free(full);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+}
+
 bool atomic_open(atomic_file *a, const char *path, const atomic_target *t, facet_error *err)
 {
 	a->path = NULL;
@@ -129,6 +166,7 @@ bool atomic_open(atomic_file *a, const char *path, const atomic_target *t, facet
 	if (!atomic_check_target(path, t, err))
 		return false;
 	const char *what = t && t->what ? t->what : "the output";
+	remove_stale_temporaries(path);
 	install_handlers();
 	size_t n = strlen(path) + 48;
 	char *tmp = xmalloc(n);

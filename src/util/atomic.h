@@ -6,7 +6,9 @@
  * fail instead of redirecting the write), written, fsync'ed, renamed over
  * PATH, and the directory fsync'ed, so after a crash or power loss PATH
  * holds either the old file or the whole new one. A failure, or SIGINT,
- * SIGTERM or SIGHUP while the temporary exists, removes it.
+ * SIGTERM or SIGHUP while the temporary exists, removes it; temporaries of
+ * PATH that a killed writer left (its PID no longer runs) are removed when
+ * PATH is next opened for writing.
  *
  * Before anything is created the destination is checked: when PATH exists
  * it must be a regular file (never a device, FIFO, directory or symlink), of

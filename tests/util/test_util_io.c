@@ -231,6 +231,37 @@ static void test_atomic_signal_cleanup(void **state)
 	}
 }
 
+/* A writer killed by SIGKILL leaves PATH.tmp-PID behind; the next write of
+ * PATH removes it (and a -N variant), but never a live writer's. */
+static void test_atomic_stale_sweep(void **state)
+{
+	(void)state;
+	pid_t dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	char stale[300], stale2[300], live[300];
+	snprintf(stale, sizeof stale, "%s.tmp-%ld", in_dir("swept"), (long)dead);
+	snprintf(stale2, sizeof stale2, "%s.tmp-%ld-3", in_dir("swept"), (long)dead);
+	snprintf(live, sizeof live, "%s.tmp-%ld", in_dir("swept"), (long)getppid());
+	const char *made[] = {stale, stale2, live};
+	for (int i = 0; i < 3; i++) {
+		FILE *f = fopen(made[i], "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	atomic_file af;
+	facet_error e = {0};
+	assert_true(atomic_open(&af, in_dir("swept"), NULL, &e));
+	assert_true(atomic_write(&af, "x", 1, &e) && atomic_commit(&af, &e));
+	assert_int_equal(access(stale, F_OK), -1);
+	assert_int_equal(access(stale2, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	unlink(live);
+	unlink(in_dir("swept"));
+}
+
 static void test_hash_fnv(void **state)
 {
 	(void)state;
@@ -294,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_refusals),
 		cmocka_unit_test(test_atomic_planted_symlink),
 		cmocka_unit_test(test_atomic_signal_cleanup),
+		cmocka_unit_test(test_atomic_stale_sweep),
 		cmocka_unit_test(test_hash_fnv),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_interner),
