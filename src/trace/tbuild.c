@@ -14,19 +14,34 @@
 
 extern char **environ;
 
+/* The runtime source, in this order: $FACET_TRACE_RUNTIME; beside an
+ * installed facet (PREFIX/bin/facet finds PREFIX/share/facet/runtime/, where
+ * `cmake --install` puts it); the source tree this facet was built from
+ * (FACET_SOURCE_RUNTIME, an absolute path CMake passes), so a build tree's
+ * facet works without installing. The first that exists wins; when none
+ * does, the installed path is named, so the message says where it belongs. */
 const char *trace_runtime_path(void)
 {
 	static char path[4096];
 	const char *env = getenv("FACET_TRACE_RUNTIME");
 	if (env && *env)
 		return env;
-	/* CMake compiles with absolute source paths, so __FILE__ locates the
-	 * source tree; an installed facet needs FACET_TRACE_RUNTIME or --runtime. */
-	const char *self = __FILE__;
-	const char *slash = strrchr(self, '/');
-	int dir = slash ? (int)(slash - self) : 0;
-	snprintf(path, sizeof path, "%.*s%sruntime/facet_rt.c", dir, self, slash ? "/" : "");
-	return path;
+	char self[3072];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	char *bin = n > 0 ? (self[n] = 0, strrchr(self, '/')) : NULL;
+	if (bin) {
+		*bin = 0;
+		snprintf(path, sizeof path, "%s/../share/facet/runtime/facet_rt.c", self);
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return path;
+	}
+#ifdef FACET_SOURCE_RUNTIME
+	struct stat st;
+	if (stat(FACET_SOURCE_RUNTIME, &st) == 0 && S_ISREG(st.st_mode))
+		return FACET_SOURCE_RUNTIME;
+#endif
+	return bin ? path : "share/facet/runtime/facet_rt.c";
 }
 
 /* Runs argv, waiting for it; false and err set unless it exits 0. */
