@@ -15,29 +15,14 @@
 #include <unistd.h>
 
 #include "ir/ingest.h"
+#include "lib/cprog.h"
 #include "pta/andersen.h"
 
 static char tmpdir[] = "/tmp/facet-test-andersen-XXXXXX";
 
 static ir_program *compile(const char *source, const char *level)
 {
-	char c[512], bc[512], cmd[2048];
-	static int seq;
-	snprintf(c, sizeof c, "%s/p%d.c", tmpdir, seq);
-	snprintf(bc, sizeof bc, "%s/p%d.bc", tmpdir, seq++);
-	FILE *f = fopen(c, "w");
-	assert_non_null(f);
-	fputs(source, f);
-	fclose(f);
-	snprintf(cmd, sizeof cmd, "clang-22 -g %s -w -c -emit-llvm '%s' -o '%s'", level, c, bc);
-	if (system(cmd) != 0)
-		fail_msg("could not compile: %s", cmd);
-	const char *paths[] = {bc};
-	facet_error err = {0};
-	ir_program *p = ir_ingest(paths, 1, NULL, NULL, &err);
-	if (!p)
-		fail_msg("ingest: %s", err.msg);
-	return p;
+	return cprog_from_source(tmpdir, source, level);
 }
 
 /* The sorted, space-separated R0 targets of the indirect site(s) on `line`. */

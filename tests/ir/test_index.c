@@ -16,25 +16,18 @@
 
 #include "ir/index.h"
 #include "ir/ingest.h"
+#include "../lib/cprog.h"
 
 static const char *fixture;
 static char tmpdir[] = "/tmp/facet-test-index-XXXXXX";
 
 static ir_program *compile_and_ingest(const char *level)
 {
-	char bc[512], cmd[2048];
+	char bc[512];
 	snprintf(bc, sizeof bc, "%s/fixture%s.bc", tmpdir, level);
-	snprintf(cmd, sizeof cmd, "clang-22 -g %s -c -emit-llvm '%s' -o '%s'", level, fixture, bc);
-	if (system(cmd) != 0)
-		fail_msg("could not compile %s with: %s", fixture, cmd);
-	const char *paths[] = {bc};
-	facet_error err = {0};
-	ingest_warnings w = {0};
+	cprog_compile(fixture, bc, level);
 	ingest_options opt = {.verify = true};
-	ir_program *p = ir_ingest(paths, 1, &opt, &w, &err);
-	if (!p)
-		fail_msg("ingest failed: %s", err.msg);
-	return p;
+	return cprog_ingest(bc, &opt, NULL);
 }
 
 /* Every statement is filed under the value it defines, and only there. */

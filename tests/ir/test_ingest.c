@@ -15,24 +15,19 @@
 
 #include "cg/graph.h"
 #include "ir/ingest.h"
+#include "../lib/cprog.h"
 
 static const char *fixture;
 static char tmpdir[] = "/tmp/facet-test-ingest-XXXXXX";
 
 static ir_program *compile_and_ingest(const char *level)
 {
-	char bc[512], cmd[2048];
+	char bc[512];
 	snprintf(bc, sizeof bc, "%s/fixture%s.bc", tmpdir, level);
-	snprintf(cmd, sizeof cmd, "clang-22 -g %s -c -emit-llvm '%s' -o '%s'", level, fixture, bc);
-	if (system(cmd) != 0)
-		fail_msg("could not compile %s with: %s", fixture, cmd);
-	const char *paths[] = {bc};
-	facet_error err = {0};
+	cprog_compile(fixture, bc, level);
 	ingest_warnings w = {0};
 	ingest_options opt = {.verify = true};
-	ir_program *p = ir_ingest(paths, 1, &opt, &w, &err);
-	if (!p)
-		fail_msg("ingest failed: %s", err.msg);
+	ir_program *p = cprog_ingest(bc, &opt, &w);
 	assert_int_equal(w.n, 0);
 	return p;
 }
