@@ -52,7 +52,12 @@ static void usage(FILE *out)
 	      "                        (high, medium, low)\n"
 	      "  --overlay PATH        the overlay file (default CATALOG.overlay); naming\n"
 	      "                        one implies --include-overlay\n"
-	      "  --limit N             resolution-candidates: candidates per group (50)\n"
+	      "  --limit N, --offset N  list answers (closure, callers, callees, uses,\n"
+	      "                        defs, slice, externals, indirect-targets, explain,\n"
+	      "                        resolution-candidates): at most N items from the\n"
+	      "                        offset; the answer's page says the total (text:\n"
+	      "                        the first 100 unless --limit; json: all)\n"
+	      "  --candidate-limit N   resolution-candidates: candidates per group (50)\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Every answer names its graph and carries 'uncertainty' (unresolved indirect\n"
@@ -99,7 +104,7 @@ static int print_result(json_t *r, const char *verb, bool json)
 /* ---- facet query ------------------------------------------------------------------------ */
 
 typedef struct common {
-	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit;
+	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit, *offset, *candidate_limit;
 	bool include_overlay, in, out;
 	char **pos;
 	int n_pos;
@@ -113,6 +118,8 @@ static const cli_opt table[] = {
 	CLI_OPT_VALUE("--overlay", common, overlay),
 	CLI_OPT_VALUE("--emit-module", common, emit),
 	CLI_OPT_VALUE("--limit", common, limit),
+	CLI_OPT_VALUE("--offset", common, offset),
+	CLI_OPT_VALUE("--candidate-limit", common, candidate_limit),
 	CLI_OPT_FLAG("--include-overlay", common, include_overlay),
 	CLI_OPT_FLAG("--in", common, in),
 	CLI_OPT_FLAG("--out", common, out),
@@ -158,6 +165,9 @@ static query_session *open_session(const char *cmd, const common *c, bool overla
 	return s;
 }
 
+/* The text form's page when --limit is not given (--format json: all). */
+#define TEXT_LIMIT 100
+
 /* The JSON arguments of verb v from the command line. */
 static json_t *verb_args(const query_verb_info *v, const common *c)
 {
@@ -179,6 +189,12 @@ static json_t *verb_args(const query_verb_info *v, const common *c)
 		json_object_set_new(args, "emit_module", json_string(c->emit));
 	if (c->limit)
 		json_object_set_new(args, "limit", json_string(c->limit));
+	else if (v->list && strcmp(c->format, "text") == 0)   /* people read the first page; page says the rest */
+		json_object_set_new(args, "limit", json_integer(TEXT_LIMIT));
+	if (c->offset)
+		json_object_set_new(args, "offset", json_string(c->offset));
+	if (c->candidate_limit)
+		json_object_set_new(args, "candidate_limit", json_string(c->candidate_limit));
 	return args;
 }
 

@@ -44,9 +44,12 @@ static const char instructions[] =
 	"`facet build PROG.bc -o PROG.facet`). Call load_catalog first. Answers carry `uncertainty`: "
 	"unresolved indirect call sites can hide paths. To complete the graph: resolution_candidates, "
 	"read each candidate's assignments (at, and the source file), record_edges with provenance, "
-	"list_overlay, save_overlay, then ask reach/closure/slice again with include_overlay. An answer "
-	"that uses agent edges (uncertainty.agent_path_steps > 0) is not proven: say so and quote each "
-	"step's provenance. Unsaved records are lost when the session ends.";
+	"list_overlay, save_overlay, then ask reach/closure/slice again with include_overlay. Every edge "
+	"of an answer carries `proof` (kind direct, premise-free, premised with its rule and premise, or "
+	"agent with its confidence); a path's `proof.label` is proven only when every step is direct or "
+	"premise-free, else premised (proof.premises lists what it rests on) or agent: say which, and "
+	"quote each agent step's provenance. Answers are answer_version 2 (docs/queries.md). List answers "
+	"take limit and offset and say the total in `page`. Unsaved records are lost when the session ends.";
 
 typedef enum { PHASE_NEW, PHASE_OPEN } server_phase;
 

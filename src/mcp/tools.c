@@ -74,9 +74,18 @@ static const mcp_arg a_rc_include_overlay = {
 static const mcp_arg a_rc_min_confidence = {
 	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
 	"With include_overlay: count only agent edges of at least this confidence."};
+static const mcp_arg a_candidate_limit = {
+	"candidate_limit", "{\"type\":\"integer\",\"minimum\":1}", false,
+	"List at most this many candidates per group without a recovered field, and rejected candidates per "
+	"field group (default 50; answer_version 1 called this limit)."};
+/* Every list answer's page (query.h): the list is cut, the counts are the whole list's. */
 static const mcp_arg a_limit = {
-	"limit", "{\"type\":\"integer\",\"minimum\":1}", false,
-	"For groups without a recovered field: list at most this many candidates per group (default 50)."};
+	"limit", "{\"type\":\"integer\",\"minimum\":0}", false,
+	"Return at most this many items of the answer's list (the answer's page says which list, its "
+	"total and what was returned); omit for all. Use it with offset on large programs."};
+static const mcp_arg a_offset = {
+	"offset", "{\"type\":\"integer\",\"minimum\":0}", false,
+	"Skip this many items of the answer's list first (default 0)."};
 static const mcp_arg a_discard = {
 	"discard_pending", "{\"type\":\"boolean\"}", false,
 	"Drop overlay records not yet saved instead of refusing. Unsaved records are lost."};
@@ -171,7 +180,7 @@ const mcp_tool mcp_tools[] = {
 	 "Every function (and global) of a name: where it is defined (file, line, module_id), definitions "
 	 "first, every one of them when a static name is defined in several modules (ambiguous: true). Its "
 	 "module_id and name make the {module_id, symbol} the other tools take for such a static.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_defs_name)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_defs_name, &a_limit, &a_offset)},
 	{"at", "What runs at a line",
 	 "The functions with code at FILE:LINE, the call sites on that line with their targets, the "
 	 "function addresses taken or stored there, and the field assignments the analysis recorded "
@@ -180,41 +189,45 @@ const mcp_tool mcp_tools[] = {
 	{"callers", "Who calls a function",
 	 "The call sites that may call NAME in the chosen graph, grouped by caller, each with its "
 	 "location; with include_overlay also the sites an agent edge makes call it (agent: true).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
 	{"callees", "What a function calls",
 	 "NAME's call sites, each classified (direct, asm, indirect-resolved, indirect-unresolved, and "
 	 "with include_overlay indirect-agent) with its targets in the chosen graph.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
 	{"uses", "Where a function's address is taken",
 	 "Every place NAME's address is taken or stored: the function or global where, the offset it is "
 	 "stored at and the record field when one was recovered; and the fields the analysis recorded it "
 	 "as assigned to.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_limit, &a_offset)},
 	{"reach", "Can FROM reach TO",
-	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. "
-	 "uncertainty counts the unresolved indirect sites that could hide a path, and with "
-	 "include_overlay the agent steps (agent_path_steps > 0: not proven; a proven path is preferred "
-	 "when one exists).",
+	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. Each step "
+	 "has proof {kind: direct | premise-free | premised | agent, graphs, rule, premise, evidence, "
+	 "confidence}; proof.label is proven only when every step is direct or premise-free (Add-Witness, "
+	 "or a points-to edge the graph keeps), premised when a step rests on a premise (Add-Store: pi_bind; "
+	 "proof.premises lists them), agent when a step is an overlay edge; proven is true only for "
+	 "label proven (answer_version 2; agent_free is version 1's proven: no agent step). uncertainty "
+	 "counts the unresolved indirect sites that could hide a path, and with include_overlay the agent "
+	 "steps (a path without agent steps is preferred when one exists).",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence)},
 	{"closure", "Everything reachable",
 	 "Every function NAME may reach (direction out) or that may reach NAME (direction in). With "
 	 "include_overlay, uncertainty.agent_reached lists those reached only through agent edges.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence)},
+	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
 	{"slice", "Functions between two",
 	 "The functions on some call path from FROM to TO. emit_module writes their definitions as one "
 	 "small bitcode file, for verifying an edge by re-reading or a scoped points-to analysis.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG,
-	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module)},
+	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module, &a_limit, &a_offset)},
 	{"externals", "The program's boundary",
 	 "Symbols called or referenced but not defined in the program (library functions, missing "
 	 "modules).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_limit, &a_offset)},
 	{"indirect_targets", "Targets of an indirect call",
 	 "The indirect call sites at FILE:LINE with their targets in the chosen graph, each target with "
 	 "the warrant (rule, evidence, premise) that added or kept it.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_file, &a_line, &a_graph, &a_include_overlay, &a_min_confidence)},
+	 ARGS(&a_file, &a_line, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
 	{"resolution_candidates", "Unresolved sites and their candidates",
 	 "The indirect sites the chosen graph leaves unresolved, grouped by the record field they "
 	 "dispatch through: field (record@offset), field_name, signature, sites, and candidates: the "
@@ -229,7 +242,7 @@ const mcp_tool mcp_tools[] = {
 	 "source) before recording an edge; give record_edges' to as {module_id, symbol} when the "
 	 "candidate's name is refused as ambiguous.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_graph, &a_rc_include_overlay, &a_rc_min_confidence, &a_limit)},
+	 ARGS(&a_graph, &a_rc_include_overlay, &a_rc_min_confidence, &a_candidate_limit, &a_limit, &a_offset)},
 	{"explain", "Why a site has its targets",
 	 "Call site SITE: its targets in the chosen graph, each with the graphs that have it and the "
 	 "warrants (rule, evidence file:line, premise) behind it; the functions other graphs give it or "
@@ -237,7 +250,7 @@ const mcp_tool mcp_tools[] = {
 	 "dispatches through; the residual questions asked about it; with include_overlay its agent "
 	 "targets.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_site, &a_graph, &a_include_overlay, &a_min_confidence)},
+	 ARGS(&a_site, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
 	{"record_edges", "Record agent edges",
 	 "Add, verify or retract edges in the overlay, in memory; nothing is written until "
 	 "save_overlay. Edges attach only to unresolved indirect sites; prefer via_field (covers every "

@@ -71,6 +71,9 @@ bool q_bool(qctx *q, const char *key);
 /* The function an argument names: exact linked name, or a bare identifier
  * naming one definition (else err lists the candidates). */
 bool q_function(qctx *q, const char *key, unsigned *id);
+/* Up to three function names closest to name, as "'a', 'b'" in buf ("" when
+ * none is close): the "did you mean" of an unknown name (suggest.c). */
+void q_suggest(qctx *q, const char *name, char *buf, size_t size);
 /* FILE and LINE from "file"+"line", or "location" "FILE:LINE". */
 bool q_file_line(qctx *q, const char **file, long long *line);
 
@@ -98,6 +101,30 @@ void q_build_agents(qctx *q);
 /* The "uncertainty" object every answer carries; extra keys are added by the verb. */
 json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids);
 json_t *q_agent_json(const overlay_edge *e);    /* {key, confidence, provenance, verdict} */
+
+/* Proof labels (proof.c): how an edge of an answer is known. */
+typedef enum q_proof_kind { PROOF_DIRECT, PROOF_PREMISE_FREE, PROOF_PREMISED, PROOF_AGENT, PROOF_N_KINDS } q_proof_kind;
+const char *q_proof_kind_name(q_proof_kind k);
+/* {kind, graphs, rule?, premise?, evidence?, source?, confidence?} of the edge
+ * site -> target in q's graph (agent: the overlay edge, else NULL); *kind
+ * set when kind is not NULL. */
+json_t *q_proof_json(qctx *q, unsigned site, unsigned target, const overlay_edge *agent, q_proof_kind *kind);
+/* A path's or an edge list's summary: counts per kind and the premises. */
+typedef struct q_proof_summary {
+	unsigned n[PROOF_N_KINDS];
+	json_t *premises;          /* [{site, rule, premise}] of the premised steps */
+} q_proof_summary;
+void q_proof_summary_init(q_proof_summary *sum);
+void q_proof_summary_add(q_proof_summary *sum, q_proof_kind k, json_t *proof, unsigned site);
+/* "proven" (every step direct or premise-free), "premised" or "agent". */
+const char *q_proof_summary_label(const q_proof_summary *sum);
+/* {label, steps: {direct, premise-free, premised, agent}, premises}; takes sum's premises. */
+json_t *q_proof_summary_json(q_proof_summary *sum);
+
+/* Cuts the list at path (query_verb_info.list) of answer by the call's
+ * "limit" and "offset" and sets "page" beside it (page.c); false + err on
+ * a bad limit or offset. */
+bool q_page(qctx *q, const char *path, json_t *answer);
 
 /* The verbs (verbs.c, walk.c, overlay_verbs.c). */
 json_t *qv_defs(qctx *q);

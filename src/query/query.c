@@ -221,8 +221,14 @@ bool q_function(qctx *q, const char *key, unsigned *id)
 	}
 	if (n == 0 && module)
 		error_set(q->err, "no function '%s' in module '%s'", name, module);
-	else if (n == 0)
-		error_set(q->err, "no function '%s' in the catalog", name);
+	else if (n == 0) {
+		char near[512];
+		q_suggest(q, name, near, sizeof near);
+		if (*near)
+			error_set(q->err, "no function '%s' in the catalog; did you mean %s?", name, near);
+		else
+			error_set(q->err, "no function '%s' in the catalog", name);
+	}
 	else
 		error_set(q->err, "'%s' names %u functions; name one as {\"module_id\", \"symbol\"}: %s", name, n, cands);
 	return false;
@@ -619,6 +625,12 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 	result = v->run(&q);
 	if (result && !json_object_get(result, "graph"))
 		json_object_set_new(result, "graph", json_string(q.graph_name));
+	if (result && v->list && !q_page(&q, v->list, result)) {
+		json_decref(result);
+		result = NULL;
+	}
+	if (result)   /* the answers' shape: docs/queries.md "Answer versions" */
+		json_object_set_new(result, "answer_version", json_integer(QUERY_ANSWER_VERSION));
 out:
 	VEC_FREE(&q.agents);
 	free(q.unres_caller);

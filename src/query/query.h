@@ -40,8 +40,20 @@ void query_close(query_session *s);
  * Argument names (snake_case, as the MCP tools use them): "name", "file",
  * "line", "site", "from", "to", "graph", "include_overlay",
  * "min_confidence", "direction" ("in"|"out"), "emit_module", "path",
- * "records", "discard_pending", "create", "limit". */
+ * "records", "discard_pending", "create", "limit", "offset",
+ * "candidate_limit".
+ *
+ * A verb with a list (query_verb_info.list) takes "limit" (at most that
+ * many items; absent: all) and "offset" (skip that many, default 0); the
+ * object holding the list gets "page": {list, total, offset, limit,
+ * returned}. Everything else in the answer (counts, uncertainty) is of the
+ * whole list. */
 json_t *query_call(query_session *s, const char *verb, json_t *args, facet_error *err);
+
+/* Every answer carries "answer_version": this number. 2: "proven" means
+ * every step direct or premise-free (1: no agent step, now "agent_free");
+ * edges carry "proof"; list answers take "limit"/"offset" and say "page". */
+#define QUERY_ANSWER_VERSION 2
 
 /* True when the overlay holds records not yet saved. */
 bool query_overlay_pending(const query_session *s);
@@ -75,6 +87,8 @@ typedef struct query_verb_info {
 	bool walks;                /* honours include_overlay / min_confidence on walks */
 	bool edges;                /* reads the graph's adjacency */
 	const char *summary;       /* for --help; lines separated by '\n' */
+	const char *list;          /* the list "limit"/"offset" page: a key of the answer, "a.b" inside
+	                            * object a, "a[].b" inside each element of array a; NULL: none */
 } query_verb_info;
 
 /* Terminated by a row with name NULL. */

@@ -7,6 +7,8 @@
 
 static void render(FILE *out, json_t *v, int indent);
 
+#define WRAP 100                /* columns a list of names wraps at */
+
 static void print_scalar(FILE *out, json_t *v)
 {
 	if (json_is_string(v))
@@ -97,10 +99,23 @@ static void render_value(FILE *out, json_t *v, int indent)
 		for (size_t i = 0; i < n; i++)
 			all_scalar = all_scalar && is_scalar(json_array_get(v, i));
 		if (all_scalar) {
+			/* wrapped at WRAP columns, continued under the first item */
+			size_t col = (size_t)indent + 12;
 			for (size_t i = 0; i < n; i++) {
-				if (i)
+				char *item = is_scalar(json_array_get(v, i)) && json_is_string(json_array_get(v, i))
+				                     ? NULL
+				                     : json_dumps(json_array_get(v, i), JSON_COMPACT | JSON_ENCODE_ANY);
+				const char *txt = item ? item : json_string_value(json_array_get(v, i));
+				size_t w = strlen(txt ? txt : "") + 2;
+				if (i && col + w > WRAP) {
+					fprintf(out, ",\n%*s", indent + 4, "");
+					col = (size_t)indent + 4;
+				} else if (i) {
 					fputs(", ", out);
-				print_scalar(out, json_array_get(v, i));
+				}
+				fputs(txt ? txt : "-", out);
+				col += w;
+				free(item);
 			}
 			if (n == 0)
 				fputs("(none)", out);
@@ -139,13 +154,33 @@ static void render_value(FILE *out, json_t *v, int indent)
 	}
 }
 
+/* A page (query.h) as one line people can act on. */
+static bool print_page(FILE *out, const char *key, json_t *p)
+{
+	if (strcmp(key, "page") != 0 || !json_is_object(p) || !json_object_get(p, "total"))
+		return false;
+	long long total = json_integer_value(json_object_get(p, "total"));
+	long long off = json_integer_value(json_object_get(p, "offset"));
+	long long got = json_integer_value(json_object_get(p, "returned"));
+	const char *list = json_string_value(json_object_get(p, "list"));
+	if (got == total)
+		fprintf(out, "all %lld %s\n", total, list ? list : "");
+	else if (got == 0)
+		fprintf(out, "none of %lld %s shown (offset %lld)\n", total, list ? list : "", off);
+	else
+		fprintf(out, "%lld-%lld of %lld %s%s\n", off + 1, off + got, total, list ? list : "",
+		        off + got < total ? " (--offset and --limit show more)" : "");
+	return true;
+}
+
 static void render(FILE *out, json_t *v, int indent)
 {
 	const char *k;
 	json_t *x;
 	json_object_foreach(v, k, x) {
 		fprintf(out, "%*s%s: ", indent, "", k);
-		render_value(out, x, indent);
+		if (!print_page(out, k, x))
+			render_value(out, x, indent);
 	}
 }
 
@@ -158,14 +193,35 @@ void query_print_reach(FILE *out, json_t *r)
 		fprintf(out, "no path from %s to %s\n", json_string_value(json_object_get(json_object_get(r, "from"), "name")),
 		       json_string_value(json_object_get(json_object_get(r, "to"), "name")));
 	} else {
-		long long agent = json_integer_value(json_object_get(u, "agent_path_steps"));
-		fprintf(out, "path of %lld calls%s\n", json_integer_value(json_object_get(r, "length")),
-		       agent ? " (NOT PROVEN: uses agent edges)" : "");
+		json_t *proof = json_object_get(r, "proof");
+		const char *label = json_string_value(json_object_get(proof, "label"));
+		fprintf(out, "path of %lld calls, %s", json_integer_value(json_object_get(r, "length")), label ? label : "?");
+		if (label && strcmp(label, "agent") == 0)
+			fputs(" (NOT PROVEN: uses agent edges)", out);
+		else if (label && strcmp(label, "premised") == 0) {
+			fputs(" (NOT PROVEN: rests on", out);
+			size_t k;
+			json_t *p;
+			json_array_foreach(json_object_get(proof, "premises"), k, p) {
+				fprintf(out, "%s %s", k ? "," : "", json_string_value(json_object_get(p, "rule")));
+				if (json_is_string(json_object_get(p, "premise")))
+					fprintf(out, " (%s)", json_string_value(json_object_get(p, "premise")));
+				fprintf(out, " at site %lld", json_integer_value(json_object_get(p, "site")));
+			}
+			fputc(')', out);
+		}
+		fputc('\n', out);
 		size_t i;
 		json_t *st;
 		json_array_foreach(json_object_get(r, "steps"), i, st) {
-			fprintf(out, "  %s -> %s", json_string_value(json_object_get(st, "caller")),
-			       json_string_value(json_object_get(st, "callee")));
+			json_t *sp = json_object_get(st, "proof");
+			fprintf(out, "  %s -> %s [%s", json_string_value(json_object_get(st, "caller")),
+			       json_string_value(json_object_get(st, "callee")), json_string_value(json_object_get(sp, "kind")));
+			if (json_is_string(json_object_get(sp, "rule")))
+				fprintf(out, " %s", json_string_value(json_object_get(sp, "rule")));
+			if (json_is_string(json_object_get(sp, "premise")))
+				fprintf(out, ", premise %s", json_string_value(json_object_get(sp, "premise")));
+			fputc(']', out);
 			if (json_is_true(json_object_get(st, "agent"))) {
 				json_t *e = json_object_get(st, "overlay_edge");
 				fprintf(out, " (agent edge, confidence %s, provenance:",

@@ -182,6 +182,7 @@ json_t *qv_callers(qctx *q)
 		}
 		json_t *sj = q_site_json(q, in.items[i].site);
 		json_object_set_new(sj, "agent", json_boolean(in.items[i].agent != NULL));
+		json_object_set_new(sj, "proof", q_proof_json(q, in.items[i].site, fn, in.items[i].agent, NULL));
 		if (in.items[i].agent) {
 			json_object_set_new(sj, "overlay_edge", q_agent_json(in.items[i].agent));
 			n_agent++;
@@ -233,16 +234,20 @@ json_t *qv_callees(qctx *q)
 			continue;   /* llvm.* intrinsics are not program functions */
 		json_t *sj = q_site_json(q, ids.items[i]);
 		const char *kind = json_string_value(json_object_get(sj, "kind"));
-		json_t *targets = json_array(), *agents = json_array();
+		json_t *targets = json_array(), *agents = json_array(), *proofs = json_array();
 		for (size_t k = 0; k < out.len; k++) {
 			if (out.items[k].site != ids.items[i])
 				continue;
+			json_t *proof = q_proof_json(q, out.items[k].site, out.items[k].other, out.items[k].agent, NULL);
 			if (out.items[k].agent) {
 				json_t *a = q_agent_json(out.items[k].agent);
 				json_object_set_new(a, "name", json_string(q_fn_name(q, out.items[k].other)));
+				json_object_set_new(a, "proof", proof);
 				json_array_append_new(agents, a);
 			} else {
 				json_array_append_new(targets, json_string(q_fn_name(q, out.items[k].other)));
+				json_object_set_new(proof, "target", json_string(q_fn_name(q, out.items[k].other)));
+				json_array_append_new(proofs, proof);
 			}
 		}
 		const char *cls = strcmp(kind, "direct") == 0 ? "direct"
@@ -255,6 +260,7 @@ json_t *qv_callees(qctx *q)
 		}
 		json_object_set_new(sj, "class", json_string(cls));
 		json_object_set_new(sj, "targets", targets);
+		json_object_set_new(sj, "target_proofs", proofs);
 		if (q->include_overlay)
 			json_object_set_new(sj, "agent_targets", agents);
 		else
@@ -388,6 +394,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 	for (size_t i = 0; i < ts.len; i++) {
 		json_t *t = json_pack("{s:s, s:o, s:o}", "name", q_fn_name(q, ts.items[i]), "in_graphs",
 		                      graphs_of(bits.items[i]), "warrants", warrants(q, site, ts.items[i]));
+		if (bits.items[i] & q->bit)
+			json_object_set_new(t, "proof", q_proof_json(q, site, ts.items[i], NULL, NULL));
 		json_array_append_new((bits.items[i] & q->bit) ? targets : dropped, t);
 	}
 	/* Decisions on functions no graph gives this site (rejected adds...). */
@@ -521,8 +529,8 @@ static unsigned field_candidates(qctx *q, unsigned field, bool rejected, long lo
  * definitions of that type (a weaker basis, said so). */
 json_t *qv_resolution_candidates(qctx *q)
 {
-	long long limit = 50;
-	if (json_object_get(q->args, "limit") && !q_int(q, "limit", &limit, false))
+	long long limit = 50;   /* candidates per group (answer version 1 called it "limit") */
+	if (json_object_get(q->args, "candidate_limit") && !q_int(q, "candidate_limit", &limit, false))
 		return NULL;
 	json_t *groups = json_array();
 	unsigned n_sites = 0;

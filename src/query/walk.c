@@ -163,6 +163,8 @@ json_t *qv_reach(qctx *q)
 	json_t *path = json_array(), *steps = json_array(), *ids = json_array();
 	unsigned agent_steps = 0, n_unres = 0, covered = 0;
 	bool found = b.prev[to] != UNSEEN;
+	q_proof_summary sum;
+	q_proof_summary_init(&sum);
 	if (found) {
 		VEC(unsigned) chain = {0};
 		for (unsigned f = to;; f = b.prev[f]) {
@@ -185,6 +187,10 @@ json_t *qv_reach(qctx *q)
 					agent_steps++;
 					json_object_set_new(st, "overlay_edge", q_agent_json(b.agent[f]));
 				}
+				q_proof_kind k;
+				json_t *proof = q_proof_json(q, b.site[f], f, b.agent[f], &k);
+				q_proof_summary_add(&sum, k, proof, b.site[f]);
+				json_object_set_new(st, "proof", proof);
 				json_array_append_new(steps, st);
 			}
 		}
@@ -199,9 +205,16 @@ json_t *qv_reach(qctx *q)
 	json_object_set_new(u, "agent_path_steps", json_integer(agent_steps));
 	json_object_set_new(u, "explored_functions", json_integer(b.n_order));
 	bfs_free(&b);
-	return json_pack("{s:o, s:o, s:b, s:b, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
-	                 "reachable", found, "proven", found && agent_steps == 0, "path", path, "steps", steps, "length",
-	                 (json_int_t)json_array_size(steps), "uncertainty", u);
+	/* Answer version 2: "proven" means every step direct or premise-free;
+	 * version 1's "no agent step" is "agent_free" (docs/queries.md). */
+	bool proven = found && strcmp(q_proof_summary_label(&sum), "proven") == 0;
+	json_t *summary = q_proof_summary_json(&sum);
+	if (!found)
+		json_object_set_new(summary, "label", json_null());
+	return json_pack("{s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to",
+	                 q_fn_json(q, to), "reachable", found, "proven", proven, "agent_free", found && agent_steps == 0,
+	                 "proof", summary, "path", path, "steps", steps, "length", (json_int_t)json_array_size(steps),
+	                 "uncertainty", u);
 }
 
 static bool direction_forward(qctx *q, bool *forward)
@@ -312,6 +325,8 @@ json_t *qv_slice(qctx *q)
 			VEC_PUSH(&in, fw.order[i]);
 	unsigned n_unres = 0, covered = 0, agent_edges = 0;
 	q_edge_vec ev = {0};
+	q_proof_summary sum;
+	q_proof_summary_init(&sum);
 	for (size_t i = 0; i < in.len; i++) {
 		json_array_append_new(fns, q_fn_json(q, in.items[i]));
 		if (in.items[i] != to)
@@ -325,6 +340,10 @@ json_t *qv_slice(qctx *q)
 			json_t *e = json_pack("{s:o, s:s, s:I, s:b}", "caller", json_string(q_fn_name(q, in.items[i])),
 			                      "callee", q_fn_name(q, g), "site", (json_int_t)ev.items[k].site, "agent",
 			                      ev.items[k].agent != NULL);
+			q_proof_kind pk;
+			json_t *proof = q_proof_json(q, ev.items[k].site, g, ev.items[k].agent, &pk);
+			q_proof_summary_add(&sum, pk, proof, ev.items[k].site);
+			json_object_set_new(e, "proof", proof);
 			agent_edges += ev.items[k].agent != NULL;
 			json_array_append_new(edges, e);
 		}
@@ -332,8 +351,9 @@ json_t *qv_slice(qctx *q)
 	VEC_FREE(&ev);
 	json_t *u = q_uncertainty(q, n_unres, ids);
 	json_object_set_new(u, "agent_edges", json_integer(agent_edges));
-	json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
-	                      "functions", fns, "edges", edges, "count", (json_int_t)in.len, "uncertainty", u);
+	json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
+	                      "functions", fns, "edges", edges, "proof", q_proof_summary_json(&sum), "count",
+	                      (json_int_t)in.len, "uncertainty", u);
 	const char *emit = q_str(q, "emit_module");
 	if (r && emit && *emit && !q->s->write_module) {
 		error_set(q->err, "this program cannot write bitcode (emit_module needs the facet binary: "

@@ -217,8 +217,8 @@ def fuzz_overlay(work, rnd, keep, cat, overlay_text):
 TOOL_ARGS = {
     "at": ["file", "line", "location"], "callers": ["name", "graph", "include_overlay"],
     "callees": ["name"], "reach": ["from", "to", "graph"], "closure": ["name", "direction", "depth"],
-    "slice": ["from", "to"], "explain": ["site"], "uses": ["name"], "defs": ["name"],
-    "record_edges": ["records"], "list_overlay": [], "resolution_candidates": ["limit"],
+    "slice": ["from", "to"], "explain": ["site", "limit", "offset"], "uses": ["name"], "defs": ["name"],
+    "record_edges": ["records"], "list_overlay": [], "resolution_candidates": ["limit", "offset", "candidate_limit"],
     "indirect_targets": ["location"], "inventory": [], "externals": [],
 }
 ARG_VALUES = [None, 0, -1, 1, 2 ** 40, 4294967295, -4294967296, "", "main", "inc", "prog.c:9", "prog.c",

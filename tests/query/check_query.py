@@ -314,10 +314,10 @@ for opt in ("-O0", "-O2"):
         check(g[0]["single_candidate"] == (len(want_match) == 1),
               f"{what}: single_candidate counts only the matching candidates ({g[0]['single_candidate']})")
         check(g[0]["n_rejected_candidates"] == 1, f"{what}: n_rejected_candidates {g[0]['n_rejected_candidates']}")
-        rc, r, _ = q(cat, "resolution-candidates", "--graph", "direct", "--limit", "0")
+        rc, r, _ = q(cat, "resolution-candidates", "--graph", "direct", "--candidate-limit", "0")
         g0 = [g for g in (r["groups"] if r else []) if g["field"] == "job@0"]
         check(g0 and {c["name"] for c in g0[0]["candidates"]} == want_match and g0[0]["n_rejected_candidates"] == 1,
-              f"{what}: --limit 0 lists no rejected candidate and still counts it")
+              f"{what}: --candidate-limit 0 lists no rejected candidate and still counts it")
         text = [c for c in g[0]["candidates"] if c["name"] == "run_text"]
         check(text and [a["form"] for a in text[0]["assignments"]] == ["store"]
               and (opt == "-O2" or [a["line"] for a in text[0]["assignments"]] == [store_line]),

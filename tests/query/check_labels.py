@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""check_labels.py — the answers people read (issue 21): proof labels on the
+edges of reach, slice, callers, callees and explain, limits and offsets on
+list answers, did-you-mean for unknown function names.
+
+Usage: check_labels.py FACET SRCDIR [-k] [-v]
+
+The program is tests/query/programs/proofs.c, compiled with clang-22 -g at
+-O0 and -O2; its header says, from reading the code, which edge each rule
+must label. Site lines come from its /* SITE name */ markers. Prints one line
+per failed check and "N passed, N failed"; exit 1 when a check failed."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+args = [a for a in sys.argv[1:] if not a.startswith("-")]
+if len(args) != 2:
+    print(__doc__, file=sys.stderr)
+    sys.exit(2)
+FACET, SRC = (os.path.abspath(a) for a in args)
+KEEP, VERBOSE = "-k" in sys.argv, "-v" in sys.argv
+passed = failed = 0
+
+
+def check(cond, what, detail=None):
+    global passed, failed
+    if cond:
+        passed += 1
+        if VERBOSE:
+            print("ok:", what)
+    else:
+        failed += 1
+        print("FAIL:", what, "" if detail is None else json.dumps(detail)[:600])
+    return cond
+
+
+def run(cmd, stdin=None):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def q(cat, *words):
+    rc, out, err = run([FACET, "query", *words, "--catalog", cat, "--format", "json"])
+    try:
+        return rc, json.loads(out) if rc == 0 else None, err
+    except json.JSONDecodeError:
+        return rc, None, err + " (stdout not JSON)"
+
+
+work = tempfile.mkdtemp(prefix="facet-labels.")
+os.chdir(SRC)
+PROG = "tests/query/programs/proofs.c"
+site_line = {}
+for n, text in enumerate(open(PROG), 1):
+    if "/* SITE " in text:
+        site_line[text.split("/* SITE ")[1].split()[0]] = n
+
+
+def steps_of(r):
+    return [(s["caller"], s["callee"], s["proof"]) for s in r["steps"]]
+
+
+for level in ("-O0", "-O2"):
+    bc = f"{work}/proofs{level}.bc"
+    rc, _, err = run(["clang-22", "-g", level, "-c", "-emit-llvm", PROG, "-o", bc])
+    if rc:
+        print("cannot compile", PROG, err, file=sys.stderr)
+        sys.exit(2)
+    cat = f"{work}/proofs{level}.facet"
+    rc, _, err = run([FACET, "build", bc, "-o", cat])
+    check(rc == 0, f"{level}: facet build", err)
+    what = f"proofs.c {level}"
+
+    # Through an Add-Store edge: premised, the premise named, not proven.
+    rc, r, err = q(cat, "reach", "main", "slow_sink")
+    check(rc == 0 and r and r["reachable"], f"{what}: reach main slow_sink", err)
+    if r and r["reachable"]:
+        st = steps_of(r)
+        check([s[:2] for s in st] == [("main", "slow_run"), ("slow_run", "slow_sink")],
+              f"{what}: the path main -> slow_run -> slow_sink", st)
+        p0, p1 = st[0][2], st[1][2]
+        check(p0["kind"] == "premised" and p0["rule"] == "Add-Store" and p0["premise"] == "pi_bind"
+              and "rpm" in p0["graphs"] and "r0" not in p0["graphs"],
+              f"{what}: main -> slow_run is premised by Add-Store (pi_bind), in rpm, not in r0", p0)
+        check(p1["kind"] == "direct", f"{what}: slow_run -> slow_sink is direct", p1)
+        check(r["proven"] is False and r["agent_free"] is True and r["proof"]["label"] == "premised",
+              f"{what}: the path is premised, not proven (agent_free keeps version 1's meaning)", r["proof"])
+        prem = r["proof"]["premises"]
+        check(len(prem) == 1 and prem[0]["rule"] == "Add-Store" and prem[0]["premise"] == "pi_bind"
+              and prem[0]["site"] == r["steps"][0]["site"]["id"],
+              f"{what}: the summary lists the one premise and its site", prem)
+        check(r["answer_version"] == 2, f"{what}: answer_version 2", r.get("answer_version"))
+        check(r["steps"][0]["site"]["line"] == site_line["run"], f"{what}: the premised step is SITE run")
+
+    # Through an Add-Witness edge: premise-free, the path proven.
+    rc, r, err = q(cat, "reach", "main", "fast_sink")
+    if check(rc == 0 and r and r["reachable"], f"{what}: reach main fast_sink", err):
+        p0 = r["steps"][0]["proof"]
+        check(p0["kind"] == "premise-free" and p0["rule"] == "Add-Witness" and p0["premise"] is None
+              and "rplus" in p0["graphs"] and "r0" not in p0["graphs"],
+              f"{what}: main -> fast_run is premise-free by Add-Witness, in rplus, not in r0", p0)
+        check(r["proven"] is True and r["proof"]["label"] == "proven" and r["proof"]["premises"] == [],
+              f"{what}: the Add-Witness path is proven", r["proof"])
+
+    # An R0 edge the graph keeps: premise-free.
+    rc, r, err = q(cat, "reach", "main", "local_sink")
+    if r and r["reachable"]:
+        p0 = r["steps"][0]["proof"]
+        check(p0["kind"] == "premise-free" and p0["rule"] == "R0" and "r0" in p0["graphs"],
+              f"{what}: main -> local_run (points-to, kept) is premise-free (R0)", p0)
+        check(r["proven"] is True, f"{what}: the R0 path is proven")
+    else:
+        check(False, f"{what}: reach main local_sink", err)
+
+    # The same labels on callers, callees, slice and explain.
+    rc, r, err = q(cat, "callers", "slow_run")
+    sites = [s for c in (r or {}).get("callers", []) for s in c["sites"]]
+    check(len(sites) == 1 and sites[0]["proof"]["kind"] == "premised" and sites[0]["proof"]["rule"] == "Add-Store",
+          f"{what}: callers slow_run: the one site, premised by Add-Store", sites)
+    rc, r, err = q(cat, "callees", "main")
+    run_sites = [s for s in (r or {}).get("sites", []) if s["line"] == site_line["run"]]
+    proofs = {p["target"]: p for s in run_sites for p in s["target_proofs"]}
+    check(set(proofs) == {"fast_run", "slow_run"} and proofs["fast_run"]["kind"] == "premise-free"
+          and proofs["slow_run"]["kind"] == "premised",
+          f"{what}: callees main: SITE run's target proofs (fast_run premise-free, slow_run premised)", proofs)
+    rc, r, err = q(cat, "slice", "main", "slow_sink")
+    check(r and r["proof"]["label"] == "premised" and r["proof"]["steps"]["premised"] == 1
+          and all("proof" in e for e in r["edges"]),
+          f"{what}: slice main slow_sink: every edge labelled, one premised", r and r["proof"])
+    if run_sites:
+        rc, r, err = q(cat, "explain", str(run_sites[0]["id"]))
+        tp = {t["name"]: t["proof"]["kind"] for t in (r or {}).get("site", {}).get("targets", [])}
+        check(tp == {"fast_run": "premise-free", "slow_run": "premised"}, f"{what}: explain SITE run's proofs", tp)
+
+        # An agent edge: graph direct leaves SITE run unresolved; the overlay adds slow_run.
+        rec = json.dumps({"op": "add", "site": run_sites[0]["id"], "to": "slow_run", "confidence": "medium",
+                          "provenance": [f"{PROG}:{site_line['run']}: read by a person"], "graph": "direct"})
+        rc, _, err = run([FACET, "overlay", "record", "--catalog", cat], stdin=rec + "\n")
+        check(rc == 0, f"{what}: overlay record", err)
+        rc, r, err = q(cat, "reach", "main", "slow_sink", "--graph", "direct", "--include-overlay")
+        if r and r["reachable"]:
+            p0 = r["steps"][0]["proof"]
+            check(p0["kind"] == "agent" and p0["confidence"] == "medium", f"{what}: the agent step's proof", p0)
+            check(r["proof"]["label"] == "agent" and not r["proven"] and not r["agent_free"],
+                  f"{what}: a path with an agent step is labelled agent", r["proof"])
+        else:
+            check(False, f"{what}: reach through the agent edge", err)
+        rc, out, err = run([FACET, "query", "reach", "main", "slow_sink", "--catalog", cat])
+        check(rc == 0 and "premised" in out and "NOT PROVEN" in out and "Add-Store" in out,
+              f"{what}: the text reach says premised, NOT PROVEN and the rule", out)
+
+# ---- limits and offsets: every list answer, against the whole list -------------------------
+cat = f"{work}/proofs-O0.facet"
+LISTS = [("closure", ["main"], ["functions"]), ("callers", ["fast_sink"], ["callers"]),
+         ("callees", ["main"], ["sites"]), ("uses", ["slow_run"], ["uses"]), ("defs", ["main"], ["functions"]),
+         ("externals", [], ["functions"]), ("resolution-candidates", ["--graph", "direct"], ["groups"]),
+         ("slice", ["main", "slow_sink"], ["functions"])]
+for verb, words, path in LISTS:
+    rc, whole, err = q(cat, verb, *words)
+    if not check(rc == 0 and whole, f"limits: {verb} answers", err):
+        continue
+    full = whole[path[0]]
+    check(whole["page"] == {"list": path[0], "total": len(full), "offset": 0, "limit": None, "returned": len(full)},
+          f"limits: {verb}'s page without limit says the whole list", whole["page"])
+    for off, lim in ((0, 1), (1, 2), (len(full), 3), (len(full) + 5, 1)):
+        rc, r, err = q(cat, verb, *words, "--offset", str(off), "--limit", str(lim))
+        if not check(rc == 0 and r, f"limits: {verb} --offset {off} --limit {lim}", err):
+            continue
+        check(r[path[0]] == full[off:off + lim], f"limits: {verb} --offset {off} --limit {lim} is that slice",
+              r[path[0]])
+        check(r["page"]["total"] == len(full) and r["page"]["returned"] == len(full[off:off + lim]),
+              f"limits: {verb}'s page counts the whole list", r["page"])
+        check(r["uncertainty"] == whole["uncertainty"], f"limits: {verb}'s uncertainty is the whole list's")
+check(len(q(cat, "closure", "main")[1]["functions"]) >= 8, "limits: main's closure is long enough to cut")
+rc, r, err = q(cat, "explain", "0", "--limit", "0")
+check(rc == 0 and r["site"]["targets"] == [] and r["site"]["page"]["list"] == "targets",
+      "limits: explain pages its site's targets", r and r["site"].get("page"))
+for bad in ("-1", "x"):
+    rc, r, err = q(cat, "closure", "main", "--limit", bad)
+    check(rc == 1 and "limit" in err, f"limits: --limit {bad} is refused naming limit", err)
+rc, out, err = run([FACET, "query", "closure", "main", "--catalog", cat, "--limit", "2"])
+check(rc == 0 and "1-2 of" in out and "--offset" in out, "limits: the text form says which part it shows", out)
+
+# ---- did you mean -----------------------------------------------------------------------
+rc, r, err = q(cat, "closure", "slow_snik")
+check(rc == 1 and "did you mean" in err and "slow_sink" in err, "did-you-mean: slow_snik suggests slow_sink", err)
+rc, r, err = q(cat, "reach", "main", "fast_rnu")
+check(rc == 1 and "fast_run" in err, "did-you-mean: reach's 'to' suggests fast_run", err)
+rc, r, err = q(cat, "callers", "zzzzzzzzzzzzzzzz")
+check(rc == 1 and "did you mean" not in err, "did-you-mean: nothing close, no suggestion", err)
+
+print(f"{passed} passed, {failed} failed")
+if KEEP:
+    print("kept", work)
+else:
+    shutil.rmtree(work, ignore_errors=True)
+sys.exit(1 if failed else 0)
