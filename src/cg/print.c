@@ -129,9 +129,10 @@ void cg_print_text(FILE *out, const cg_graph *g)
 			const ir_site *s = &p->sites[sid];
 			if (s->callee && s->callee->intrinsic)
 				continue;   /* llvm.* markers: in json and llvm output, noise here */
-			char where[64];
-			snprintf(where, sizeof where, "%u:%u", s->loc.line, s->loc.col);
-			fprintf(out, "  %-9s %-8s ->", where, site_kind_name(s->kind));
+			/* file:line:col, as compilers and editors read it (the file of
+			 * the inlined call when inlined, which is where the call is) */
+			fprintf(out, "  %s:%u:%u %-8s ->", s->loc.file ? s->loc.file : "?", s->loc.line, s->loc.col,
+			        site_kind_name(s->kind));
 			if (s->kind != SITE_DIRECT) {
 				indirect++;
 				unresolved += g->n_targets[sid] == 0;

@@ -20,7 +20,9 @@ static void usage(FILE *out)
 	      "Reads LLVM bitcode (.bc) or textual IR (.ll) files, links them into one\n"
 	      "module and prints its call graph on stdout.\n"
 	      "\n"
-	      "  --graph G     direct (default): only the calls the IR names\n"
+	      "  --graph G     rpm (default, as for every other command; --format llvm:\n"
+	      "                   direct), or one of:\n"
+	      "                direct: only the calls the IR names\n"
 	      "                andersen: indirect calls resolved by Andersen's points-to\n"
 	      "                   analysis (field-sensitive, on-the-fly call graph)\n"
 	      "                r0: andersen filtered by IR function type (the Facet\n"
@@ -30,11 +32,14 @@ static void usage(FILE *out)
 	      "                rplus: R+, R0 plus the premise-free (Add-Witness) targets\n"
 	      "                   of each site's dispatched field: never loses an R0 edge\n"
 	      "                rpm: R±, the refined graph: refutations and every\n"
-	      "                   warranted addition adopted (see facet explain)\n"
+	      "                   warranted addition adopted (see facet explain); it\n"
+	      "                   may lose a true edge where a premise fails (facet\n"
+	      "                   help concepts); rplus never drops an R0 edge\n"
 	      "  --tau N       abstention threshold for rplus/rpm (default 2): a site\n"
 	      "                whose R0 minus refutations holds 1..N targets gets no\n"
 	      "                addition and no residual removal\n"
-	      "  --format F    text: per function, its call sites and targets (default)\n"
+	      "  --format F    text: per function, its call sites (file:line:col) and\n"
+	      "                   targets (default)\n"
 	      "                json: {\"graph\", \"functions\", \"sites\"}, see docs/formats.md\n"
 	      "                llvm: the text of `opt -passes=print-callgraph` (node\n"
 	      "                   addresses are stable fake values); direct graph only\n"
@@ -88,10 +93,14 @@ int cmd_callgraph(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	options o = {.graph = "direct", .format = "text"};
+	options o = {.format = "text"};
 	int nfiles;
 	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles) || !cli_inputs_check(cmd, nfiles, o.capture))
 		return EXIT_USAGE;
+	/* R± like every other command (it was direct before issue 21); LLVM's
+	 * own format exists for the direct graph only. */
+	if (!o.graph)
+		o.graph = strcmp(o.format, "llvm") == 0 ? "direct" : "rpm";
 	int id = cg_graph_parse(o.graph);
 	if (id < 0) {
 		cli_error(cmd, "unknown graph '%s' (%s)", o.graph, cg_graph_list());

@@ -184,6 +184,21 @@ for bad in ("-1", "x"):
 rc, out, err = run([FACET, "query", "closure", "main", "--catalog", cat, "--limit", "2"])
 check(rc == 0 and "1-2 of" in out and "--offset" in out, "limits: the text form says which part it shows", out)
 
+# ---- facet callgraph: R± by default, sites as file:line:col ------------------------------------
+bc = f"{work}/proofs-O0.bc"
+rc, dflt, err = run([FACET, "callgraph", bc])
+rc2, rpm, _ = run([FACET, "callgraph", "--graph", "rpm", bc])
+check(rc == 0 and dflt == rpm and dflt.startswith("call graph 'rpm'"), "callgraph: the default graph is rpm", err)
+want = f"{PROG}:{site_line['run']}:"
+line = [ln for ln in dflt.splitlines() if ln.strip().startswith(want)]
+check(len(line) == 1 and line[0].split("->")[1].split("[")[0].split() == ["fast_run", "slow_run"],
+      "callgraph: SITE run printed as file:line:col with R±'s two additions", line)
+rc, out, err = run([FACET, "callgraph", "--format", "json", bc])
+check(rc == 0 and json.loads(out)["graph"] == "rpm", "callgraph: --format json defaults to rpm too", err)
+rc, out, err = run([FACET, "callgraph", "--format", "llvm", bc])
+check(rc == 0 and out.startswith("Call graph node <<null function>>"), "callgraph: --format llvm still prints direct",
+      err)
+
 # ---- did you mean -----------------------------------------------------------------------
 rc, r, err = q(cat, "closure", "slow_snik")
 check(rc == 1 and "did you mean" in err and "slow_sink" in err, "did-you-mean: slow_snik suggests slow_sink", err)

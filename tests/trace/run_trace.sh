@@ -55,7 +55,7 @@ for p in "${progs[@]}"; do
 			bcs+=("$b")
 		done
 		"$facet" trace build "${bcs[@]}" -o "$d/prog" 2>"$d/build.err" || { bad "$name $lvl: facet trace build failed: $(cat "$d/build.err")"; continue; }
-		"$facet" callgraph --format json "${bcs[@]}" >"$d/cg.json" || { bad "$name $lvl: facet callgraph failed"; continue; }
+		"$facet" callgraph --graph direct --format json "${bcs[@]}" >"$d/cg.json" || { bad "$name $lvl: facet callgraph failed"; continue; }
 		(cd "$d" && FACET_TRACE_OUT=$d/trace FACET_OBSERVED=$d/observed ./prog >/dev/null 2>&1)
 		rc=$?
 		[ "$rc" = 0 ] || bad "$name $lvl: instrumented program exited $rc"
@@ -74,7 +74,7 @@ for name in threads_fork shlib; do
 		links=()
 		[ "$name" = shlib ] && links=(-L"$work" -ltshlib -Wl,-rpath,"$work")
 		"$facet" trace build "$d/$name.bc" -o "$d/prog" "${links[@]}" 2>"$d/build.err" || { bad "$name $lvl: facet trace build failed: $(cat "$d/build.err")"; continue; }
-		"$facet" callgraph --format json "$d/$name.bc" >"$d/cg.json" || { bad "$name $lvl: facet callgraph failed"; continue; }
+		"$facet" callgraph --graph direct --format json "$d/$name.bc" >"$d/cg.json" || { bad "$name $lvl: facet callgraph failed"; continue; }
 		for run in 1 2; do
 			(cd "$d" && FACET_TRACE_OUT=$d/trace ./prog >/dev/null 2>&1) || bad "$name $lvl: run $run exited non-zero"
 		done
