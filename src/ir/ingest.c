@@ -26,6 +26,7 @@
 #include <llvm-c/Target.h>
 
 #include "ir/guard.h"
+#include "ir/inkind.h"
 #include "util/fsio.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
@@ -582,6 +583,13 @@ static LLVMModuleRef read_module(LLVMContextRef ctx, const char *path, facet_err
 		return NULL;
 	}
 	size_t size = LLVMGetBufferSize(buf);
+	const char *advice = ir_input_kind_advice(
+		ir_input_kind_of(path, (const unsigned char *)LLVMGetBufferStart(buf), size < 65536 ? size : 65536));
+	if (advice && size > 0) {   /* the build's other products: say what to do (inkind.h) */
+		error_set(err, "%s: %s", path, advice);
+		LLVMDisposeMemoryBuffer(buf);
+		return NULL;
+	}
 	if (size == 0 || !plausible_module(LLVMGetBufferStart(buf), size)) {
 		error_set(err, "%s: %s, not LLVM bitcode or IR", path, size == 0 ? "empty file" : "no module in it");
 		LLVMDisposeMemoryBuffer(buf);
