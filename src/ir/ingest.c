@@ -521,9 +521,9 @@ static void lower_module(lowering *L)
 	for (LLVMValueRef g = LLVMGetFirstGlobal(L->mod); g; g = LLVMGetNextGlobal(g))
 		lower_global_decl(L, g);
 
-	unsigned i = 0;
-	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f), i++) {
-		ir_function *fn = p->functions[i];
+	unsigned fi = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f), fi++) {
+		ir_function *fn = p->functions[fi];
 		if (fn->defined)
 			lower_body(L, fn, f);
 		fn->address_taken = address_taken(L, f);

@@ -110,8 +110,8 @@ json_t *mcp_json_text(const char *s)
 		unsigned char c = (unsigned char)s[i];
 		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
 		bool ok = len > 0 && i + len <= n;
-		for (size_t j = 1; ok && j < len; j++)
-			ok = ((unsigned char)s[i + j] & 0xc0) == 0x80;
+		for (size_t b = 1; ok && b < len; b++)
+			ok = ((unsigned char)s[i + b] & 0xc0) == 0x80;
 		if (ok && len > 1) {
 			/* jansson is the judge of overlong forms and surrogates. */
 			char one[5] = {0};

@@ -925,18 +925,18 @@ void oo_sort_by_name(const oo_program *p, int *bodies, int n)
 	}
 }
 
-int oo_find_class(const oo_program *p, const char *name)
+int oo_find_class(const oo_program *p, const char *wanted)
 {
 	for (int i = 0; i < p->nclasses; i++)
-		if (strcmp(p->classes[i].name, name) == 0)
+		if (strcmp(p->classes[i].name, wanted) == 0)
 			return i;
 	return -1;
 }
 
-int oo_find_body(const oo_program *p, const char *name)
+int oo_find_body(const oo_program *p, const char *wanted)
 {
 	for (int i = 0; i < p->nbodies; i++)
-		if (strcmp(p->bodies[i].name, name) == 0)
+		if (strcmp(p->bodies[i].name, wanted) == 0)
 			return i;
 	return -1;
 }

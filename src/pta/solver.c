@@ -50,6 +50,7 @@
  * answer. A gep found on a cycle stays on one as edges are added, so finding
  * it early never changes the answer either. */
 #include "pta/solver.h"
+#include "util/clock.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
@@ -59,7 +60,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 _Static_assert(sizeof(void *) >= 8, "ptrmap keys pack two 32-bit ids");
 
@@ -828,20 +828,13 @@ static size_t apply_fixes(pta_solver *s)
 }
 
 /* The whole flow graph: merges copy cycles, finds every gep on a cycle. */
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static size_t flow_pass_timed(pta_solver *s);
 
 static size_t flow_pass(pta_solver *s)
 {
-	double t0 = now();
+	double t0 = clock_seconds();
 	size_t n = flow_pass_timed(s);
-	s->st.seconds_flow += now() - t0;
+	s->st.seconds_flow += clock_seconds() - t0;
 	return n;
 }
 
@@ -971,13 +964,13 @@ static void lazy_searches(pta_solver *s)
 {
 	if (!s->cands.len)
 		return;
-	double t0 = now();
+	double t0 = clock_seconds();
 	new_search(s);
 	s->st.cycle_searches++;
 	for (size_t i = 0; i < s->cands.len; i++)
 		tarjan(s, find(s, s->cands.items[i]), 0);
 	VEC_CLEAR(&s->cands);
-	s->st.seconds_lcd += now() - t0;
+	s->st.seconds_lcd += clock_seconds() - t0;
 }
 
 static void drain(pta_solver *s)
@@ -1023,13 +1016,13 @@ void pta_solve(pta_solver *s)
 	/* Before solving, the static graph's copy cycles and positive-weight
 	 * cycles (most are loops over a pointer); at each fixpoint, the whole
 	 * graph again: a gep on a cycle found only now changes the answer. */
-	double t0 = now();
+	double t0 = clock_seconds();
 	flow_pass(s);
 	do
 		drain(s);
 	while (flow_pass(s));
 	canonicalize(s);
-	s->st.seconds_solve += now() - t0;
+	s->st.seconds_solve += clock_seconds() - t0;
 }
 
 /* ---- public constructors ---- */

@@ -7,7 +7,7 @@ void trace_report_text(FILE *out, const trace_observed *o, long indirect, trace_
 {
 	fprintf(out, "observed: %u sites", o->n_obs_sites);
 	if (indirect >= 0)
-		fprintf(out, " of %ld indirect (%.1f%%)", indirect, indirect ? 100.0 * o->n_obs_sites / indirect : 0.0);
+		fprintf(out, " of %ld indirect (%.1f%%)", indirect, indirect ? 100.0 * o->n_obs_sites / (double)indirect : 0.0);
 	fprintf(out, ", %zu edges, %llu calls, %u process records", o->n_edges, (unsigned long long)o->hits, o->blocks);
 	if (o->unknown_hits)
 		fprintf(out, "; %llu calls to functions outside the program at %u sites", (unsigned long long)o->unknown_hits,
@@ -39,7 +39,7 @@ void trace_report_json(FILE *out, const trace_observed *o, long indirect, trace_
 	fprintf(out, "{\"observed\": {\"sites\": %u, ", o->n_obs_sites);
 	if (indirect >= 0)
 		fprintf(out, "\"indirect_sites\": %ld, \"coverage\": %.6f, ", indirect,
-		       indirect ? (double)o->n_obs_sites / indirect : 0.0);
+		       indirect ? (double)o->n_obs_sites / (double)indirect : 0.0);
 	fprintf(out, "\"edges\": %zu, \"calls\": %llu, \"records\": %u, \"unknown_callee_calls\": %llu, "
 	       "\"unknown_callee_sites\": %u, \"dropped\": %llu, \"key\": \"%016llx\"},\n \"graphs\": [",
 	       o->n_edges, (unsigned long long)o->hits, o->blocks, (unsigned long long)o->unknown_hits,

@@ -86,9 +86,9 @@ static void check_program(const oo_program *p, const expect *e, int n, const lon
 			assert_true(s >= 0);
 			names_to_set(p, e[i].t[algo], want);
 			uint64_t got[64] = {0};
-			int n;
-			const int *items = oo_graph_targets(g, s, &n);
-			for (int k = 0; k < n; k++)
+			int nt;
+			const int *items = oo_graph_targets(g, s, &nt);
+			for (int k = 0; k < nt; k++)
 				oo_set_add(got, items[k]);
 			if (memcmp(want, got, sizeof(uint64_t) * (size_t)p->bwords) != 0)
 				fail_msg("%s, %s, site %s: expected {%s}, got {%s}", p->file, oo_algo_name(algo), e[i].site,
