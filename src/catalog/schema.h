@@ -87,6 +87,7 @@ static const char catalog_index_sql[] =
 	"CREATE VIEW edges_r0 AS SELECT site, caller, target FROM edges WHERE graphs & 4;\n"
 	"CREATE VIEW edges_rulesonly AS SELECT site, caller, target FROM edges WHERE graphs & 8;\n"
 	"CREATE VIEW edges_rplus AS SELECT site, caller, target FROM edges WHERE graphs & 16;\n"
-	"CREATE VIEW edges_rpm AS SELECT site, caller, target FROM edges WHERE graphs & 32;\n";
+	"CREATE VIEW edges_rpm AS SELECT site, caller, target FROM edges WHERE graphs & 32;\n"
+	"CREATE VIEW edges_source AS SELECT site, caller, target FROM edges WHERE graphs & 64;\n";
 
 #endif

@@ -335,7 +335,9 @@ static bool write_graphs(writer *w, const catalog_build *b)
 			}
 		}
 		const char *note = NULL;
-		if (!cg && g >= CG_RULESONLY)
+		if (!cg && cg_graph_info_of((cg_graph_id)g)->from_source)
+			note = "made from C files by facet source";
+		else if (!cg && g >= CG_RULESONLY)
 			note = b->refine_note ? b->refine_note : "the refinement did not run";
 		catalog_w_text(gs, 1, cg_graph_name(g));
 		sqlite3_bind_int64(gs, 2, 1u << g);
@@ -380,7 +382,8 @@ static bool write_all(writer *w, const catalog_build *b)
 	          meta(w, "refinement_note", b->refine ? b->refine->note : b->refine_note) &&
 	          meta_num(w, "seconds_ingest", b->seconds_ingest) && meta_num(w, "seconds_pta", b->seconds_pta) &&
 	          meta_num(w, "seconds_refine", b->seconds_refine) &&
-	          meta(w, "default_graph", b->graphs[CG_RPM] ? "rpm" : b->graphs[CG_R0] ? "r0" : "direct");
+	          meta(w, "default_graph", b->graphs[CG_RPM] ? "rpm" : b->graphs[CG_R0] ? "r0" :
+	                                        b->graphs[CG_SOURCE] ? "source" : "direct");
 	sqlite3_stmt *in = ok ? catalog_w_prep(w, "INSERT INTO inputs VALUES(?1, ?2)") : NULL;
 	ok = ok && in;
 	for (unsigned i = 0; ok && i < p->n_inputs; i++) {

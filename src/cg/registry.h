@@ -16,6 +16,7 @@ typedef enum cg_graph_id {
 	CG_RULESONLY,              /* R0 \ Psym (Table 2's Rules-only) */
 	CG_RPLUS,                  /* R+ = R0 ∪ [A_W]_c */
 	CG_RPM,                    /* R± = (R0 \ (Psym ∪ [Pres]_c)) ∪ [A_W ∪ A_S ∪ A_res]_c */
+	CG_SOURCE,                 /* name-resolved from C sources without a build (src/source/) */
 	CG_N_GRAPHS
 } cg_graph_id;
 
@@ -25,6 +26,7 @@ typedef struct cg_graph_info {
 	const char *description;   /* one line, for help texts and the MCP schema */
 	bool needs_pta;            /* built from the points-to analysis */
 	bool refined;              /* derived by the refinement from R0 and the decisions */
+	bool from_source;          /* built by `facet source` from C files, never from bitcode */
 } cg_graph_info;
 
 /* The row of graph id (id < CG_N_GRAPHS). */

@@ -125,7 +125,8 @@ static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_erro
 	/* R0 is the refinement's own (facet_result.r0), not computed twice. */
 	cg_graph *g[CG_N_GRAPHS] = {cg_direct(p), pta_callgraph(pta, false), NULL};
 	for (int i = CG_RULESONLY; i < CG_N_GRAPHS; i++)
-		g[i] = facet_graph(fr, (cg_graph_id)i);
+		if (cg_graph_info_of((cg_graph_id)i)->refined)
+			g[i] = facet_graph(fr, (cg_graph_id)i);
 	for (int i = 0; i < CG_N_GRAPHS; i++)
 		b->graphs[i] = i == CG_R0 ? fr->r0 : g[i];
 	b->refine = fr;

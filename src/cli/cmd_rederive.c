@@ -115,7 +115,7 @@ int cmd_rederive(int argc, char **argv)
 	}
 	const char *cmd = "rederive", *path = o.catalog, *graph = o.graph;
 	int id = cg_graph_parse(graph);
-	if (!path || id < CG_RULESONLY) {
+	if (!path || id < 0 || !cg_graph_info_of((cg_graph_id)id)->refined) {
 		cli_error(cmd, !path ? "--catalog is required (see --help)" : "--graph is rpm, rplus or rulesonly");
 		return EXIT_USAGE;
 	}

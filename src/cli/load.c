@@ -83,6 +83,10 @@ cg_graph *cli_graphs_get(cli_graphs *s, const char *name)
 	}
 	if (id == CG_DIRECT)
 		return cg_direct(s->prog);
+	if (cg_graph_info_of((cg_graph_id)id)->from_source) {
+		cli_error(s->cmd, "graph %s is made from C files by 'facet source', not from bitcode", name);
+		return NULL;
+	}
 	if (!s->pta)
 		s->pta = pta_analyze(s->prog, NULL);
 	if (id == CG_ANDERSEN || id == CG_R0)

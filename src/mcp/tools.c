@@ -13,7 +13,7 @@
 
 /* Argument rows shared by several tools. */
 
-#define GRAPH_ENUM "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\"]}"
+#define GRAPH_ENUM "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\",\"source\"]}"
 
 /* A function argument: a name, or {module_id, symbol} naming one of the
  * definitions of a static that several modules define. The query layer
@@ -54,7 +54,8 @@ static const mcp_arg a_graph = {
 	"graph", GRAPH_ENUM, false,
 	"Call graph to use: direct (named calls only), andersen (points-to), r0 (points-to filtered by type), "
 	"rulesonly (the paper's Rules-only ablation), rplus (refined, never loses an r0 edge), rpm "
-	"(refined, for bug finding). Omit for the default (rpm when built, else r0); every answer names the "
+	"(refined, for bug finding), source (name-resolved from C files by facet source). Omit for the "
+	"default (rpm when built, else r0; source in a facet source catalog); every answer names the "
 	"graph it used."};
 static const mcp_arg a_include_overlay = {
 	"include_overlay", "{\"type\":\"boolean\"}", false,

@@ -16,8 +16,8 @@ static void ids_are_stable(void **state)
 {
 	(void)state;
 	/* Catalogs written by earlier builds store these positions. */
-	static const char *const names[] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"};
-	assert_int_equal(CG_N_GRAPHS, 6);
+	static const char *const names[] = {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm", "source"};
+	assert_int_equal(CG_N_GRAPHS, 7);
 	for (int i = 0; i < CG_N_GRAPHS; i++) {
 		assert_string_equal(cg_graph_name(i), names[i]);
 		assert_int_equal(cg_graph_info_of((cg_graph_id)i)->id, i);
@@ -46,13 +46,14 @@ static void list_is_the_table(void **state)
 	assert_string_equal(cg_graph_list(), joined);
 }
 
-static void only_direct_skips_the_points_to(void **state)
+static void only_direct_and_source_skip_the_points_to(void **state)
 {
 	(void)state;
 	for (int i = 0; i < CG_N_GRAPHS; i++) {
 		const cg_graph_info *g = cg_graph_info_of((cg_graph_id)i);
-		assert_int_equal(g->needs_pta, i != CG_DIRECT);
-		assert_int_equal(g->refined, i >= CG_RULESONLY);
+		assert_int_equal(g->needs_pta, i != CG_DIRECT && i != CG_SOURCE);
+		assert_int_equal(g->refined, i >= CG_RULESONLY && i <= CG_RPM);
+		assert_int_equal(g->from_source, i == CG_SOURCE);
 		assert_true(g->description && g->description[0]);
 	}
 }
@@ -63,7 +64,7 @@ int main(void)
 		cmocka_unit_test(ids_are_stable),
 		cmocka_unit_test(names_parse_back),
 		cmocka_unit_test(list_is_the_table),
-		cmocka_unit_test(only_direct_skips_the_points_to),
+		cmocka_unit_test(only_direct_and_source_skip_the_points_to),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

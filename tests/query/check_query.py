@@ -519,7 +519,7 @@ reader_failures = []
 def reader():
     while not stop.is_set():
         rc, r, err = q(live, "inventory")
-        if rc != 0 or not r or len(r["graphs"]) != 6:
+        if rc != 0 or not r or len(r["graphs"]) != 7:
             reader_failures.append(err.strip() or "bad answer")
 
 
