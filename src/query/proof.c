@@ -78,7 +78,7 @@ json_t *q_proof_json(qctx *q, unsigned site, unsigned target, const overlay_edge
 		json_object_set_new(p, "confidence", json_string(overlay_confidence_name(agent->confidence)));
 	} else {
 		unsigned bits = 0;
-		const char *site_kind = "";
+		const char *skind = "";
 		sqlite3_stmt *st = q_stmt(q->s, "SELECT s.kind, t.graphs FROM sites s LEFT JOIN target_sets t ON "
 		                                "t.id = s.target_set AND t.target = ?2 WHERE s.id = ?1");
 		sqlite3_bind_int64(st, 1, site);
@@ -89,9 +89,9 @@ json_t *q_proof_json(qctx *q, unsigned site, unsigned target, const overlay_edge
 			snprintf(kbuf, sizeof kbuf, "%s", k ? k : "");
 			bits = (unsigned)sqlite3_column_int64(st, 1);
 		}
-		site_kind = kbuf;
+		skind = kbuf;
 		json_object_set_new(p, "graphs", graph_names(bits));
-		if (strcmp(site_kind, "direct") == 0) {
+		if (strcmp(skind, "direct") == 0) {
 			kind = PROOF_DIRECT;
 		} else if (add_warrant(q, site, target, p, &kind)) {
 			/* an addition: its warrant labels it, even where R0 also has it */
