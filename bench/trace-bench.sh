@@ -77,7 +77,7 @@ program_of() {
 	case $1 in
 	lua) echo lua/src/src/lua ;; md4c) echo md4c/src/_build/md2html/md2html ;;
 	gdbm) echo gdbm/src/tools/gdbmtool ;; oniguruma) echo oniguruma/src/test/test_utf8 ;;
-	nginx) echo nginx/src/objs/nginx ;; sqlite) echo sqlite3/src/sqlite3 ;;
+	nginx) echo nginx/src/objs/nginx ;; sqlite) echo sqlite/src/sqlite3 ;;
 	libjpeg-turbo) echo libjpeg-turbo/src/_build/djpeg-static ;; tmux) echo tmux/src/tmux ;;
 	redis) echo redis/src/src/redis-server ;; libxml2) echo libxml2/src/xmllint ;;
 	libarchive) echo libarchive/src/bsdtar ;; sudo) echo sudo/src/src/sudo ;;
@@ -148,8 +148,6 @@ for s in "${run_subjects[@]}"; do
 	(
 		cd "$d" || exit 1
 		export BENCH=$here FACET_TRACE_OUT=$d/observed.trace PROG=$d/prog SRC=$(dirname "$orig") TREE=$here/work/build/$s/src
-		[ "$s" = sqlite ] && TREE=$here/work/build/sqlite3/src
-		export TREE
 		timeout -k 10 1200 bash "$here/workloads/$s.sh"
 	) >"$d/workload.log" 2>&1
 	wrc=$?

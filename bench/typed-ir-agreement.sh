@@ -85,7 +85,7 @@ corpus md4c "$BENCH/work/bc/md4c.bc" "$W/md4c/src" "-O3 -DNDEBUG -DMD4C_USE_UTF8
 sqlite_flags=$(grep -E "libtool: link: .*cc-wrapper .* -o sqlite3 shell.c sqlite3.c" "$BENCH/work/logs/sqlite.log" 2>/dev/null |
 	head -1 | sed 's/^libtool: link: [^ ]*cc-wrapper //; s/ -o sqlite3 shell.c sqlite3.c.*$//')
 if [ -n "$sqlite_flags" ]; then
-	corpus sqlite "$BENCH/work/bc/sqlite.bc" "$W/sqlite3/src" "$sqlite_flags" sqlite3.c shell.c
+	corpus sqlite "$BENCH/work/bc/sqlite.bc" "$W/sqlite/src" "$sqlite_flags" sqlite3.c shell.c
 else
 	echo "| sqlite | skipped: no compile line in bench/work/logs/sqlite.log (bench/corpus.sh sqlite) | | | | |"
 fi
