@@ -259,6 +259,9 @@ static void test_names(void **state)
 	assert_string_equal(facet_rule_name(RULE_ADD_WITNESS), "Add-Witness");
 	assert_string_equal(facet_rule_name(RULE_PRUNE_SIG), "Prune-Sig");
 	assert_string_equal(facet_rule_name(RULE_ADD_TYPE), "Add-Type");
+	assert_string_equal(facet_rule_name(RULE_KEEP_CAST), "Keep-Cast");
+	assert_string_equal(facet_rule_name(RULE_ADD_CAST), "Add-Cast");
+	assert_string_equal(facet_premise_name(PREMISE_CAST), "pi_cast");
 	assert_string_equal(facet_rule_name(FACET_N_RULES), "?");
 	assert_string_equal(facet_rule_name(RULE_NONE), "residual");
 	assert_string_equal(facet_premise_name(PREMISE_PROJ), "pi_proj");

@@ -45,7 +45,9 @@ static void usage(FILE *out)
 	      "whether r0, rulesonly, rplus and rpm hold it and each decision as\n"
 	      "fact/outcome/rule/premise/evidence. Premises: true (premise-free),\n"
 	      "pi_bind (the projected store is realised), pi_proj (the field key is right\n"
-	      "and F misses no assignment), pi_sig (dispatch is well typed).\n"
+	      "and F misses no assignment), pi_sig (dispatch is well typed), pi_cast\n"
+	      "(a function cast to another function-pointer type where its address is\n"
+	      "taken is called through that type).\n"
 	      "Exit codes: 0 success, 1 bad input or no such site, 2 usage error.\n",
 	      out);
 }

@@ -10,7 +10,8 @@
  *           for each function-pointer field m' of S, the functions held by
  *           field m' of every object the source may point to.
  * Every addition keeps only f with sig(f) ~ sig(S.m) (line 5 of the
- * algorithm) and records its evidence; a (field, function) pair keeps at most
+ * algorithm), or f cast to a type compatible with sig(S.m) where its address
+ * is taken (cast.c), and records its evidence; a (field, function) pair keeps at most
  * EVIDENCE_CAP places, the first ones in program order. */
 #include "facet/internal.h"
 
@@ -46,7 +47,7 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 	uintptr_t n = (uintptr_t)ptrmap_get(&a->count, key);
 	if (n == 0) {
 		const ir_function *f = a->x->prog->functions[as->function];
-		n = sig_compatible_cached(&a->x->sigs, f->di_sig, fl->sig) ? 1 : INCOMPATIBLE;
+		n = cast_sig_fits(a->x, f->id, fl->sig) ? 1 : INCOMPATIBLE;
 		ptrmap_put(&a->count, key, (void *)n);
 		/* Rejected writes are kept for people to see a cast at work; a copy
 		 * of a whole object through an untyped pointer moves every slot of

@@ -7,6 +7,11 @@
  * refutations first, the first rule that applies deciding:
  *   Prune-Store / Add-Unstored   F(S.m) ≠ ∅ ∧ f ∉ F(S.m)       premise π_proj
  *   Prune-Sig   / Add-Sig        sig(f) ≁ sig(S.m)              premise π_sig
+ *   Keep-Cast   / Add-Cast       sig(f) ≁ sig(S.m), but f's      premise π_cast
+ *                                address is cast to a type that
+ *                                fits where it is taken (cast.c):
+ *                                the prune is rejected, an add
+ *                                from F supported
  *   Add-Type (adds only)         f does not fit the call's IR    premise π_sig
  *                                type under R0's filter
  *   Add-Witness                  f ∈ init(S.m)                  premise-free
@@ -85,14 +90,37 @@ static bool reject_by_ir_type(facet_ctx *x, const facet_site *fs, unsigned f, fa
 	return true;
 }
 
+/* Keep-Cast: the signature would refute f, but the program casts f's
+ * address to a type compatible with `sig` where it takes it. A prune is
+ * rejected; an add needs a place bringing f into the field (`place`, else
+ * no rule decides it) and is supported, premised on π_cast. */
+static bool classify_cast(facet_ctx *x, unsigned f, di_type *sig, fact_kind kind, const facet_assign *place,
+                          facet_decision *d)
+{
+	const facet_cast *c = cast_fit(x, f, sig);
+	if (!c)
+		return false;
+	if (kind == FACT_ADD && !place)
+		return true;   /* residual */
+	d->rule = kind == FACT_PRUNE ? RULE_KEEP_CAST : RULE_ADD_CAST;
+	d->premise = PREMISE_CAST;
+	d->outcome = kind == FACT_PRUNE ? OUTCOME_REJECTED : OUTCOME_SUPPORTED;
+	d->evidence = kind == FACT_PRUNE ? cast_text(x, f, c)
+	                                 : arena_printf(x->arena, "%s; %s", place_text(x, place), cast_text(x, f, c));
+	return true;
+}
+
 /* An unrecovered site whose callee a variable or parameter declares (facet's
  * extension): Prune-Sig and Add-Sig against that type, under the same
- * premise π_sig as a field's signature. No F, so no other rule applies. */
+ * premise π_sig as a field's signature (Keep-Cast when f is cast to it).
+ * No F, so no other rule applies. */
 static void classify_by_callee_type(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind kind,
                                     facet_decision *d)
 {
 	const ir_function *fn = x->prog->functions[f];
 	if (!fs->callee_sig || sig_compatible_cached(&x->sigs, fn->di_sig, fs->callee_sig))
+		return;
+	if (classify_cast(x, f, fs->callee_sig, kind, NULL, d))
 		return;
 	char a[256], b[256];
 	d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
@@ -136,6 +164,11 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 	if (kind == FACT_ADD && reject_by_ir_type(x, fs, f, d))
 		return;
 	if (!sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig)) {
+		const facet_assign *place = kind == FACT_ADD ? evidence_of(fl, f, PLACE_INIT) : NULL;
+		if (kind == FACT_ADD && !place)
+			place = evidence_of(fl, f, PLACE_ESTABLISHED);
+		if (classify_cast(x, f, fl->sig, kind, place, d))
+			return;
 		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
 		d->premise = PREMISE_SIG;
 		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
@@ -226,9 +259,9 @@ static void completion_candidates(facet_ctx *x, const facet_site *fs, fn_list *o
 		const ir_function *fn = p->functions[f];
 		if (!fn->address_taken || fn->intrinsic || !pta_type_fits(s, fn))
 			continue;
-		if (fl && fl->function_pointer && !sig_compatible_cached(&x->sigs, fn->di_sig, fl->sig))
+		if (fl && fl->function_pointer && !cast_sig_fits(x, f, fl->sig))
 			continue;
-		if (!fl && fs->callee_sig && !sig_compatible_cached(&x->sigs, fn->di_sig, fs->callee_sig))
+		if (!fl && fs->callee_sig && !cast_sig_fits(x, f, fs->callee_sig))
 			continue;
 		VEC_PUSH(out, f);
 	}
@@ -302,14 +335,14 @@ void classify_sites(facet_ctx *x)
 			for (unsigned k = 0; k < r0->n_targets[fs->site]; k++) {
 				facet_decision d;
 				classify(x, fs, r0->targets[fs->site][k], FACT_PRUNE, &d);
-				if (d.outcome == OUTCOME_SUPPORTED)
+				if (d.outcome != OUTCOME_RESIDUAL)   /* supported, or rejected by Keep-Cast */
 					push(&dl, &d);
 			}
 		} else if (!fl && fs->callee_sig) {
 			for (unsigned k = 0; k < r0->n_targets[fs->site]; k++) {
 				facet_decision d;
 				classify(x, fs, r0->targets[fs->site][k], FACT_PRUNE, &d);
-				if (d.outcome == OUTCOME_SUPPORTED)
+				if (d.outcome != OUTCOME_RESIDUAL)   /* supported, or rejected by Keep-Cast */
 					push(&dl, &d);
 			}
 		}

@@ -103,6 +103,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	sig_cache_init(&x.sigs);
 	dispatch_init(&x);
 	dispatch_sites(&x);    /* ❷ the load side: disp(c) */
+	cast_collect(&x);      /* where function addresses are cast (Keep-Cast, Add-Cast) */
 	assign_fields(&x);     /* ❷ the store side: init and F (Algorithm 1) */
 	for (unsigned i = 0; i < res->n_sites; i++)
 		if (res->sites[i].field != IR_NONE)
@@ -145,13 +146,14 @@ const char *disp_step_name(disp_step s)
 const char *facet_rule_name(facet_rule r)
 {
 	static const char *const names[] = {"residual", "Add-Witness", "Add-Store", "Prune-Store",
-	                                    "Add-Unstored", "Prune-Sig", "Add-Sig", "Add-Type"};
+	                                    "Add-Unstored", "Prune-Sig", "Add-Sig", "Add-Type", "Keep-Cast",
+	                                    "Add-Cast"};
 	return r < FACET_N_RULES ? names[r] : "?";
 }
 
 const char *facet_premise_name(facet_premise p)
 {
-	static const char *const names[] = {"true", "pi_bind", "pi_proj", "pi_sig", ""};
+	static const char *const names[] = {"true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", ""};
 	return p <= PREMISE_NONE ? names[p] : "?";
 }
 

@@ -135,9 +135,18 @@ typedef enum facet_rule {
 	RULE_ADD_SIG,         /* the same, rejecting an add              π_sig */
 	RULE_ADD_TYPE,        /* f does not fit the call's IR type under R0's filter
 	                         (pta_type_fits), rejecting an add       π_sig */
+	/* facet's: sig(f) ≁ sig(S.m) (or the callee's declared type), but where
+	 * f's address is taken the program casts it to a type compatible with
+	 * it (cast.c) */
+	RULE_KEEP_CAST,       /* the prune Prune-Sig proposes, rejected   π_cast */
+	RULE_ADD_CAST,        /* f ∈ F(S.m) by such a cast: add supported π_cast */
 } facet_rule;
-#define FACET_N_RULES (RULE_ADD_TYPE + 1)
-typedef enum facet_premise { PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_NONE } facet_premise;
+#define FACET_N_RULES (RULE_ADD_CAST + 1)
+/* π_cast: the program calls a function cast to another function-pointer
+ * type through that type (a deliberate conversion, not a stray one). */
+typedef enum facet_premise {
+	PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_CAST, PREMISE_NONE
+} facet_premise;
 typedef enum fact_source { SOURCE_SYMBOLIC, SOURCE_ORACLE } fact_source;
 
 /* One decision of the provenance: a fact ⟨c, f, add|prune⟩ and its outcome;
@@ -207,7 +216,7 @@ cg_graph *facet_graph(const facet_result *r, cg_graph_id kind);
 const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "named" */
 const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "rebased", "" */
 const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
-const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "" */
+const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "" */
 const char *fact_kind_name(fact_kind k);       /* "add", "prune" */
 const char *fact_outcome_name(fact_outcome o); /* "supported", "rejected", "residual" */
 const char *assign_form_name(assign_form f);   /* "init", "store", "copy" */

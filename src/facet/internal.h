@@ -65,6 +65,11 @@ typedef struct facet_ctx {
 	VEC(facet_field) fields;
 	VEC(facet_assign) *assigns;    /* per field, growing */
 	sig_cache sigs;            /* canonical type spellings, for sig_compatible_cached */
+	/* casts (cast.c): per function id, the places its address is cast to
+	 * an incompatible function-pointer type; CSR, NULL before cast_collect */
+	unsigned *cast_start;
+	struct facet_cast *casts;
+	unsigned n_casts;
 } facet_ctx;
 
 /* dispatch.c */
@@ -94,6 +99,26 @@ typedef enum value_origin {
 	ORIGIN_DATA,               /* declared a data pointer, or returned by code outside the module */
 } value_origin;
 value_origin facet_value_origin(facet_ctx *x, unsigned v);
+
+/* cast.c: a place where a function's address is converted, where it is
+ * taken, to a function-pointer type its signature is not compatible with
+ * (an explicit cast in C): the program means it for pointers of that type. */
+typedef enum cast_place { CAST_ARGUMENT, CAST_INITIALIZER, CAST_STORE, CAST_VARIABLE, CAST_RETURN } cast_place;
+typedef struct facet_cast {
+	di_type *to;               /* the subroutine type converted to */
+	ir_loc loc;                /* the call, store, initialised global, variable or function */
+	cast_place place;
+	const char *name;          /* the callee, global, function holding the store or return, variable */
+	uint64_t n;                /* CAST_ARGUMENT: 1-based argument; CAST_INITIALIZER: byte offset */
+} facet_cast;
+/* Finds every such place (after dispatch_init: it keys stores and slots). */
+void cast_collect(facet_ctx *x);
+/* A cast of function f to a type compatible with sig, or NULL. */
+const facet_cast *cast_fit(facet_ctx *x, unsigned f, di_type *sig);
+/* "f's address is cast to T as argument 2 of g (file:line)", for a warrant. */
+const char *cast_text(facet_ctx *x, unsigned f, const facet_cast *c);
+/* sig(f) ~ sig, or f is cast to a type that is. */
+bool cast_sig_fits(facet_ctx *x, unsigned f, di_type *sig);
 
 /* assign.c: Algorithm 1; fills init, F and the evidence of every field. */
 void assign_fields(facet_ctx *x);

@@ -272,26 +272,31 @@ check(rc == 0 and len(r["groups"]) == 1 and r["groups"][0]["field"] is None,
 
 # Functions written into a field with an incompatible signature are candidates with signature_matches
 # false and do not count for single_candidate. tests/facet/programs/rejected.c: F(job.run) is {run_twice
-# (init, line 24), run_square (store, line 26)}; run_text is stored at line 28 through a cast and rejected.
-# one.c is the same with run_square left out: one matching candidate and one rejected. The graph is
-# `direct`, where job.run's site is unresolved (R± resolves it).
+# (init), run_square (store), run_text (a store through a cast to the field's type: the program means it
+# for the field)}; run_name reaches the field as a void * through set_run's store at line 23 and is
+# rejected. one.c is the same with run_square and run_text left out: one matching candidate and one
+# rejected. The graph is `direct`, where job.run's site is unresolved (R± resolves it).
 open(f"{work}/one.c", "w").write(
     "struct job { int (*run)(int n); const char *name; };\n"                      # 1
     "static int run_twice(int n) { return 2 * n; }\n"                            # 2
-    "static int run_text(const char *s) { return s ? (int)s[0] : 0; }\n"         # 3
+    "static int run_name(const char *s) { return s ? (int)s[0] : 0; }\n"         # 3
     "__attribute__((noinline)) int start(struct job *j, int n) { return j->run(n); }\n"
-    "int main(int argc, char **argv)\n"                                          # 5
+    "__attribute__((noinline)) void set_run(struct job *j, void *f)\n"           # 5
+    "{\n"
+    "\tj->run = (int (*)(int))f;\n"                                              # 7
+    "}\n"
+    "int main(int argc, char **argv)\n"                                          # 9
     "{\n"
     "\t(void)argv;\n"
-    "\tstruct job j = {run_twice, \"twice\"};\n"                                 # 8
+    "\tstruct job j = {run_twice, \"twice\"};\n"                                 # 12
     "\tif (argc > 5)\n"
-    "\t\tj.run = (int (*)(int))(void (*)(void))run_text;\n"                      # 10
+    "\t\tset_run(&j, (void *)run_name);\n"                                       # 14
     "\treturn start(&j, argc);\n"
     "}\n")
 for opt in ("-O0", "-O2"):
-    for src, want_match, want_rejected, store_line in (("tests/facet/programs/rejected.c", {"run_twice", "run_square"},
-                                                        {"run_text"}, 28),
-                                                       (f"{work}/one.c", {"run_twice"}, {"run_text"}, 10)):
+    for src, want_match, want_rejected, store_line in (("tests/facet/programs/rejected.c",
+                                                        {"run_twice", "run_square", "run_text"}, {"run_name"}, 23),
+                                                       (f"{work}/one.c", {"run_twice"}, {"run_name"}, 7)):
         what = f"{os.path.basename(src)} {opt}"
         cat = f"{work}/rejected{opt}-{os.path.basename(src)}.facet"
         rc, _, err = build([compile_bc(src, opt, cat[:-6] + ".bc")], cat)
@@ -301,7 +306,7 @@ for opt in ("-O0", "-O2"):
                            "ON f.id = a.function JOIN fields d ON d.id = a.field WHERE d.key = 'job@0'").fetchall()
         con.close()
         check({n for n, _ in rows} == want_rejected and all(form == "store" for _, form in rows),
-              f"{what}: field_rejected_assignments holds run_text's store into job.run ({rows})")
+              f"{what}: field_rejected_assignments holds run_name's store into job.run ({rows})")
         rc, r, err = q(cat, "resolution-candidates", "--graph", "direct")
         g = [g for g in (r["groups"] if r else []) if g["field"] == "job@0"]
         check(rc == 0 and len(g) == 1, f"{what}: a group for job@0 in the direct graph ({err.strip()})")
@@ -310,7 +315,7 @@ for opt in ("-O0", "-O2"):
         got = {c["name"]: c["signature_matches"] for c in g[0]["candidates"]}
         check(got == {**{n: True for n in want_match}, **{n: False for n in want_rejected}},
               f"{what}: candidates with signature_matches {got}")
-        check([c["name"] for c in g[0]["candidates"]][-1] == "run_text", f"{what}: the rejected candidate comes last")
+        check([c["name"] for c in g[0]["candidates"]][-1] == "run_name", f"{what}: the rejected candidate comes last")
         check(g[0]["single_candidate"] == (len(want_match) == 1),
               f"{what}: single_candidate counts only the matching candidates ({g[0]['single_candidate']})")
         check(g[0]["n_rejected_candidates"] == 1, f"{what}: n_rejected_candidates {g[0]['n_rejected_candidates']}")
@@ -318,10 +323,10 @@ for opt in ("-O0", "-O2"):
         g0 = [g for g in (r["groups"] if r else []) if g["field"] == "job@0"]
         check(g0 and {c["name"] for c in g0[0]["candidates"]} == want_match and g0[0]["n_rejected_candidates"] == 1,
               f"{what}: --candidate-limit 0 lists no rejected candidate and still counts it")
-        text = [c for c in g[0]["candidates"] if c["name"] == "run_text"]
+        text = [c for c in g[0]["candidates"] if c["name"] == "run_name"]
         check(text and [a["form"] for a in text[0]["assignments"]] == ["store"]
               and (opt == "-O2" or [a["line"] for a in text[0]["assignments"]] == [store_line]),
-              f"{what}: run_text's rejected assignment is its store (line {store_line} at -O0): "
+              f"{what}: run_name's rejected assignment is its store (line {store_line} at -O0): "
               f"{text and text[0]['assignments']}")
 
 # The callee's declared type at an unrecovered site (tests/facet/programs/callee_type.c: lcode is read

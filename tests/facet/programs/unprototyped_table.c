@@ -62,11 +62,14 @@ int main(int argc, char **argv)
 
 /* The casts key nothing by arity: each cast call's R0 is the one function
  * of its IR type. The unprototyped call `b->fn(s)` (IR type void (ptr, ...))
- * fits every one-parameter void function in R0's filter; b_flag and b_scale
+ * fits every one-parameter void function in R0's filter. b_flag and b_scale
  * are not compatible with `void ()` (char and float do not survive the
- * promotions), so they are signature-rejected writes, left out of F, and
- * Prune-Store refutes them. At tau 0 the adds from F that do not take one
- * argument are rejected by Add-Type.
+ * promotions; tests/test_facet.c checks that rule), but the table casts
+ * each to `void (*)()` where it takes its address: the program means them
+ * for the field, so they stay in F (Add-Cast, and Keep-Cast rejects the
+ * prune Prune-Sig would make) — and at run time `b->fn(s)` does call them
+ * (nargs 1). At tau 0 the adds from F that do not take one argument are
+ * rejected by Add-Type.
  // EXPECT two field: builtin.fn
  // EXPECT two r0: b_add
  // EXPECT two rpm: b_add
@@ -76,12 +79,13 @@ int main(int argc, char **argv)
  // EXPECT five rpm: b_five
  // EXPECT unproto field: builtin.fn
  // EXPECT unproto r0: b_flag b_print b_scale
- // EXPECT unproto rulesonly: b_print
- // EXPECT unproto rpm: b_print
- // EXPECT unproto rejected: b_flag b_scale
- // EXPECT unproto decision b_flag: prune supported Prune-Store pi_proj
- // EXPECT unproto decision b_scale: prune supported Prune-Store pi_proj
+ // EXPECT unproto rulesonly: b_flag b_print b_scale
+ // EXPECT unproto rpm: b_flag b_print b_scale
+ // EXPECT unproto rejected: -
+ // EXPECT unproto decision b_flag: add supported Add-Cast pi_cast
+ // EXPECT unproto decision b_flag: prune rejected Keep-Cast pi_cast
+ // EXPECT unproto decision b_scale: add supported Add-Cast pi_cast
  // EXPECT unproto decision b_print: add supported Add-Witness true
  // EXPECT@tau=0 unproto decision b_add: add rejected Add-Type pi_sig
- // EXPECT@tau=0 unproto rpm: b_print
+ // EXPECT@tau=0 unproto rpm: b_flag b_print b_scale
  */
