@@ -11,6 +11,7 @@
 #include "ir/ingest.h"
 #include "ir/dinfo.h"
 #include "ir/lowering.h"
+#include "ir/sections.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -173,6 +174,8 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 	LLVMTypeRef ty = LLVMGlobalGetValueType(g);
 	gl->ir_type = lower_type_string(L, ty);
 	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+	const char *section = LLVMGetSection(g);
+	gl->section = section && *section ? ir_intern(p, section) : NULL;
 	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);
 	if (gve && !L->sites_only && LLVMGetMetadataKind(gve) == LLVMDIGlobalVariableExpressionMetadataKind) {
 		gl->var = dinfo_variable(&L->di, LLVMDIGlobalVariableExpressionGetVariable(gve));
@@ -287,6 +290,10 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 		s.callbacks = arena_memdup(&L->prog->arena, cbs, ncb * sizeof *cbs);
 	} else if (LLVMIsAInlineAsm(LLVMGetCalledValue(inst))) {
 		s.kind = SITE_ASM;
+		s.asm_goto = LLVMGetInstructionOpcode(inst) == LLVMCallBr;
+		unsigned nargs = LLVMGetNumArgOperands(inst);
+		for (unsigned i = 0; i < nargs; i++)
+			s.asm_pointer_operands += LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i))) == LLVMPointerTypeKind;
 	} else {
 		s.kind = SITE_INDIRECT;
 	}
@@ -529,6 +536,14 @@ static void lower_module(lowering *L)
 		fn->address_taken = address_taken(L, f);
 	}
 	lower_initializers(L);
+	for (LLVMValueRef a = LLVMGetFirstGlobalAlias(L->mod); a; a = LLVMGetNextGlobalAlias(a))
+		p->n_aliases++;
+	/* Section arrays: entries module asm places, then which declared
+	 * symbols bound which sections (sections.h). */
+	size_t asm_len = 0;
+	const char *asm_text = LLVMGetModuleInlineAsm(L->mod, &asm_len);
+	ir_sections_parse_asm(p, asm_text, asm_len);
+	ir_sections_bind(p);
 
 	p->n_sites = (unsigned)L->sites.len;
 	p->sites = arena_memdup(&p->arena, L->sites.items, L->sites.len * sizeof *L->sites.items);

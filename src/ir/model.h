@@ -139,6 +139,12 @@ typedef struct ir_site {
 	unsigned n_args;
 	int64_t *arg_consts;       /* per argument: its value when a constant integer, else IR_NOT_CONST */
 	unsigned result;           /* value id of the call's result when tracked, else IR_NONE */
+	/* SITE_ASM only: what the asm may do that no analysis models (counted by
+	 * facet stats): `asm goto` (callbr, it may jump to its labels), and
+	 * pointer operands (the asm may read or write through them, or hand
+	 * their address on). */
+	bool asm_goto;
+	unsigned asm_pointer_operands;
 } ir_site;
 
 /* ---- pointer statements ------------------------------------------------------------------ */
@@ -232,7 +238,40 @@ struct ir_global {
 	 * expression: byte 0 of this global is bit var_offset_bits of var. */
 	uint64_t var_offset_bits;
 	bool var_fragment;
+	const char *section;       /* __attribute__((section)), interned; NULL for the default */
 };
+
+/* ---- linker-built section arrays (sections.h) ------------------------------------------ */
+
+/* An entry that module-level asm places in a section: `.quad SYM` (absolute)
+ * or `.long SYM - .` (relative: the entry holds SYM's distance from itself,
+ * as position-independent tables do). */
+typedef struct ir_asm_entry {
+	const char *section;       /* interned */
+	ir_function *function;     /* SYM when it names a function of the module */
+	ir_global *global;         /* SYM when it names a global */
+	bool relative;
+} ir_asm_entry;
+
+/* A declared symbol that the linker defines at a section's start or end
+ * (`__start_S`/`__stop_S`, or a linker script's `__S_start = .;`): a walk
+ * from it reads what the program placed in the section(s) it bounds. */
+typedef struct ir_section_bound {
+	ir_global *symbol;
+	bool by_stem;              /* matched by the name's stem (linker script), not `__start_S` */
+	ir_global **members;       /* defined globals placed in the sections */
+	unsigned n_members;
+	ir_asm_entry **entries;    /* module-asm entries placed there */
+	unsigned n_entries;
+} ir_section_bound;
+
+/* What module-level asm held, and what of it was not understood. */
+typedef struct ir_module_asm {
+	unsigned statements;       /* asm statements (lines and `;`-separated parts) */
+	unsigned entries;          /* data directives naming a module symbol, understood */
+	unsigned unparsed;         /* data directives naming a module symbol in a form not understood */
+	unsigned function_labels;  /* labels defining a function the IR only declares (asm bodies, trampolines) */
+} ir_module_asm;
 
 /* ---- the program ---------------------------------------------------------------------- */
 
@@ -261,6 +300,14 @@ typedef struct ir_program {
 	unsigned n_stmts;
 	unsigned n_const_stmts;    /* stmts[0 .. n_const_stmts) define constant-expression values */
 	unsigned n_unmodelled_insts;   /* instructions that may move pointers but are not lowered (va_arg) */
+
+	ir_asm_entry *asm_entries; /* module-asm section entries, in text order */
+	unsigned n_asm_entries;
+	ir_section_bound *bounds;  /* declared symbols bounding sections, module order */
+	unsigned n_bounds;
+	ir_section_bound **bound_of_global;   /* by global id, NULL when the global bounds nothing */
+	ir_module_asm module_asm;
+	unsigned n_aliases;        /* global aliases (__attribute__((alias))), resolved to their aliasees */
 
 	strmap function_by_name;   /* linked name -> ir_function* */
 	strmap global_by_name;     /* linked name -> ir_global* */

@@ -513,14 +513,31 @@ static void bind_call(extractor *x, const ir_site *s, const ir_function *f)
 	apply_library(x, s, f, &external);
 }
 
-/* The solver saw location loc reach a watched node. */
+static void on_new_target(extractor *x, unsigned tag, const ir_function *f);
+
+/* The solver saw location loc reach a watched node. A function is a
+ * target; so is every function a relative entry of a section names when loc
+ * is in a bound of the section (extract_section_bound). */
 static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 {
 	extractor *x = ctx;
 	unsigned obj = pta_loc_object(x->s, loc);
-	if (obj == PTA_NONE || obj >= x->objects.len || x->objects.items[obj].kind != OBJ_FUNCTION)
+	if (obj == PTA_NONE || obj >= x->objects.len)
 		return;
-	const ir_function *f = x->prog->functions[x->objects.items[obj].index];
+	const pta_obj_info *o = &x->objects.items[obj];
+	if (o->kind == OBJ_FUNCTION) {
+		on_new_target(x, tag, x->prog->functions[o->index]);
+		return;
+	}
+	const ir_section_bound *b = o->kind == OBJ_GLOBAL && x->prog->bound_of_global ? x->prog->bound_of_global[o->index]
+	                                                                              : NULL;
+	for (unsigned k = 0; b && k < b->n_entries; k++)
+		if (b->entries[k]->relative && b->entries[k]->function)
+			on_new_target(x, tag, b->entries[k]->function);
+}
+
+static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
+{
 	watch w = x->watches.items[tag];
 	uint64_t key = ((uint64_t)tag << 32 | f->id) + 1;
 	if (ptrmap_get(&x->bound, (void *)(uintptr_t)key))
@@ -596,6 +613,48 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 	}
 }
 
+/* Members larger than this are read from their initializers only (a field
+ * by field copy costs a node per pointer slot). */
+#define SECTION_MEMBER_COPY_MAX 4096
+
+/* A walk from a section bound (sections.h) reads every entry placed in the
+ * sections it bounds: the bound's object is collapsed (declared, size
+ * unknown), and holds what each member global holds (copied field by
+ * field, so stores at run time count too) and each absolute asm entry's
+ * address. A relative asm entry holds no address the analysis can follow
+ * (the walk adds the entry's content to its own address): a call through a
+ * pointer into the bound calls its targets, in on_new_location. */
+static void extract_section_bound(extractor *x, const ir_section_bound *b, const unsigned *gobj,
+                                  const unsigned *fobj)
+{
+	const ir_program *p = x->prog;
+	unsigned bound = node_of(x, b->symbol->value), loc = pta_field(x->s, gobj[b->symbol->id], 0);
+	for (unsigned k = 0; k < b->n_members; k++) {
+		const ir_global *g = b->members[k];
+		if (g->size <= SECTION_MEMBER_COPY_MAX) {
+			copy_memory(x, bound, node_of(x, g->value), (int64_t)g->size);
+			continue;
+		}
+		x->r->n_section_members_static++;
+		for (unsigned j = 0; j < g->n_slots; j++) {
+			const ir_init_slot *sl = &g->slots[j];
+			pta_addr(x->s, loc, sl->kind == SLOT_FUNCTION ? pta_field(x->s, fobj[sl->function->id], 0)
+			                                              : pta_field(x->s, gobj[sl->global->id], sl->addend));
+		}
+	}
+	for (unsigned k = 0; k < b->n_entries; k++) {
+		const ir_asm_entry *e = b->entries[k];
+		if (e->relative) {
+			if (e->function)
+				x->r->n_relative_entries++;
+			continue;
+		}
+		pta_addr(x->s, loc, e->function ? pta_field(x->s, fobj[e->function->id], 0)
+		                                : pta_field(x->s, gobj[e->global->id], 0));
+	}
+	(void)p;
+}
+
 static void extract_globals(extractor *x)
 {
 	const ir_program *p = x->prog;
@@ -622,6 +681,8 @@ static void extract_globals(extractor *x)
 			pta_addr(x->s, slot, target);
 		}
 	}
+	for (unsigned i = 0; i < p->n_bounds; i++)
+		extract_section_bound(x, &p->bounds[i], gobj, fobj);
 	free(gobj);
 	free(fobj);
 }

@@ -81,6 +81,8 @@ typedef struct pta_result {
 	unsigned n_wrappers_via_pointer; /* of which some return what an indirect call returns */
 	unsigned n_clones;         /* wrapper call sites given a fresh object of their own */
 	unsigned n_clones_refused; /* indirect sources bound uncloned: the clone budget was spent */
+	unsigned n_section_members_static;  /* section members too large to copy: read from initializers only */
+	unsigned n_relative_entries;        /* relative asm entries naming functions, targets of calls into bounds */
 	double seconds;            /* extraction + solving */
 } pta_result;
 

@@ -13,7 +13,8 @@
 #
 # A program is tests/pta_programs/NAME.c, or every .c file of a
 # subdirectory tests/pta_programs/NAME/ (compiled one .bc per file, all
-# given to facet together, which links them).  For -O0 and -O2, each program
+# given to facet together, which links them; a NAME/*.lds linker script is
+# added to the executable's link).  For -O0 and -O2, each program
 # is compiled with clang-22 -g -Wall -Wextra -Werror to bitcode and to an
 # executable, the executable is run with FACET_OBSERVED set (observe.h
 # records every indirect call it makes there), and facet prints its r0 and
@@ -100,7 +101,13 @@ for entry in "${programs[@]}"; do
 			bcs+=("$bc")
 		done
 		[ $ok = 1 ] || continue
-		if ! clang-22 "${cflags[@]}" "-$level" -pthread "${srcs[@]}" -o "$w/prog" 2>"$w/compile.log"; then
+		# A directory program's linker script (NAME/*.lds) is added to the
+		# executable's link, as a kernel's vmlinux.lds is (kernel_sections).
+		ldflags=()
+		for lds in "$(dirname "${srcs[0]}")"/*.lds; do
+			[ "${srcs[0]%/*}" != "$progdir" ] && [ -e "$lds" ] && ldflags+=("-Wl,-T,$lds")
+		done
+		if ! clang-22 "${cflags[@]}" "-$level" -pthread "${srcs[@]}" "${ldflags[@]}" -o "$w/prog" 2>"$w/compile.log"; then
 			fail "clang-22 -$level (executable) failed: $(head -n 3 "$w/compile.log" | tr '\n' ' ')"
 			continue
 		fi
