@@ -27,6 +27,16 @@ static void print_json(const pta_program_stats *st, json_t *refine)
 	       st->address_taken, st->sites, st->direct, st->indirect, st->named, st->asm_sites, st->sites_with_loc,
 	       pta_share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
 	       st->globals_with_fn_slots);
+	printf(", \"sites_asm_goto\": %u, \"sites_asm_pointer_operands\": %u, \"aliases\": %u, "
+	       "\"instructions_not_lowered\": %u, \"module_asm_statements\": %u, \"module_asm_entries\": %u, "
+	       "\"module_asm_unparsed\": %u, \"asm_defined_functions\": %u, \"section_bounds\": %u, "
+	       "\"section_bounds_by_stem\": %u, \"section_members\": %u, \"section_entries\": %u",
+	       st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts, st->module_asm.statements,
+	       st->module_asm.entries, st->module_asm.unparsed, st->module_asm.function_labels, st->section_bounds,
+	       st->section_bounds_by_stem, st->section_members, st->section_entries);
+	if (st->pta)
+		printf(", \"section_members_static\": %u, \"relative_entries_followed\": %u",
+		       st->section_members_static, st->relative_entries);
 	if (st->pta)
 		printf(", \"pta_seconds\": %.3f, \"pta_nodes\": %u, \"pta_constraints\": %zu, \"pta_objects\": %u, "
 		       "\"pta_collapsed_objects\": %u, \"allocation_wrappers\": %u, "

@@ -43,6 +43,17 @@ pta_program_stats pta_program_stats_of(const ir_program *p)
 		st.indirect += s->kind == SITE_INDIRECT;
 		st.asm_sites += s->kind == SITE_ASM;
 		st.sites_with_loc += s->loc.line != 0;
+		st.asm_goto += s->kind == SITE_ASM && s->asm_goto;
+		st.asm_pointer_sites += s->kind == SITE_ASM && s->asm_pointer_operands > 0;
+	}
+	st.aliases = p->n_aliases;
+	st.unlowered_insts = p->n_unmodelled_insts;
+	st.module_asm = p->module_asm;
+	st.section_bounds = p->n_bounds;
+	for (unsigned i = 0; i < p->n_bounds; i++) {
+		st.section_bounds_by_stem += p->bounds[i].by_stem;
+		st.section_members += p->bounds[i].n_members;
+		st.section_entries += p->bounds[i].n_entries;
 	}
 	free(is_fn_value);
 	/* Linking C modules keeps one DICompositeType per translation unit; count
@@ -122,6 +133,8 @@ void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const
 	st->clones = r->n_clones;
 	st->clones_refused = r->n_clones_refused;
 	st->unmodelled = r->n_unmodelled;
+	st->section_members_static = r->n_section_members_static;
+	st->relative_entries = r->n_relative_entries;
 	pta_get_stats(r->solver, &st->solver);
 	widest_sets(p, st, r);
 }
@@ -147,6 +160,16 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	fprintf(out, "structs with fn-ptr members:   %u\n", st->fp_structs);
 	fprintf(out, "globals:                       %u\n", st->globals);
 	fprintf(out, "globals holding functions:     %u\n", st->globals_with_fn_slots);
+	fprintf(out, "not modelled or approximated:  %u asm goto sites, %u asm sites with pointer operands, "
+	        "%u aliases (read as their aliasees), %u instructions not lowered (va_arg)\n",
+	        st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts);
+	fprintf(out, "module asm:                    %u statements, %u section entries read, %u data directives "
+	        "naming symbols not understood, %u functions defined in asm only\n",
+	        st->module_asm.statements, st->module_asm.entries, st->module_asm.unparsed,
+	        st->module_asm.function_labels);
+	fprintf(out, "section arrays:                %u bounds (%u matched by name stem), %u member globals, "
+	        "%u asm entries\n", st->section_bounds, st->section_bounds_by_stem, st->section_members,
+	        st->section_entries);
 	if (!st->pta)
 		return;
 	fprintf(out, "points-to analysis:            %.3f s, %u nodes, %zu constraints, %u objects "
@@ -172,5 +195,7 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	       pta_share(st->andersen_targets, st->indirect), pta_share(st->r0_targets, st->indirect));
 	fprintf(out, "empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
 	fprintf(out, "unmodelled external functions: %u\n", st->unmodelled);
+	fprintf(out, "section arrays in points-to:   %u members read from initializers only, %u relative entries "
+	        "followed\n", st->section_members_static, st->relative_entries);
 }
 

@@ -20,6 +20,16 @@ typedef struct pta_program_stats {
 	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
 	unsigned globals, globals_with_fn_slots;
 	bool debug_info;
+	/* What the analyses cannot see into or only approximate (issue 17.2):
+	 * asm goto sites, asm sites with pointer operands, global aliases (read
+	 * through to their aliasees), instructions not lowered (va_arg), module
+	 * asm, and the section arrays found (sections.h). */
+	unsigned asm_goto, asm_pointer_sites, aliases, unlowered_insts;
+	ir_module_asm module_asm;
+	unsigned section_bounds, section_bounds_by_stem, section_members, section_entries;
+	/* With --pta: section members read from their initializers only, and
+	 * relative asm entries followed as call targets. */
+	unsigned section_members_static, relative_entries;
 	/* With --pta: the Facet paper's Table 2 columns and the solver's counts. */
 	bool pta;
 	double pta_seconds;

@@ -28,6 +28,10 @@ int early_level(void)
 }
 LEVEL_CALL(0, early_level);
 
+/* An entry in a form facet does not read (a scaled offset): counted by
+ * facet stats as a data directive not understood, in a section no walk reads. */
+asm(".pushsection .note.kernel_sections, \"a\"\n\t.quad early_level + 0x10 * 2\n\t.popsection");
+
 static int late_hook(void)
 {
 	OBSERVE_TARGET();
