@@ -16,6 +16,7 @@
 static void usage(FILE *out)
 {
 	fputs("usage: facet callgraph [--graph G] [--format F] [--no-verify] FILE...\n"
+	      "       facet callgraph PROG.facet --format dot|graphml|svg [--root FN | --focus FILE:LINE] ...\n"
 	      "\n"
 	      "Reads LLVM bitcode (.bc) or textual IR (.ll) files, links them into one\n"
 	      "module and prints its call graph on stdout.\n"
@@ -44,6 +45,7 @@ static void usage(FILE *out)
 	      "                llvm: the text of `opt -passes=print-callgraph` (node\n"
 	      "                   addresses are stable fake values); direct graph only\n"
 	      "                dot:  Graphviz, one edge per caller/callee pair\n"
+	      "                graphml, svg: on a catalog only (below)\n"
 	      "  --capture DIR PROGRAM  in place of FILE...: PROGRAM's module from a\n"
 	      "                'facet capture' directory (see facet capture --help)\n"
 	      "  --no-verify   skip LLVM's module verifier\n"
@@ -54,6 +56,11 @@ static void usage(FILE *out)
 	      out);
 	fputs(cli_oracle_help, out);
 	fputs("\n"
+	      "On a catalog (facet callgraph PROG.facet --format dot|graphml|svg): a\n"
+	      "part of the graph that fits on a screen, edges styled by proof:\n",
+	      out);
+	fputs(cli_view_help, out);
+	fputs("\n"
 	      "Exit codes: 0 success, 1 bad input, 2 usage error. A module without\n"
 	      "debug info is read with a warning on stderr.\n",
 	      out);
@@ -63,6 +70,7 @@ typedef struct options {
 	const char *graph, *format, *tau, *capture[2];
 	bool no_verify;
 	cli_oracle_args oracle;
+	cli_view_options view;
 } options;
 
 static const cli_opt table[] = {
@@ -72,6 +80,7 @@ static const cli_opt table[] = {
 	CLI_OPT_PAIR("--capture", options, capture),
 	CLI_OPT_FLAG("--no-verify", options, no_verify),
 	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
+	CLI_OPT_TABLE(cli_view_opts, options, view),
 	CLI_OPT_END,
 };
 
@@ -86,6 +95,17 @@ static int print(const cg_graph *g, const char *format)
 	return EXIT_OK;
 }
 
+/* A catalog starts with SQLite's header (inkind.h names it for ingest). */
+static bool is_catalog(const char *path)
+{
+	char head[16] = {0};
+	FILE *f = fopen(path, "rb");
+	bool yes = f && fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+	if (f)
+		fclose(f);
+	return yes;
+}
+
 int cmd_callgraph(int argc, char **argv)
 {
 	const char *cmd = "callgraph";
@@ -93,10 +113,22 @@ int cmd_callgraph(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	options o = {.format = "text"};
+	options o = {0};
 	int nfiles;
 	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles) || !cli_inputs_check(cmd, nfiles, o.capture))
 		return EXIT_USAGE;
+	if (nfiles == 1 && !o.capture[0] && is_catalog(argv[1]))   /* a drawing, dot unless told */
+		return cli_view_catalog(cmd, argv[1], o.graph, &o.view, o.format ? o.format : "dot");
+	if (!o.format)
+		o.format = "text";
+	const cli_view_options *v = &o.view;
+	if (v->root || v->focus || v->depth || v->direction || v->cluster || v->max_nodes || v->hide_external ||
+	    !strcmp(o.format, "graphml") || !strcmp(o.format, "svg")) {
+		cli_error(cmd, "--root, --focus, --cluster, --hide-external, graphml and svg draw from a catalog, where "
+		          "every edge has its warrant: 'facet build FILE... -o PROG.facet', then 'facet callgraph "
+		          "PROG.facet --format %s ...'", strcmp(o.format, "text") ? o.format : "dot");
+		return EXIT_USAGE;
+	}
 	/* R± like every other command (it was direct before issue 21); LLVM's
 	 * own format exists for the direct graph only. */
 	if (!o.graph)

@@ -18,6 +18,7 @@
 #include "overlay/overlay.h"
 #include "query/query.h"
 #include "query/text.h"
+#include "report/render.h"
 
 static void usage(FILE *out)
 {
@@ -45,8 +46,8 @@ static void usage(FILE *out)
 	      "  --catalog FILE        the catalog (required)\n"
 	      "  --graph G             %s\n"
 	      "                        (default: rpm when the catalog has it, else r0)\n"
-	      "  --format text|json    output (default text); json is what the MCP tools\n"
-	      "                        return, documented in docs/queries.md\n"
+	      "  --format F            text (default), json (what the MCP tools return,\n"
+	      "                        docs/queries.md); for graph also dot, graphml, svg\n"
 	      "  --include-overlay     let walks use agent edges of the overlay\n"
 	      "  --min-confidence C    with the overlay: only edges of confidence >= C\n"
 	      "                        (high, medium, low)\n"
@@ -59,12 +60,14 @@ static void usage(FILE *out)
 	      "                        the first 100 unless --limit; json: all)\n"
 	      "  --candidate-limit N   resolution-candidates: candidates per group (50)\n"
 	      "  -h, --help            this text\n"
+	      "graph's options:\n"
+	      "%s"
 	      "\n"
 	      "Every answer names its graph and carries 'uncertainty' (unresolved indirect\n"
 	      "sites it depends on, agent steps, overlay coverage). Exit codes: 0 success,\n"
 	      "1 bad input (not a catalog, unknown function, graph not in the catalog),\n"
 	      "2 usage error.\n",
-	      cg_graph_list());
+	      cg_graph_list(), cli_view_help);
 }
 
 static void overlay_usage(FILE *out)
@@ -106,6 +109,7 @@ static int print_result(json_t *r, const char *verb, bool json)
 typedef struct common {
 	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit, *offset, *candidate_limit;
 	bool include_overlay, in, out;
+	cli_view_options view;
 	char **pos;
 	int n_pos;
 } common;
@@ -123,8 +127,66 @@ static const cli_opt table[] = {
 	CLI_OPT_FLAG("--include-overlay", common, include_overlay),
 	CLI_OPT_FLAG("--in", common, in),
 	CLI_OPT_FLAG("--out", common, out),
+	CLI_OPT_TABLE(cli_view_opts, common, view),
 	CLI_OPT_END,
 };
+
+const cli_opt cli_view_opts[] = {
+	CLI_OPT_VALUE("--root", cli_view_options, root),
+	CLI_OPT_VALUE("--depth", cli_view_options, depth),
+	CLI_OPT_VALUE("--direction", cli_view_options, direction),
+	CLI_OPT_VALUE("--focus", cli_view_options, focus),
+	CLI_OPT_VALUE("--cluster", cli_view_options, cluster),
+	CLI_OPT_VALUE("--max-nodes", cli_view_options, max_nodes),
+	CLI_OPT_FLAG("--hide-external", cli_view_options, hide_external),
+	CLI_OPT_FLAG("--no-legend", cli_view_options, no_legend),
+	CLI_OPT_END,
+};
+
+const char cli_view_help[] =
+	"  --root FN             the functions within --depth N calls of FN (default 2),\n"
+	"                        --direction out (callees, default) or in (callers)\n"
+	"  --focus FILE:LINE     the call sites at that line and their targets\n"
+	"  --cluster file        group functions by source file\n"
+	"  --hide-external       leave out functions the program only declares\n"
+	"  --max-nodes N         stop at N functions (default 300; the drawing says so)\n"
+	"  --no-legend           no legend of edge styles\n"
+	"  Edges are styled by how they are known: direct (black), premise-free\n"
+	"  (blue), premised (orange, dashed, labelled with the rule), agent (red,\n"
+	"  dotted); see docs/queries.md \"Proof labels\".\n";
+
+bool cli_view_args(const char *cmd, const cli_view_options *o, json_t *args)
+{
+	if (o->root)
+		json_object_set_new(args, "root", json_string(o->root));
+	if (o->focus)
+		json_object_set_new(args, "location", json_string(o->focus));
+	if (o->depth)
+		json_object_set_new(args, "depth", json_string(o->depth));
+	if (o->max_nodes)
+		json_object_set_new(args, "max_nodes", json_string(o->max_nodes));
+	if (o->direction)
+		json_object_set_new(args, "direction", json_string(o->direction));
+	if (o->hide_external)
+		json_object_set_new(args, "hide_external", json_true());
+	if (o->cluster && strcmp(o->cluster, "file") != 0) {
+		cli_error(cmd, "--cluster takes 'file' (the one grouping there is), not '%s'", o->cluster);
+		return false;
+	}
+	return true;
+}
+
+int cli_view_print(const cli_view_options *o, json_t *view, const char *format, const char *title)
+{
+	report_view_options ro = {.cluster_file = o->cluster != NULL, .legend = !o->no_legend, .title = title};
+	if (strcmp(format, "dot") == 0)
+		report_view_dot(stdout, view, &ro);
+	else if (strcmp(format, "graphml") == 0)
+		report_view_graphml(stdout, view, &ro);
+	else
+		report_view_svg(stdout, view, &ro);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+}
 
 /* Parses the options every verb shares; false after the message. */
 static bool parse_common(const char *cmd, int argc, char **argv, common *c)
@@ -138,7 +200,7 @@ static bool parse_common(const char *cmd, int argc, char **argv, common *c)
 	}
 	if (!c->format)
 		c->format = "text";
-	return cli_choice(cmd, "format", c->format, "text\0json\0");
+	return cli_choice(cmd, "format", c->format, "text\0json\0dot\0graphml\0svg\0");
 }
 
 /* Opens the session and switches to --overlay PATH when given. */
@@ -258,12 +320,18 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 		query_set_module_writer(s, writer);
 		json_t *args = verb_args(v, &c);
 		facet_error err = {0};
-		json_t *r = query_call(s, v->name, args, &err);
 		char cmd[64];
 		snprintf(cmd, sizeof cmd, "query %s", v->cli);
-		if (!r)
+		bool drawing = strcmp(c.format, "dot") == 0 || strcmp(c.format, "graphml") == 0 ||
+		               strcmp(c.format, "svg") == 0;
+		json_t *r = NULL;
+		if (drawing && strcmp(v->name, "graph") != 0)
+			cli_error(cmd, "--format %s draws the graph verb's answer only (text or json here)", c.format);
+		else if (cli_view_args(cmd, &c.view, args) && !(r = query_call(s, v->name, args, &err)))
 			cli_error(cmd, "%s", err.msg);
-		else
+		else if (r && drawing)
+			rc = cli_view_print(&c.view, r, c.format, NULL);
+		else if (r)
 			rc = print_result(r, v->name, strcmp(c.format, "json") == 0);
 		json_decref(r);
 		json_decref(args);
@@ -271,6 +339,37 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 	}
 out:
 	free(vargv);
+	return rc;
+}
+
+int cli_view_catalog(const char *cmd, const char *catalog, const char *graph, const cli_view_options *o,
+                     const char *format)
+{
+	if (!cli_choice(cmd, "format for a catalog", format, "dot\0graphml\0svg\0json\0"))
+		return EXIT_USAGE;
+	facet_error err = {0};
+	query_session *s = query_open(catalog, &err);
+	if (!s) {
+		cli_error(cmd, "%s", err.msg);
+		return EXIT_INPUT;
+	}
+	json_t *args = json_object();
+	if (graph)
+		json_object_set_new(args, "graph", json_string(graph));
+	int rc = EXIT_USAGE;
+	json_t *r = NULL;
+	if (cli_view_args(cmd, o, args)) {
+		rc = EXIT_INPUT;
+		if (!(r = query_call(s, "graph", args, &err)))
+			cli_error(cmd, "%s", err.msg);
+		else if (strcmp(format, "json") == 0)
+			rc = print_result(r, "graph", true);
+		else
+			rc = cli_view_print(o, r, format, NULL);
+	}
+	json_decref(r);
+	json_decref(args);
+	query_close(s);
 	return rc;
 }
 

@@ -84,8 +84,9 @@ const char *ir_input_kind_advice(ir_input_kind k)
 		return "an ar archive: facet reads one linked module, not archives; run the build under 'facet capture "
 		       "-- make' and use --capture DIR PROGRAM, or link the members with llvm-link-22";
 	case IR_INPUT_CATALOG:
-		return "an SQLite file (a facet catalog?): query it with 'facet query VERB ... --catalog FILE' or "
-		       "'facet report FILE -o DIR'; 'facet build' and 'facet callgraph' read bitcode";
+		return "an SQLite file (a facet catalog?): query it with 'facet query VERB ... --catalog FILE', draw "
+		       "it with 'facet callgraph FILE --format dot --root FN' or 'facet report FILE -o DIR'; this "
+		       "command reads bitcode";
 	case IR_INPUT_OTHER_BINARY:   /* the parser's own "not LLVM bitcode or IR" says it */
 	case IR_INPUT_MODULE:
 		break;

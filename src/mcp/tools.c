@@ -103,6 +103,22 @@ static const mcp_arg a_catalog_overlay = {
 static const mcp_arg a_direction = {
 	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
 	"out: every function NAME may call, transitively (default); in: every function that may reach NAME."};
+static const mcp_arg a_root = {
+	"root", SCHEMA_FUNCTION, false,
+	"The view's root function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
+static const mcp_arg a_depth = {
+	"depth", "{\"type\":\"integer\",\"minimum\":0}", false, "With root: calls away from it (default 2)."};
+static const mcp_arg a_view_direction = {
+	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
+	"With root: out follows calls from it (default), in follows its callers."};
+static const mcp_arg a_location = {
+	"location", "{\"type\":\"string\",\"minLength\":3}", false,
+	"FILE:LINE: view the call sites at that line and their targets instead of a root."};
+static const mcp_arg a_hide_external = {
+	"hide_external", "{\"type\":\"boolean\"}", false, "Leave out functions the program only declares."};
+static const mcp_arg a_max_nodes = {
+	"max_nodes", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}", false,
+	"Stop at this many functions (default 300); truncated says when the view was cut."};
 static const mcp_arg a_emit_module = {
 	"emit_module", "{\"type\":\"string\",\"minLength\":1}", false,
 	"Write the slice's function definitions as one small bitcode file at this path (to re-read or to "
@@ -220,6 +236,15 @@ const mcp_tool mcp_tools[] = {
 	 "small bitcode file, for verifying an edge by re-reading or a scoped points-to analysis.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG,
 	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module, &a_limit, &a_offset)},
+	{"graph", "A drawable part of the call graph",
+	 "Nodes and edges of a neighbourhood: root (with depth and direction) or location FILE:LINE (the "
+	 "sites there, each a node, with their targets), else the whole graph up to max_nodes. One edge per "
+	 "caller/callee pair with its strongest proof (kind direct, premise-free, premised with rule and "
+	 "premise, agent) and the number of sites behind it. facet query graph --format dot|graphml|svg "
+	 "draws the same answer.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
+	 ARGS(&a_root, &a_depth, &a_view_direction, &a_location, &a_hide_external, &a_max_nodes, &a_graph,
+	      &a_include_overlay, &a_min_confidence)},
 	{"externals", "The program's boundary",
 	 "Symbols called or referenced but not defined in the program (library functions, missing "
 	 "modules).",

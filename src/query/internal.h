@@ -140,6 +140,7 @@ json_t *qv_inventory(qctx *q);
 json_t *qv_reach(qctx *q);
 json_t *qv_closure(qctx *q);
 json_t *qv_slice(qctx *q);
+json_t *qv_graph(qctx *q);
 json_t *qv_record_edges(qctx *q);
 json_t *qv_list_overlay(qctx *q);
 json_t *qv_save_overlay(qctx *q);

@@ -26,6 +26,8 @@ const query_verb_info query_verb_table[] = {
 	 "the functions on some path FROM -> TO\n[--emit-module OUT.bc writes their definitions]", "functions"},
 	{"externals", "externals", ARGS0, "", QV_QUERY, qv_externals, false, false,
 	 "declared but undefined symbols", "functions"},
+	{"graph", "graph", ARGS0, "[--root FN|--focus F:L]", QV_QUERY, qv_graph, true,
+	 true, "a part of the graph small enough to draw,\nedges labelled by proof (--format dot|graphml|json)", NULL},
 	{"indirect_targets", "indirect-targets", {"location", NULL}, "FILE:LINE", QV_QUERY, qv_indirect_targets, true,
 	 false, "targets of the indirect calls there, with warrants", "sites[].targets"},
 	{"resolution_candidates", "resolution-candidates", ARGS0, "", QV_QUERY, qv_resolution_candidates, true, false,

@@ -24,7 +24,7 @@ passed = failed = 0
 
 EXPECTED_TOOLS = {
     "load_catalog", "unload_catalog", "inventory", "defs", "at", "callers", "callees", "uses", "reach",
-    "closure", "slice", "externals", "indirect_targets", "resolution_candidates", "explain",
+    "closure", "slice", "graph", "externals", "indirect_targets", "resolution_candidates", "explain",
     "record_edges", "list_overlay", "save_overlay", "load_overlay",
 }
 
@@ -244,6 +244,7 @@ INVALID_ARGS = {
     "indirect_targets": ({"file": "a.c"}, "missing required 'line'"),
     "resolution_candidates": ({"candidate_limit": 0}, "candidate_limit: must be at least 1"),
     "explain": ({"site": "12"}, "site: must be of type integer"),
+    "graph": ({"depth": -1}, "depth: must be at least 0"),
     "record_edges": ({"records": [{"op": "guess"}]}, "records[0].op: must be one of add, verify, retract"),
     "list_overlay": ({"all": True}, "unknown argument 'all'"),
     "save_overlay": ({"path": ""}, "path: must not be empty"),
