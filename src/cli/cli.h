@@ -53,7 +53,7 @@ extern const char cli_view_help[];             /* their --help lines */
 bool cli_view_args(const char *cmd, const cli_view_options *o, json_t *args);
 /* facet callgraph on a catalog: the graph verb's view of graph (NULL: the
  * catalog's default) drawn as format (dot, graphml, svg, json). */
-int cli_view_catalog(const char *cmd, const char *catalog, const char *graph, const cli_view_options *o,
+int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_view_options *o,
                      const char *format);
 /* Draws view (the graph verb's answer) as format dot, graphml or svg on stdout. */
 int cli_view_print(const cli_view_options *o, json_t *view, const char *format, const char *title);

@@ -342,13 +342,13 @@ out:
 	return rc;
 }
 
-int cli_view_catalog(const char *cmd, const char *catalog, const char *graph, const cli_view_options *o,
+int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_view_options *o,
                      const char *format)
 {
 	if (!cli_choice(cmd, "format for a catalog", format, "dot\0graphml\0svg\0json\0"))
 		return EXIT_USAGE;
 	facet_error err = {0};
-	query_session *s = query_open(catalog, &err);
+	query_session *s = query_open(path, &err);
 	if (!s) {
 		cli_error(cmd, "%s", err.msg);
 		return EXIT_INPUT;
