@@ -35,6 +35,8 @@ cmd_of() {
         libarchive) echo "sh -c './configure --disable-shared && make -j$JOBS bsdtar'" ;;
         sudo) echo "sh -c './configure --enable-static-sudoers --disable-shared-libutil && make -j$JOBS'" ;;
         dwarfutils) echo "sh -c './configure --disable-shared && make -j$JOBS'" ;;
+        # bench/corpus.sh's own sequence: the libraries doveadm needs, then doveadm (no plugins, no tests)
+        dovecot) echo "sh -c './configure --without-shared-libs --disable-shared && n=\"noinst_PROGRAMS= pkglib_LTLIBRARIES= module_LTLIBRARIES=\" && make -j$JOBS -C src/lib \$n all && for d in src/lib-*; do [ -f \$d/Makefile ] || continue; make -j$JOBS -C \$d \$n all || exit 1; done && make -j$JOBS -C src/auth libpassword.la && make -j$JOBS -C src/doveadm/dsync \$n all && make -j$JOBS -C src/doveadm doveadm'" ;;
         # outside the corpus (no reference module): analysed with facet build --capture
         tiff) echo "sh -c 'cmake -S . -B _build && cmake --build _build -j$JOBS'" ;;
         memcached) echo "sh -c './configure && make -j$JOBS'" ;;
@@ -59,6 +61,7 @@ libxml2 xmllint
 libarchive bsdtar
 sudo src/sudo
 dwarfutils dwarfdump/dwarfdump
+dovecot src/doveadm/doveadm
 tiff _build/tools/tiffcp
 memcached memcached
 EOF2

@@ -72,8 +72,8 @@ bool capture_elf_symbols(const unsigned char *d, size_t n, const char *what, cap
 {
 	capture_filekind k = capture_file_kind(d, n);
 	Elf64_Ehdr h;
-	if ((k != CAPTURE_FILE_OBJECT && k != CAPTURE_FILE_SHARED) || !read_ehdr(d, n, &h)) {
-		error_set(err, "%s: not a 64-bit ELF object or shared library", what);
+	if ((k != CAPTURE_FILE_OBJECT && k != CAPTURE_FILE_SHARED && k != CAPTURE_FILE_EXEC) || !read_ehdr(d, n, &h)) {
+		error_set(err, "%s: not a 64-bit ELF object, executable or shared library", what);
 		return false;
 	}
 	unsigned want = k == CAPTURE_FILE_OBJECT ? SHT_SYMTAB : SHT_DYNSYM;

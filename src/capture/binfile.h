@@ -33,8 +33,8 @@ typedef struct capture_syms {
 	VEC(char *) undefined;
 } capture_syms;
 
-/* Symbols of an ELF object (.symtab) or shared library (.dynsym, definitions
- * only). False with err (naming `what`) when the ELF is malformed. */
+/* Symbols of an ELF object (.symtab), or of a shared library or executable
+ * (.dynsym, definitions only: what it exports). False with err (naming `what`) when the ELF is malformed. */
 bool capture_elf_symbols(const unsigned char *data, size_t n, const char *what, capture_syms *out, facet_error *err);
 void capture_syms_free(capture_syms *s);
 

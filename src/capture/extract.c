@@ -9,6 +9,7 @@
 
 #include "capture/hash.h"
 #include "capture/spawn.h"
+#include "capture/strip.h"
 #include "util/xalloc.h"
 
 #ifndef FACET_LLVM_BINDIR
@@ -70,25 +71,38 @@ const capture_program *capture_find_program(const capture_manifest *m, const cha
 
 typedef VEC(int) intvec;
 
-/* The units of p in link order, and with_shared those of the build's shared
- * libraries it links, each once. */
-static void collect(const capture_manifest *m, const capture_program *p, bool with_shared, intvec *units,
-                    bool *seen_prog, bool *seen_unit)
+/* One linked output the module is made of: the program, or (with_shared) a
+ * shared library of the same build that it links, with its units in link
+ * order. A unit linked into both stays in both, as at run time. */
+typedef struct part {
+	const capture_program *prog;
+	intvec units;
+	char tmp[4300];
+} part;
+
+typedef VEC(part) parts;
+
+static void collect(const capture_manifest *m, const capture_program *p, bool with_shared, parts *out,
+                    bool *seen_prog)
 {
 	seen_prog[p - m->programs.items] = true;
+	part pt = {.prog = p};
+	bool *seen_unit = xcalloc(m->units.len + 1, 1);
 	for (size_t i = 0; i < p->inputs.len; i++) {
 		int u = p->inputs.items[i].unit;
 		if (u >= 0 && !seen_unit[u] && p->inputs.items[i].status == CAPTURE_REF_BITCODE) {
 			seen_unit[u] = true;
-			VEC_PUSH(units, u);
+			VEC_PUSH(&pt.units, u);
 		}
 	}
+	free(seen_unit);
+	VEC_PUSH(out, pt);
 	if (!with_shared)
 		return;
 	for (size_t i = 0; i < p->shared.len; i++) {
 		int q = p->shared.items[i].program;
 		if (q >= 0 && !seen_prog[q])
-			collect(m, &m->programs.items[q], with_shared, units, seen_prog, seen_unit);
+			collect(m, &m->programs.items[q], with_shared, out, seen_prog);
 	}
 }
 
@@ -183,42 +197,156 @@ static bool run_link(const char *tool, const capture_manifest *m, const intvec *
 	return true;
 }
 
+/* A merged shared library's symbols that it does not export (hidden ones,
+ * a version script's local:) are its own: made internal before the merge,
+ * they cannot meet a program's symbol of the same name. */
+static bool own_symbols_internal(const char *bindir, part *pt, facet_error *err)
+{
+	capture_names exports = {0};
+	char opt[4200], tmp[4400];
+	snprintf(opt, sizeof opt, "%s/opt", bindir);
+	snprintf(tmp, sizeof tmp, "%s.i", pt->tmp);
+	bool ok = capture_exports(pt->prog->path, pt->prog->hash, &exports, err) &&
+	          capture_internalize(opt, pt->tmp, tmp, &exports, false, err);
+	capture_names_free(&exports);
+	if (ok && rename(tmp, pt->tmp) != 0) {
+		error_set(err, "%s: cannot write (%s)", pt->tmp, strerror(errno));
+		unlink(tmp);
+		ok = false;
+	}
+	return ok;
+}
+
+/* Interposition, as the dynamic linker's lookup order has it: a program's
+ * definition wins over its libraries', a library earlier in that order over
+ * a later one's. Merged from the last part up, each earlier part linked in
+ * with llvm-link --override; the result is parts[0].tmp. */
+static bool merge_parts(const char *tool, parts *ps, facet_error *err)
+{
+	for (size_t k = ps->len - 1; k > 0; k--) {
+		part *acc = &ps->items[k], *over = &ps->items[k - 1];
+		char tmp[4400];
+		snprintf(tmp, sizeof tmp, "%s.m", over->tmp);
+		char *argv[] = {(char *)tool, acc->tmp, "--override", over->tmp, "-o", tmp, NULL};
+		char *text = NULL;
+		int st = capture_run_collect(argv, &text);
+		if (st != 0 || rename(tmp, over->tmp) != 0) {
+			error_set(err, "llvm-link failed (status %d) merging the shared library %s into %s: %.600s", st,
+			          acc->prog->path, over->prog->path, text && *text ? text : "no output");
+			free(text);
+			unlink(tmp);
+			return false;
+		}
+		free(text);
+		unlink(acc->tmp);
+	}
+	return true;
+}
+
+/* Dead-symbol stripping (strip.h) of the module at tmp, in place; when the
+ * roots cannot be read the module stays whole, with a warning. */
+static bool strip_dead(const capture_manifest *m, const parts *ps, const char *tmp, capture_messages *warnings,
+                       facet_error *err)
+{
+	capture_names roots = {0};
+	facet_error why = {0};
+	/* A merged library's exports are not roots: the module is what a static
+	 * link of the program would keep. What its inputs without bitcode use is. */
+	bool known = capture_program_roots(m, ps->items[0].prog, &roots, &why);
+	for (size_t k = 1; known && k < ps->len; k++)
+		known = capture_input_roots(ps->items[k].prog, &roots, &why);
+	if (!known) {
+		char w[1400];
+		snprintf(w, sizeof w, "dead symbols kept (their roots are unknown): %s", why.msg);
+		VEC_PUSH(warnings, xstrdup(w));
+		capture_names_free(&roots);
+		return true;
+	}
+	char out[4400];
+	snprintf(out, sizeof out, "%s.s", tmp);
+	bool ok = capture_strip(capture_llvm_bindir(), tmp, out, &roots, err);
+	capture_names_free(&roots);
+	if (ok && rename(out, tmp) != 0) {
+		error_set(err, "%s: cannot write (%s)", tmp, strerror(errno));
+		ok = false;
+	}
+	if (!ok)
+		unlink(out);
+	return ok;
+}
+
+static bool check_units(const capture_manifest *m, const parts *ps, capture_messages *warnings, facet_error *err)
+{
+	for (size_t k = 0; k < ps->len; k++)
+		for (size_t i = 0; i < ps->items[k].units.len; i++) {
+			const capture_unit *u = &m->units.items[ps->items[k].units.items[i]];
+			if (!check_bitcode(m, u, err))
+				return false;
+			if (!u->debug_info) {
+				char w[1200];
+				snprintf(w, sizeof w, "%s: compiled without debug info (the refinement falls back to R0 there)",
+				         u->source);
+				VEC_PUSH(warnings, xstrdup(w));
+			}
+		}
+	return true;
+}
+
+static void parts_free(parts *ps)
+{
+	for (size_t k = 0; k < ps->len; k++) {
+		unlink(ps->items[k].tmp);
+		VEC_FREE(&ps->items[k].units);
+	}
+	VEC_FREE(ps);
+}
+
 bool capture_extract(const capture_manifest *m, const capture_program *p, const capture_extract_options *opt,
                      const char *out, capture_messages *warnings, facet_error *err)
 {
 	if (!check_missing(m, p, opt, warnings, err))
 		return false;
-	intvec units = {0};
-	bool *seen_prog = xcalloc(m->programs.len + 1, 1), *seen_unit = xcalloc(m->units.len + 1, 1);
-	collect(m, p, opt->with_shared, &units, seen_prog, seen_unit);
+	parts ps = {0};
+	bool *seen_prog = xcalloc(m->programs.len + 1, 1);
+	collect(m, p, opt->with_shared, &ps, seen_prog);
 	free(seen_prog);
-	free(seen_unit);
-	bool ok = units.len > 0;
+	bool ok = ps.items[0].units.len > 0;
 	if (!ok)
 		error_set(err, "%s: no unit of this program has bitcode in the capture %s", p->path, m->dir);
-	for (size_t i = 0; ok && i < units.len; i++) {
-		const capture_unit *u = &m->units.items[units.items[i]];
-		ok = check_bitcode(m, u, err);
-		if (ok && !u->debug_info) {
-			char w[1200];
-			snprintf(w, sizeof w, "%s: compiled without debug info (the refinement falls back to R0 there)",
-			         u->source);
-			VEC_PUSH(warnings, xstrdup(w));
-		}
-	}
-	char tool[4200], tmp[4200];
+	ok = ok && check_units(m, &ps, warnings, err);
+	char tool[4200];
 	if (opt->llvm_link)
 		snprintf(tool, sizeof tool, "%s", opt->llvm_link);
 	else
 		snprintf(tool, sizeof tool, "%s/llvm-link", capture_llvm_bindir());
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-	if (ok)
-		ok = run_link(tool, m, &units, tmp, err);
-	if (ok && rename(tmp, out) != 0) {
+	for (size_t k = 0; k < ps.len; k++)
+		if (snprintf(ps.items[k].tmp, sizeof ps.items[k].tmp, k ? "%s.tmp.%ld.%zu" : "%s.tmp.%ld", out,
+		             (long)getpid(), k) >= (int)sizeof ps.items[k].tmp && ok) {
+			error_set(err, "%s: path too long", out);
+			ok = false;
+		}
+	for (size_t k = 0; ok && k < ps.len; k++) {
+		if (ps.items[k].units.len == 0)
+			continue;   /* a library with no unit of its own: nothing to merge */
+		ok = run_link(tool, m, &ps.items[k].units, ps.items[k].tmp, err);
+		if (ok && k > 0)
+			ok = own_symbols_internal(capture_llvm_bindir(), &ps.items[k], err);
+	}
+	/* libraries without units drop out of the merge */
+	size_t kept = 0;
+	for (size_t k = 0; k < ps.len; k++)
+		if (k == 0 || ps.items[k].units.len > 0)
+			ps.items[kept++] = ps.items[k];
+		else
+			VEC_FREE(&ps.items[k].units);
+	ps.len = kept;
+	ok = ok && merge_parts(tool, &ps, err);
+	if (ok && !opt->keep_dead)
+		ok = strip_dead(m, &ps, ps.items[0].tmp, warnings, err);
+	if (ok && rename(ps.items[0].tmp, out) != 0) {
 		error_set(err, "%s: cannot write (%s)", out, strerror(errno));
-		unlink(tmp);
 		ok = false;
 	}
-	VEC_FREE(&units);
+	parts_free(&ps);
 	return ok;
 }

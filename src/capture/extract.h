@@ -3,8 +3,13 @@
  * Links the bitcode of the units the program's native link used, in link
  * order, with llvm-link (LLVM 22): its IR linker keeps `static` symbols of
  * different units apart (renaming on collision) and resolves weak, common
- * and COMDAT definitions as the native linker does. The output is written
- * to FILE.tmp.PID and renamed: never half-written. */
+ * and COMDAT definitions as the native linker does. With with_shared, each
+ * shared library of the build that the program links is linked alone, its
+ * unexported symbols made internal, and merged under the program with
+ * dynamic-linker interposition (the program's definition wins over a
+ * library's, an earlier library's over a later one's). Then, unless
+ * keep_dead, what the link's LTO would drop is stripped (capture/strip.h).
+ * The output is written to FILE.tmp.PID and renamed: never half-written. */
 #ifndef FACET_CAPTURE_EXTRACT_H
 #define FACET_CAPTURE_EXTRACT_H
 
@@ -17,6 +22,7 @@
 typedef struct capture_extract_options {
 	bool allow_missing;        /* link what has bitcode when units have none */
 	bool with_shared;          /* merge the build's own shared libraries the program links */
+	bool keep_dead;            /* no dead-symbol stripping: every function of every linked unit */
 	const char *llvm_link;     /* NULL: LLVM 22's, from the build configuration */
 } capture_extract_options;
 

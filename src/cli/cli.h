@@ -26,10 +26,11 @@ int cmd_mcp(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 
 #include <stdbool.h>
+#include "capture/extract.h"
 /* capture: writes PROGRAM's module from the capture DIR to out, messages
  * prefixed "facet CMD:"; returns the exit code (cmd_capture.c). */
-int cli_capture_extract(const char *cmd, const char *dir, const char *program, const char *out, bool allow_missing,
-                        bool with_shared);
+int cli_capture_extract(const char *cmd, const char *dir, const char *program, const char *out,
+                        const capture_extract_options *opt);
 /* capture: the same into a new temporary file whose malloc'd path is
  * returned (the caller unlinks and frees it); NULL after a message. */
 char *cli_capture_module(const char *cmd, const char *dir, const char *program);

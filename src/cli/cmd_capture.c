@@ -24,6 +24,7 @@ static void usage(FILE *out)
 	fputs("usage: facet capture [-o DIR] -- COMMAND [ARG...]\n"
 	      "       facet capture list [DIR] [--format text|json]\n"
 	      "       facet capture extract [DIR] PROGRAM -o FILE.bc [--allow-missing] [--with-shared]\n"
+	      "                             [--keep-dead]\n"
 	      "\n"
 	      "Runs COMMAND (make -j2, ./configure && make, cmake --build build, ninja...)\n"
 	      "with every C and C++ compile and link observed: a wrapper first on PATH\n"
@@ -40,9 +41,15 @@ static void usage(FILE *out)
 	      "  list      every executable and shared library the build linked: path,\n"
 	      "            units behind it, how many have no bitcode (which and why)\n"
 	      "  extract   one whole-program module for PROGRAM (a path, or a basename\n"
-	      "            unique in 'list'), linked as the native link was (llvm-link)\n"
+	      "            unique in 'list'), linked as the native link was (llvm-link),\n"
+	      "            then stripped of what no root reaches, as an LTO link does\n"
+	      "            (roots: main, the symbols PROGRAM exports in .dynsym, those\n"
+	      "            that its inputs without bitcode reference)\n"
 	      "  --allow-missing  extract even when linked units have no bitcode\n"
 	      "  --with-shared    merge the build's own shared libraries PROGRAM links\n"
+	      "                   (a symbol PROGRAM defines wins over a library's, as\n"
+	      "                   the dynamic linker's interposition has it)\n"
+	      "  --keep-dead      no stripping: every function of every linked unit\n"
 	      "\n"
 	      "'facet build' and 'facet callgraph' take --capture DIR PROGRAM in place\n"
 	      "of bitcode files. Exit codes: COMMAND's for a capture; else 0 success,\n"
@@ -204,8 +211,8 @@ static int run_list(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int cli_capture_extract(const char *cmd, const char *dir, const char *program, const char *out, bool allow_missing,
-                        bool with_shared)
+int cli_capture_extract(const char *cmd, const char *dir, const char *program, const char *out,
+                        const capture_extract_options *opt)
 {
 	capture_manifest *m = load(dir);
 	if (!m)
@@ -213,8 +220,7 @@ int cli_capture_extract(const char *cmd, const char *dir, const char *program, c
 	facet_error err = {0};
 	const capture_program *p = capture_find_program(m, program, &err);
 	capture_messages warnings = {0};
-	capture_extract_options opt = {.allow_missing = allow_missing, .with_shared = with_shared};
-	bool ok = p && capture_extract(m, p, &opt, out, &warnings, &err);
+	bool ok = p && capture_extract(m, p, opt, out, &warnings, &err);
 	for (size_t i = 0; i < warnings.len; i++)
 		fprintf(stderr, "facet %s: warning: %s\n", cmd, warnings.items[i]);
 	if (!ok)
@@ -228,14 +234,16 @@ static int run_extract(int argc, char **argv)
 {
 	const char *pos[3] = {0}, *out = NULL;
 	int npos = 0;
-	bool allow = false, shared = false;
+	capture_extract_options opt = {0};
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
 		else if (strcmp(argv[i], "--allow-missing") == 0)
-			allow = true;
+			opt.allow_missing = true;
 		else if (strcmp(argv[i], "--with-shared") == 0)
-			shared = true;
+			opt.with_shared = true;
+		else if (strcmp(argv[i], "--keep-dead") == 0)
+			opt.keep_dead = true;
 		else if (argv[i][0] == '-' || npos == 2) {
 			fprintf(stderr, "facet capture extract: unexpected argument '%s' (see --help)\n", argv[i]);
 			return EXIT_USAGE;
@@ -254,7 +262,7 @@ static int run_extract(int argc, char **argv)
 		        pos[0], pos[0]);
 		return EXIT_USAGE;
 	}
-	int rc = cli_capture_extract("capture extract", dir, prog, out, allow, shared);
+	int rc = cli_capture_extract("capture extract", dir, prog, out, &opt);
 	if (rc == EXIT_OK)
 		fprintf(stderr, "facet capture extract: wrote %s\n", out);
 	return rc;
@@ -271,7 +279,8 @@ char *cli_capture_module(const char *cmd, const char *dir, const char *program)
 		return NULL;
 	}
 	close(fd);
-	if (cli_capture_extract(cmd, dir, program, path, false, false) != EXIT_OK) {
+	capture_extract_options opt = {0};
+	if (cli_capture_extract(cmd, dir, program, path, &opt) != EXIT_OK) {
 		unlink(path);
 		return NULL;
 	}

@@ -20,6 +20,7 @@ member; --with-shared adds the shared library's functions; `facet callgraph
 changed bitcode, a directory of another build, the command's exit status."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,7 @@ FILES = {
 static int step(int x) { return x + 1; }
 int (*step_a)(int) = step;          /* keeps the static alive at -O2 */
 int util_a(int x) { return step_a(x) * 2; }
+int util_a_dead(int x) { return x + 100; }   /* no program uses it: stripped */
 """,
     "b/util.c": """
 static int step(int x) { return x - 1; }
@@ -47,27 +49,40 @@ int util_b(int x) { return step_b(x) * 3; }
 """,
     "libs/s1.c": "int s1_used(int x) { return x + 11; }\n",
     "libs/s2.c": "int s2_other(int x) { return x + 22; }\n",
-    "shlib/sh.c": "int sh_fn(int x) { return x * 7; }\n",
+    "shlib/sh.c": """
+/* noinline: at -O2 an inlined callee that nothing else uses is dead, as in LTO */
+__attribute__((noinline)) int sh_twice(int x) { return x * 2; }   /* prog1 defines it too: prog1's wins */
+__attribute__((noinline, visibility("hidden"))) int sh_hidden(int x) { return x - 7; }   /* not exported */
+int sh_fn(int x) { return sh_twice(x) * 7 + sh_hidden(x); }
+int sh_unused(int x) { return x + 70; }      /* exported, but prog1 does not use it */
+""",
     "asm/fast.S": """
 	.text
 	.globl asm_add
 	.type asm_add,@function
 asm_add:
-	leal (%rdi,%rsi), %eax
-	ret
+	jmp asm_helper@PLT
 	.section .note.GNU-stack,"",@progbits
 """,
     "main1.c": """
 int util_a(int); int util_b(int); int s1_used(int); int sh_fn(int); int asm_add(int, int);
-int main(int argc, char **argv) { (void)argv; return util_a(argc) + util_b(argc) + s1_used(argc) + sh_fn(argc) + asm_add(argc, 1); }
+int asm_helper(int a, int b) { return a + b; }   /* only the assembly calls it */
+__attribute__((noinline)) int sh_twice(int x) { return x * 4; }    /* interposes on libsh.so's */
+__attribute__((noinline)) int sh_hidden(int x) { return x + 9; }   /* a name libsh.so keeps hidden */
+int main(int argc, char **argv) { (void)argv; return util_a(argc) + util_b(argc) + s1_used(argc) + sh_fn(argc) + asm_add(argc, 1) + sh_twice(argc) + sh_hidden(argc); }
 """,
     "w1.c": "__attribute__((weak)) int pick(void) { return 1; }\n",
     "w2.c": "int pick(void) { return 2; }\n",
     "main2.c": """
 int util_b(int); int pick(void); int s2_other(int);
 int main(int argc, char **argv) { (void)argv; return util_b(argc) + pick() + s2_other(argc); }
+int dead2(int x) { return x * 3; }               /* nothing uses it, not exported: stripped */
 """,
-    "main3.c": "int s1_used(int);\nint main(int argc, char **argv) { (void)argv; return s1_used(argc); }\n",
+    "main3.c": """
+int s1_used(int);
+int main(int argc, char **argv) { (void)argv; return s1_used(argc); }
+int exported3(int x) { return x * 5; }           /* unused, but prog3 is linked -rdynamic: kept */
+""",
     "configure.sh": """#!/bin/sh
 # a configure-style script: compiles and links test programs, then deletes them
 CC=${CC:-cc}
@@ -96,7 +111,7 @@ inst/lib/libstat.a: libstat.a
 prog2: main2.o copy/renamed.o w1.o w2.o inst/lib/libstat.a
 \t$(CC) $(CFLAGS) -o prog2 main2.o copy/renamed.o w1.o w2.o -Linst/lib -lstat
 prog3: main3.c libstat.a
-\t$(CC) $(CFLAGS) -o prog3 main3.c -L. -lstat
+\t$(CC) $(CFLAGS) -rdynamic -o prog3 main3.c -L. -lstat
 """,
 }
 
@@ -128,8 +143,22 @@ def defined_functions(bc):
 
 
 def normalise(funcs):
-    """The two `static int step` survive as step and a renamed copy (step.N)."""
-    return sorted("step" if n.startswith("step.") else n for n in funcs)
+    """Two definitions of one name kept apart (the two `static int step`,
+    libsh.so's hidden sh_hidden and prog1's) survive as NAME and NAME.N."""
+    return sorted(re.sub(r"\.\d+$", "", n) for n in funcs)
+
+
+def defining_file(bc, name):
+    """The file of the DISubprogram attached to the definition of `name`."""
+    text = subprocess.run(["llvm-dis-22", bc, "-o", "-"], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"^define [^\n]*@%s\([^\n]*!dbg (![0-9]+)" % re.escape(name), text, re.M)
+    sp = m and re.search(r"^%s = distinct !DISubprogram\([^\n]*file: (![0-9]+)" % m.group(1), text, re.M)
+    f = sp and re.search(r'^%s = !DIFile\(filename: "([^"]*)"' % sp.group(1), text, re.M)
+    return f.group(1) if f else None
+
+
+# prog1's functions: main1.c's, both util.o's (util_a_dead stripped), libstat.a's s1.o
+PROG1 = ["main", "asm_helper", "sh_twice", "sh_hidden", "util_a", "util_b", "step", "step", "s1_used"]
 
 
 def build(root, env):
@@ -182,7 +211,7 @@ def project(facet, opt):
         run([facet, "capture", "extract", capdir, "prog3", "-o", out4], cap, env)
         if os.path.exists(out4):
             f = defined_functions(out4)
-            check(sorted(f) == ["main", "s1_used"], "%s prog3 functions %s" % (opt, sorted(f)))
+            check(sorted(f) == ["exported3", "main", "s1_used"], "%s prog3 functions %s" % (opt, sorted(f)))
         r = run([facet, "capture", "list", capdir], cap, env)
         check("prog1" in r.stdout and "asm/fast.o" in r.stdout and "assembly" in r.stdout, "%s list text: %s" % (opt, r.stdout))
 
@@ -195,7 +224,8 @@ def project(facet, opt):
         run([facet, "capture", "extract", capdir, "prog1", "-o", out, "--allow-missing"], cap, env)
         if os.path.exists(out):
             f = defined_functions(out)
-            check(normalise(f) == sorted(["main", "util_a", "util_b", "step", "step", "s1_used"]),
+            # util_a_dead stripped; asm_helper kept: the assembly, which has no bitcode, calls it
+            check(normalise(f) == sorted(PROG1),
                   "%s prog1 functions %s" % (opt, sorted(f)))
         out2 = os.path.join(tmp, "p2.bc")
         run([facet, "capture", "extract", capdir, os.path.join(cap, "prog2"), "-o", out2], cap, env)
@@ -204,12 +234,29 @@ def project(facet, opt):
             check(normalise(f) == sorted(["main", "util_b", "step", "pick", "s2_other"]),
                   "%s prog2 functions %s" % (opt, sorted(f)))
             check(f.get("pick") == "T", "%s prog2: pick is the strong definition, got %s" % (opt, f.get("pick")))
+        out2k = os.path.join(tmp, "p2k.bc")
+        run([facet, "capture", "extract", capdir, "prog2", "-o", out2k, "--keep-dead"], cap, env)
+        if os.path.exists(out2k):
+            f = defined_functions(out2k)
+            check(normalise(f) == sorted(["main", "util_b", "step", "pick", "s2_other", "dead2"]),
+                  "%s prog2 --keep-dead functions %s" % (opt, sorted(f)))
         out3 = os.path.join(tmp, "p1s.bc")
         run([facet, "capture", "extract", capdir, "prog1", "-o", out3, "--allow-missing", "--with-shared"], cap, env)
         if os.path.exists(out3):
             f = defined_functions(out3)
-            check(normalise(f) == sorted(["main", "util_a", "util_b", "step", "step", "s1_used", "sh_fn"]),
+            # libsh.so's sh_twice gives way to prog1's; its hidden sh_hidden stays apart from prog1's;
+            # sh_unused is exported by libsh.so but prog1 does not reach it
+            check(normalise(f) == sorted(PROG1 + ["sh_fn", "sh_hidden"]),
                   "%s prog1 --with-shared functions %s" % (opt, sorted(f)))
+            check(defining_file(out3, "sh_twice") == "main1.c",
+                  "%s prog1 --with-shared: sh_twice from %s" % (opt, defining_file(out3, "sh_twice")))
+        out3k = os.path.join(tmp, "p1sk.bc")
+        run([facet, "capture", "extract", capdir, "prog1", "-o", out3k, "--allow-missing", "--with-shared",
+             "--keep-dead"], cap, env)
+        if os.path.exists(out3k):
+            f = defined_functions(out3k)
+            check(normalise(f) == sorted(PROG1 + ["sh_fn", "sh_hidden", "sh_unused", "util_a_dead"]),
+                  "%s prog1 --with-shared --keep-dead functions %s" % (opt, sorted(f)))
         # an installed copy of a program is found by its content
         shutil.copy(os.path.join(cap, "prog2"), os.path.join(tmp, "installed-prog2"))
         r = run([facet, "callgraph", "--capture", capdir, os.path.join(tmp, "installed-prog2"), "--format", "json"],
@@ -243,6 +290,7 @@ def bad_input(facet):
         r = run([facet, "capture", "-o", capdir, "--", "sh", "-c", "exit 7"], proj, env, expect=7)
         r = run([facet, "capture", "list", capdir, "--format", "json"], proj, env)
         check(r.returncode == 0 and len(json.loads(r.stdout)["programs"]) == 1, "capture after exit 7 lost prog2")
+        no_debug_info(facet, tmp, env)
         # a directory of another build
         other = os.path.join(tmp, "other")
         os.makedirs(other)
@@ -298,6 +346,31 @@ def bad_input(facet):
         r = run([facet, "capture", "-o", capdir], proj, env, expect=2)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def no_debug_info(facet, tmp, env):
+    """A bitcode compiler that drops debug info (clang-22 with -g0 last): extract
+    warns naming each unit, and still writes the module."""
+    real = os.path.dirname(os.path.realpath(shutil.which("clang-22")))
+    fake = os.path.join(tmp, "llvm-g0")
+    os.makedirs(fake)
+    for tool in ("llvm-nm", "llvm-link", "opt"):
+        os.symlink(os.path.join(real, tool), os.path.join(fake, tool))
+    for tool in ("clang", "clang++"):
+        with open(os.path.join(fake, tool), "w") as f:
+            f.write('#!/bin/sh\nexec "%s" "$@" -g0\n' % os.path.join(real, tool))
+        os.chmod(os.path.join(fake, tool), 0o755)
+    proj = os.path.join(tmp, "nodebug")
+    os.makedirs(proj)
+    write_project(proj)
+    fenv = dict(env, FACET_CAPTURE_LLVM_BINDIR=fake)
+    run([facet, "capture", "--", "make", "-s", "prog3"], proj, fenv)
+    out = os.path.join(tmp, "nodebug.bc")
+    r = run([facet, "capture", "extract", "prog3", "-o", out], proj, fenv)
+    for src in ("main3.c", "s1.c"):
+        check(re.search(r"warning: \S*%s: compiled without debug info" % re.escape(src), r.stderr),
+              "no -g: no warning naming %s: %s" % (src, r.stderr))
+    check(os.path.exists(out), "no -g: no module written")
 
 
 def main():
