@@ -10,6 +10,7 @@ packages=(
 	libsqlite3-dev libjansson-dev libcmocka-dev # catalog, JSON, unit tests
 	graphviz                                    # renders --format dot
 	libcurl4-openssl-dev                        # the openai oracle's HTTP client
+	libclang-22-dev                             # facet source: the C parse without a build (libclang C API)
 )
 
 missing=()

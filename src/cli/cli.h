@@ -24,6 +24,7 @@ int cmd_fields(int argc, char **argv);
 int cmd_rederive(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_source(int argc, char **argv);
 
 #include <stdbool.h>
 #include "capture/extract.h"

@@ -26,6 +26,7 @@ static const command commands[] = {
 	{"trace",     cmd_trace,     "build an instrumented executable that records indirect calls"},
 	{"score",     cmd_score,     "score call graphs against observed edges (macro P/R/F1, targets per site)"},
 	{"build",     cmd_build,     "run the whole analysis once and write the catalog (SQLite)"},
+	{"source",    cmd_source,    "a catalog (graph 'source') from C files that have no build, through clang"},
 	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
 	{"overlay",   cli_overlay,   "record and list agent edges beside a catalog (the overlay)"},
 	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},

@@ -1,0 +1,25 @@
+/* inputs.h — the units to parse and their arguments (internal to src/source/). */
+#ifndef FACET_SOURCE_INPUTS_H
+#define FACET_SOURCE_INPUTS_H
+
+#include "source/source.h"
+#include "util/vec.h"
+
+typedef struct src_unit_cmd {
+	char *file;                /* the .c file as libclang is to open it */
+	char **args;               /* the compiler arguments, without the compiler and the file */
+	unsigned n_args;
+} src_unit_cmd;
+
+typedef struct src_inputs {
+	VEC(src_unit_cmd) units;   /* sorted by file (without compile_commands.json: as found) */
+	unsigned n_include_dirs;   /* guessed -I directories */
+} src_inputs;
+
+/* From o's paths, or o's compile_commands.json. False + err naming the
+ * file: a path that does not exist, no .c file, a .c file with binary
+ * content, a compile_commands.json that is not valid or lacks a field. */
+bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *err);
+void src_inputs_free(src_inputs *in);
+
+#endif

@@ -1,0 +1,124 @@
+/* internal.h — what the source stage's files share: the facts one pass over
+ * the parsed units collects (parse.c), which resolve.c turns into the
+ * program model, the graph and the warrants. Not a public header.
+ *
+ * Nothing here holds a libclang handle: a unit is parsed, its facts copied
+ * out (strings interned in the facts' arena), and the unit disposed before
+ * the next is parsed, so memory stays one unit's AST plus the facts. */
+#ifndef FACET_SOURCE_INTERNAL_H
+#define FACET_SOURCE_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "facet/facet.h"
+#include "ir/model.h"
+#include "source/source.h"
+#include "util/arena.h"
+#include "util/strmap.h"
+#include "util/vec.h"
+
+#define SRC_NONE 0xffffffffu
+
+/* A function definition, once per place it is written (file, line, name):
+ * a static inline in a header is one definition however many units include it. */
+typedef struct src_def {
+	const char *name;          /* the source name */
+	const char *key;           /* "file:line:name", unique */
+	const char *file;
+	unsigned line;
+	bool is_static;
+	unsigned unit;             /* the first unit that parsed it */
+	di_type *sig;              /* its function type, NULL when unknown (an invalid declaration) */
+	unsigned fn;               /* function id (resolve.c) */
+	bool walked;               /* its body was read (by the first unit holding it) */
+} src_def;
+
+/* A function named in the code: the called or stored name, and the
+ * definition the naming unit itself holds (SRC_NONE: none there). */
+typedef struct src_fnref {
+	const char *name;
+	unsigned local_def;
+	bool builtin;              /* __builtin_*: not a call of the program */
+} src_fnref;
+
+typedef enum src_callee_kind {
+	CALLEE_NAME,               /* a function's name: resolved by name (seed 002's order) */
+	CALLEE_KEY,                /* a field, a variable or a parameter holding function pointers */
+	CALLEE_UNKNOWN,            /* anything else (a call's result, a computed address): unresolved */
+} src_callee_kind;
+
+/* What a function-pointer location is (the key's first word). */
+typedef enum src_key_kind { KEY_FIELD, KEY_VAR, KEY_PARAM, KEY_LOCAL } src_key_kind;
+
+typedef struct src_keyinfo {
+	src_key_kind kind;
+	const char *record;        /* KEY_FIELD: the struct ("S", "@file:line:col" when anonymous) */
+	const char *name;          /* the member, variable or parameter as written */
+	const char *type;          /* its declared type as spelled */
+} src_keyinfo;
+
+/* A value written somewhere or passed: a function's name, or the contents
+ * of another location (a copy: `x->f = y->g`, `x->f = param`). */
+typedef struct src_value {
+	bool is_key;
+	src_fnref fn;
+	const char *key;
+} src_value;
+
+typedef struct src_call {
+	unsigned caller;           /* def index */
+	unsigned unit;
+	const char *file;          /* where the call is written (its macro's expansion place) */
+	unsigned line, col;
+	src_callee_kind kind;
+	src_fnref fn;              /* CALLEE_NAME */
+	const char *key;           /* CALLEE_KEY */
+	const char *reason;        /* CALLEE_UNKNOWN: why, for people */
+	di_type *sig;              /* the callee's function type, NULL when unknown */
+	unsigned first_arg, n_args;   /* function values among the arguments: facts.args[..] */
+} src_call;
+
+/* Argument `index` of a call is a function value (a registration). */
+typedef struct src_arg {
+	unsigned index;
+	src_value value;
+} src_arg;
+
+/* `key` receives `value`: an initializer, an assignment or a copy. */
+typedef struct src_flow {
+	const char *key;
+	src_value value;
+	assign_form form;          /* FORM_INIT for initializers, FORM_STORE for assignments */
+	const char *file;
+	unsigned line, col;
+	unsigned in_def;           /* the function holding it, SRC_NONE at file scope */
+	const char *global;        /* FORM_INIT: the initialised variable, when one is named */
+	unsigned unit;
+} src_flow;
+
+typedef struct src_facts {
+	arena arena;
+	strmap interned;           /* string -> itself, in the arena */
+	VEC(src_def) defs;
+	strmap def_by_key;         /* key -> (void *)(index + 1) */
+	VEC(src_call) calls;
+	VEC(src_arg) args;
+	VEC(src_flow) flows;
+	strmap keys;               /* key -> src_keyinfo* */
+	VEC(source_unit) units;
+} src_facts;
+
+const char *src_intern(src_facts *f, const char *s);
+/* The location of parameter i of definition d ("param:KEY:i"). */
+const char *src_param_key(src_facts *f, const src_def *d, unsigned i);
+
+/* Parses one unit (args: the compiler arguments without the file) and adds
+ * its facts; the unit's diagnostics go to unit. False + err only when
+ * libclang cannot parse at all (then unit->parsed is false). */
+bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
+                    source_unit *unit, facet_error *err);
+
+/* The graph from the facts (resolve.c): fills r's program, graph and resolution. */
+void src_resolve(src_facts *f, source_result *r);
+
+#endif

@@ -1,0 +1,623 @@
+/* parse.c — one C unit through libclang into the stage's facts (internal.h):
+ * the functions it defines, its calls with what each callee is, and every
+ * place a function value is written: initializers, assignments, variable
+ * initializations and arguments.
+ *
+ * Positions are expansion positions (where a macro was used), the way
+ * clang's debug info places code, so a call a macro expands to sits on the
+ * macro's line, as on bitcode. Declarations in system headers are skipped
+ * whole; a definition in a project header is read once, by the first unit
+ * that includes it. libclang visits an initializer list in its written
+ * (syntactic) form: a designated element is an unexposed expression whose
+ * children are the designators (member references, array indexes) and then
+ * the value, which is how the designated and positional cases are told
+ * apart below. */
+#include "source/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clang-c/Index.h>
+
+#include "source/ctype.h"
+#include "util/ptrmap.h"
+#include "util/xalloc.h"
+
+typedef struct walk {
+	src_facts *f;
+	unsigned unit;
+	unsigned cur_def;          /* the function whose body is read, SRC_NONE at file scope */
+	CXCursor cur_fn;
+	ptrmap files;              /* CXFile -> interned normalised name */
+} walk;
+
+typedef VEC(CXCursor) cursor_vec;
+
+/* ---- small helpers ----------------------------------------------------------------- */
+
+static const char *take(walk *w, CXString s)
+{
+	const char *r = src_intern(w->f, clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* "a/./b/../c" -> "a/c" in place; a leading "./" goes; ".." that cannot
+ * fold stays (a relative path above the start). */
+static void normalise(char *p)
+{
+	bool abs = *p == '/';
+	char *seg[512];
+	unsigned n = 0;
+	for (char *save = NULL, *t = strtok_r(p, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (strcmp(t, ".") == 0)
+			continue;
+		if (strcmp(t, "..") == 0 && n > 0 && strcmp(seg[n - 1], "..") != 0) {
+			n--;
+			continue;
+		}
+		if (n < 512)
+			seg[n++] = t;
+	}
+	char *out = xmalloc(strlen(p) + 2 + 3 * 512), *o = out;   /* segments still point into p */
+	if (abs)
+		*o++ = '/';
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = strlen(seg[i]);
+		memcpy(o, seg[i], len);
+		o += len;
+		if (i + 1 < n)
+			*o++ = '/';
+	}
+	*o = 0;
+	strcpy(p, out);
+	free(out);
+}
+
+static const char *file_name(walk *w, CXFile file)
+{
+	if (!file)
+		return NULL;
+	const char *hit = ptrmap_get(&w->files, file);
+	if (hit)
+		return hit;
+	CXString s = clang_getFileName(file);
+	char *buf = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	normalise(buf);
+	const char *name = src_intern(w->f, buf);
+	free(buf);
+	ptrmap_put(&w->files, file, (void *)name);
+	return name;
+}
+
+static void where(walk *w, CXCursor c, const char **file, unsigned *line, unsigned *col)
+{
+	CXFile f = NULL;
+	unsigned l = 0, k = 0;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, &l, &k, NULL);
+	*file = file_name(w, f);
+	*line = l;
+	*col = k;
+}
+
+/* "file:line:col" of c, interned. */
+static const char *place(walk *w, CXCursor c)
+{
+	const char *file;
+	unsigned line, col;
+	where(w, c, &file, &line, &col);
+	char buf[4200];
+	snprintf(buf, sizeof buf, "%s:%u:%u", file ? file : "?", line, col);
+	return src_intern(w->f, buf);
+}
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	cursor_vec *v = data;
+	VEC_PUSH(v, c);
+	return CXChildVisit_Continue;
+}
+
+/* c's children; the caller frees the vector. */
+static void children(CXCursor c, cursor_vec *out)
+{
+	VEC_CLEAR(out);
+	clang_visitChildren(c, collect, out);
+}
+
+static unsigned n_children(CXCursor c, CXCursor *first, CXCursor *last)
+{
+	cursor_vec v = {0};
+	children(c, &v);
+	unsigned n = (unsigned)v.len;
+	if (n && first)
+		*first = v.items[0];
+	if (n && last)
+		*last = v.items[n - 1];
+	VEC_FREE(&v);
+	return n;
+}
+
+/* Through parentheses, casts and implicit conversions (an unexposed
+ * expression with one child); with deref, through `*` too (a call `(*fp)()`). */
+static CXCursor strip(CXCursor c, bool deref)
+{
+	for (int i = 0; i < 64; i++) {
+		CXCursor first, last;
+		enum CXCursorKind k = clang_getCursorKind(c);
+		unsigned n;
+		if (k == CXCursor_ParenExpr && n_children(c, &first, NULL) == 1)
+			c = first;
+		else if (k == CXCursor_UnexposedExpr && n_children(c, &first, NULL) == 1)
+			c = first;
+		else if (k == CXCursor_CStyleCastExpr && (n = n_children(c, NULL, &last)) >= 1)
+			c = last;
+		else if (k == CXCursor_UnaryOperator &&
+		         (clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf ||
+		          (deref && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) &&
+		         n_children(c, &first, NULL) == 1)
+			c = first;
+		else
+			break;
+	}
+	return c;
+}
+
+/* ---- definitions and locations --------------------------------------------------------- */
+
+static unsigned def_of(walk *w, CXCursor d)
+{
+	const char *file;
+	unsigned line, col;
+	where(w, d, &file, &line, &col);
+	const char *name = take(w, clang_getCursorSpelling(d));
+	char buf[4400];
+	snprintf(buf, sizeof buf, "%s:%u:%s", file ? file : "?", line, name);
+	const char *key = src_intern(w->f, buf);
+	void *hit = strmap_get(&w->f->def_by_key, key);
+	if (hit)
+		return (unsigned)((uintptr_t)hit - 1);
+	src_def def = {.name = name, .key = key, .file = file, .line = line, .unit = w->unit, .fn = SRC_NONE};
+	def.is_static = clang_getCursorLinkage(d) == CXLinkage_Internal;
+	if (!clang_isInvalidDeclaration(d))
+		def.sig = ctype_signature(&w->f->arena, clang_getCursorType(d));
+	VEC_PUSH(&w->f->defs, def);
+	strmap_put(&w->f->def_by_key, key, (void *)(uintptr_t)w->f->defs.len);
+	return (unsigned)w->f->defs.len - 1;
+}
+
+static bool builtin_name(const char *n)
+{
+	return strncmp(n, "__builtin_", 10) == 0 || strncmp(n, "__sync_", 7) == 0 || strncmp(n, "__atomic_", 9) == 0;
+}
+
+/* A reference to function declaration d from this unit. */
+static src_fnref fnref(walk *w, CXCursor d)
+{
+	src_fnref r = {take(w, clang_getCursorSpelling(d)), SRC_NONE, false};
+	r.builtin = builtin_name(r.name);
+	CXCursor def = clang_getCursorDefinition(d);
+	if (!r.builtin && !clang_Cursor_isNull(def) && !clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+		r.local_def = def_of(w, def);
+	return r;
+}
+
+static const char *key_info(walk *w, const char *key, src_key_kind kind, const char *record, const char *name,
+                            CXCursor decl)
+{
+	if (!strmap_get(&w->f->keys, key)) {
+		src_keyinfo *ki = ARENA_NEW(&w->f->arena, src_keyinfo);
+		ki->kind = kind;
+		ki->record = record;
+		ki->name = name;
+		ki->type = take(w, clang_getTypeSpelling(clang_getCursorType(decl)));
+		strmap_put(&w->f->keys, key, ki);
+	}
+	return key;
+}
+
+static const char *record_name(walk *w, CXCursor r)
+{
+	if (clang_Cursor_isAnonymous(r)) {
+		char buf[4300];
+		snprintf(buf, sizeof buf, "@%s", place(w, r));
+		return src_intern(w->f, buf);
+	}
+	return take(w, clang_getCursorSpelling(r));
+}
+
+/* S.m for a member: the named struct holding it (through anonymous members),
+ * and a member of an anonymous union as the union, one location. */
+static const char *field_key(walk *w, CXCursor field)
+{
+	const char *name = take(w, clang_getCursorSpelling(field));
+	CXCursor rec = clang_getCursorSemanticParent(field);
+	const char *member = name;
+	char buf[8800];
+	if (clang_Cursor_isAnonymousRecordDecl(rec) && clang_getCursorKind(rec) == CXCursor_UnionDecl) {
+		snprintf(buf, sizeof buf, "{union@%s}", place(w, rec));
+		member = src_intern(w->f, buf);
+	}
+	for (int i = 0; i < 16 && clang_Cursor_isAnonymousRecordDecl(rec); i++) {
+		CXCursor up = clang_getCursorSemanticParent(rec);
+		if (clang_Cursor_isNull(up) || clang_getCursorKind(up) == CXCursor_TranslationUnit)
+			break;
+		rec = up;
+	}
+	const char *record = record_name(w, rec);
+	snprintf(buf, sizeof buf, "%s.%s", record, member);
+	return key_info(w, src_intern(w->f, buf), KEY_FIELD, record, member, field);
+}
+
+/* The parameter index of d in the function being read, -1 when not one. */
+static int param_index(walk *w, CXCursor d)
+{
+	if (w->cur_def == SRC_NONE)
+		return -1;
+	int n = clang_Cursor_getNumArguments(w->cur_fn);
+	for (int i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(w->cur_fn, (unsigned)i), d))
+			return i;
+	return -1;
+}
+
+const char *src_param_key(src_facts *f, const src_def *d, unsigned i)
+{
+	char buf[4600];
+	snprintf(buf, sizeof buf, "param:%s:%u", d->key, i);
+	return src_intern(f, buf);
+}
+
+static const char *var_key(walk *w, CXCursor d)
+{
+	const char *name = take(w, clang_getCursorSpelling(d));
+	char buf[8800];
+	if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
+		int i = param_index(w, d);
+		if (i >= 0)
+			return key_info(w, src_param_key(w->f, &w->f->defs.items[w->cur_def], (unsigned)i), KEY_PARAM,
+			                NULL, name, d);
+	}
+	enum CXLinkageKind l = clang_getCursorLinkage(d);
+	if (l == CXLinkage_External) {
+		snprintf(buf, sizeof buf, "var:%s", name);
+		return key_info(w, src_intern(w->f, buf), KEY_VAR, NULL, name, d);
+	}
+	if (l == CXLinkage_Internal) {
+		snprintf(buf, sizeof buf, "var:%s:%s", place(w, clang_getCanonicalCursor(d)), name);
+		return key_info(w, src_intern(w->f, buf), KEY_VAR, NULL, name, d);
+	}
+	snprintf(buf, sizeof buf, "local:%s:%s", place(w, clang_getCanonicalCursor(d)), name);
+	return key_info(w, src_intern(w->f, buf), KEY_LOCAL, NULL, name, d);
+}
+
+/* The location an lvalue or a callee expression reads: a member, a
+ * variable, a parameter, an element of one of them. NULL otherwise. */
+static const char *location_key(walk *w, CXCursor e)
+{
+	e = strip(e, true);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_ArraySubscriptExpr) {
+		CXCursor base;
+		return n_children(e, &base, NULL) >= 1 ? location_key(w, base) : NULL;
+	}
+	if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(e);
+	enum CXCursorKind dk = clang_getCursorKind(d);
+	if (dk == CXCursor_FieldDecl)
+		return field_key(w, d);
+	if (dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl)
+		return var_key(w, d);
+	return NULL;
+}
+
+/* The values an expression may have as a function pointer: functions it
+ * names (through `&`, casts and both arms of `?:`) and locations it copies. */
+static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int depth)
+{
+	if (max == 0 || depth > 8)
+		return 0;
+	e = strip(e, false);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_ConditionalOperator) {
+		cursor_vec v = {0};
+		children(e, &v);
+		unsigned n = 0;
+		for (size_t i = v.len >= 3 ? 1 : 0; i < v.len; i++)
+			n += values(w, v.items[i], out + n, max - n, depth + 1);
+		VEC_FREE(&v);
+		return n;
+	}
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(e);
+		if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
+			out[0] = (src_value){.fn = fnref(w, d)};
+			return out[0].fn.builtin ? 0 : 1;
+		}
+	}
+	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+		if (!ctype_is_function_pointer(clang_getCursorType(e)))
+			return 0;
+		const char *key = location_key(w, e);
+		if (!key)
+			return 0;
+		out[0] = (src_value){.is_key = true, .key = key};
+		return 1;
+	}
+	return 0;
+}
+
+static void add_flow(walk *w, const char *key, const src_value *v, assign_form form, CXCursor at, const char *global)
+{
+	src_flow fl = {.key = key, .value = *v, .form = form, .in_def = w->cur_def, .global = global, .unit = w->unit};
+	where(w, at, &fl.file, &fl.line, &fl.col);
+	VEC_PUSH(&w->f->flows, fl);
+}
+
+static void flows_of(walk *w, const char *key, CXCursor value, assign_form form, CXCursor at, const char *global)
+{
+	src_value v[16];
+	unsigned n = values(w, value, v, 16, 0);
+	for (unsigned i = 0; i < n; i++)
+		add_flow(w, key, &v[i], form, at, global);
+}
+
+/* ---- initializers ------------------------------------------------------------------------ */
+
+typedef struct init_ctx {
+	walk *w;
+	const char *global;        /* the initialised variable's name, NULL for a compound literal */
+} init_ctx;
+
+static void init_list(init_ctx *ic, CXCursor list, CXType type, const char *key, int depth);
+
+static enum CXVisitorResult push_field(CXCursor c, CXClientData data)
+{
+	cursor_vec *v = data;
+	VEC_PUSH(v, c);
+	return CXVisit_Continue;
+}
+
+/* One element's value of type `type` going into `key` (a member's or the
+ * list's own location); a nested list recurses with its own type. */
+static void init_value(init_ctx *ic, CXCursor v, CXType type, const char *key, int depth)
+{
+	CXCursor s = strip(v, false);
+	if (clang_getCursorKind(s) == CXCursor_InitListExpr) {
+		init_list(ic, s, type, key, depth + 1);
+		return;
+	}
+	if (key && ctype_is_function_pointer(type))
+		flows_of(ic->w, key, v, FORM_INIT, v, ic->global);
+}
+
+/* A designated element: the designators, then the value (see the head). */
+static bool designated(CXCursor c, cursor_vec *kids)
+{
+	if (clang_getCursorKind(c) != CXCursor_UnexposedExpr)
+		return false;
+	children(c, kids);
+	return kids->len >= 2;
+}
+
+static void init_list(init_ctx *ic, CXCursor list, CXType type, const char *key, int depth)
+{
+	if (depth > 16)
+		return;
+	walk *w = ic->w;
+	CXType canon = clang_getCanonicalType(type);
+	bool record = canon.kind == CXType_Record;
+	bool array = canon.kind == CXType_ConstantArray || canon.kind == CXType_IncompleteArray ||
+	             canon.kind == CXType_VariableArray;
+	cursor_vec fields = {0}, elems = {0}, kids = {0};
+	if (record)
+		clang_Type_visitFields(canon, push_field, &fields);
+	children(list, &elems);
+	size_t next = 0;           /* the member a positional element fills */
+	for (size_t i = 0; i < elems.len; i++) {
+		CXCursor e = elems.items[i];
+		if (designated(e, &kids)) {
+			CXCursor value = kids.items[kids.len - 1], member = clang_getNullCursor();
+			for (size_t k = 0; k + 1 < kids.len; k++)
+				if (clang_getCursorKind(kids.items[k]) == CXCursor_MemberRef)
+					member = clang_getCursorReferenced(kids.items[k]);
+			if (record && clang_getCursorKind(kids.items[0]) == CXCursor_MemberRef) {
+				CXCursor first = clang_getCursorReferenced(kids.items[0]);
+				for (size_t k = 0; k < fields.len; k++)
+					if (clang_equalCursors(fields.items[k], first))
+						next = k + 1;
+			}
+			if (!clang_Cursor_isNull(member))
+				init_value(ic, value, clang_getCursorType(member), field_key(w, member), depth);
+			else if (array)
+				init_value(ic, value, clang_getArrayElementType(canon), key, depth);
+		} else if (record) {
+			if (next < fields.len) {
+				CXCursor m = fields.items[next++];
+				init_value(ic, e, clang_getCursorType(m), field_key(w, m), depth);
+			}
+		} else {
+			init_value(ic, e, array ? clang_getArrayElementType(canon) : type, key, depth);
+		}
+	}
+	VEC_FREE(&fields);
+	VEC_FREE(&elems);
+	VEC_FREE(&kids);
+}
+
+/* A variable with an initializer: a list goes member by member, a
+ * function-pointer variable receives its value. */
+static void var_decl(walk *w, CXCursor d)
+{
+	CXCursor init = clang_getNullCursor();
+	cursor_vec kids = {0};
+	children(d, &kids);
+	for (size_t i = 0; i < kids.len; i++)
+		if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+			init = kids.items[i];
+	VEC_FREE(&kids);
+	if (clang_Cursor_isNull(init))
+		return;
+	CXType type = clang_getCursorType(d);
+	bool fp = ctype_is_function_pointer(type);
+	CXCursor s = strip(init, false);
+	if (clang_getCursorKind(s) != CXCursor_InitListExpr && !fp)
+		return;
+	const char *key = fp ? var_key(w, d) : NULL;
+	init_ctx ic = {w, take(w, clang_getCursorSpelling(d))};
+	if (clang_getCursorKind(s) == CXCursor_InitListExpr)
+		init_list(&ic, s, type, key, 0);
+	else
+		flows_of(w, key, init, FORM_INIT, d, ic.global);
+}
+
+/* ---- calls and assignments ----------------------------------------------------------------- */
+
+static void call(walk *w, CXCursor c)
+{
+	CXCursor callee;
+	if (w->cur_def == SRC_NONE || n_children(c, &callee, NULL) < 1)
+		return;
+	src_call sc = {.caller = w->cur_def, .unit = w->unit, .kind = CALLEE_UNKNOWN};
+	where(w, c, &sc.file, &sc.line, &sc.col);
+	sc.sig = ctype_signature(&w->f->arena, clang_getCursorType(callee));
+	CXCursor s = strip(callee, true);
+	enum CXCursorKind k = clang_getCursorKind(s);
+	CXCursor d = k == CXCursor_DeclRefExpr ? clang_getCursorReferenced(s) : clang_getNullCursor();
+	if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
+		sc.kind = CALLEE_NAME;
+		sc.fn = fnref(w, d);
+	} else if ((sc.key = location_key(w, s)) != NULL) {
+		sc.kind = CALLEE_KEY;
+	} else {
+		sc.reason = k == CXCursor_CallExpr ? "the callee is what a call returns"
+		            : k == CXCursor_ConditionalOperator ? "the callee is a conditional expression"
+		                                                 : "the callee is a computed function pointer";
+	}
+	CXCursor ref = clang_getCursorReferenced(s);   /* a member or variable clang could not type */
+	if (!clang_Cursor_isNull(ref) && clang_isInvalidDeclaration(ref))
+		sc.sig = NULL;
+	sc.first_arg = (unsigned)w->f->args.len;
+	int n = clang_Cursor_getNumArguments(c);
+	for (int i = 0; sc.kind == CALLEE_NAME && i < n; i++) {
+		src_value v[8];
+		unsigned nv = values(w, clang_Cursor_getArgument(c, (unsigned)i), v, 8, 0);
+		for (unsigned j = 0; j < nv; j++) {
+			src_arg a = {(unsigned)i, v[j]};
+			VEC_PUSH(&w->f->args, a);
+		}
+	}
+	sc.n_args = (unsigned)w->f->args.len - sc.first_arg;
+	VEC_PUSH(&w->f->calls, sc);
+}
+
+static void assignment(walk *w, CXCursor c)
+{
+	if (clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Assign)
+		return;
+	cursor_vec kids = {0};
+	children(c, &kids);
+	if (kids.len == 2 && ctype_is_function_pointer(clang_getCursorType(kids.items[0]))) {
+		const char *key = location_key(w, kids.items[0]);
+		if (key)
+			flows_of(w, key, kids.items[1], FORM_STORE, c, NULL);
+	}
+	VEC_FREE(&kids);
+}
+
+static enum CXChildVisitResult body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	walk *w = data;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_CallExpr:
+		call(w, c);
+		break;
+	case CXCursor_BinaryOperator:
+		assignment(w, c);
+		break;
+	case CXCursor_VarDecl:
+		var_decl(w, c);
+		break;
+	case CXCursor_InitListExpr: {
+		/* Lists inside lists, designators and declarations are read by
+		 * their parent (init_list, var_decl): here only compound literals
+		 * and the like, once each. */
+		enum CXCursorKind pk = clang_getCursorKind(parent);
+		if (pk != CXCursor_InitListExpr && pk != CXCursor_UnexposedExpr && pk != CXCursor_VarDecl) {
+			init_ctx ic = {w, NULL};
+			init_list(&ic, c, clang_getCursorType(c), NULL, 0);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	walk *w = data;
+	if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+		unsigned d = def_of(w, c);
+		if (w->f->defs.items[d].walked)
+			return CXChildVisit_Continue;
+		w->f->defs.items[d].walked = true;
+		w->cur_def = d;
+		w->cur_fn = c;
+		clang_visitChildren(c, body, w);
+		w->cur_def = SRC_NONE;
+	} else if (k == CXCursor_VarDecl) {
+		var_decl(w, c);
+	}
+	return CXChildVisit_Continue;
+}
+
+/* ---- one unit ----------------------------------------------------------------------------- */
+
+static void diagnostics(walk *w, CXTranslationUnit tu, source_unit *u)
+{
+	unsigned n = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			if (u->errors++ == 0)
+				u->first_error = take(w, clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation));
+		} else if (sev == CXDiagnostic_Warning) {
+			u->warnings++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+}
+
+bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
+                    source_unit *unit, facet_error *err)
+{
+	walk w = {.f = f, .unit = (unsigned)f->units.len, .cur_def = SRC_NONE};
+	ptrmap_init(&w.files);
+	CXTranslationUnit tu = NULL;
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+	enum CXErrorCode rc = clang_parseTranslationUnit2((CXIndex)index, file, args, (int)n_args, NULL, 0, flags, &tu);
+	unit->file = src_intern(f, file);
+	if (rc != CXError_Success || !tu) {
+		unit->parsed = false;
+		error_set(err, "%s: libclang cannot parse it (error %d)", file, (int)rc);
+		ptrmap_free(&w.files);
+		return false;
+	}
+	unit->parsed = true;
+	diagnostics(&w, tu, unit);
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), top, &w);
+	clang_disposeTranslationUnit(tu);
+	ptrmap_free(&w.files);
+	return true;
+}

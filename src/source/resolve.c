@@ -1,0 +1,535 @@
+/* resolve.c — the facts of every unit into the program model, graph
+ * `source`, and the warrants (source.h says the rules).
+ *
+ * Functions are numbered definitions first (in the order the units met
+ * them), then the names no unit defines. Names are made unique the way
+ * LLVM's linker makes colliding statics unique (name, name.1, ...), so the
+ * catalog's `name` stays a key and `source_name` keeps what the code says.
+ * Sites are numbered by caller, in each body's order.
+ *
+ * Indirect candidates: the functions that reach a location, through the
+ * locations that copy into it (a copy of a copy too: over-approximate,
+ * never infer safety). A candidate written by an initializer is premise-free
+ * (Add-Witness); one stored, copied or passed needs the binding premise
+ * (Add-Store), as the refinement labels them on bitcode. */
+#include "source/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facet/sig.h"
+#include "util/xalloc.h"
+
+typedef struct cand {
+	unsigned fn;
+	bool init;                 /* some initializer writes it here (premise-free) */
+	unsigned flow;             /* the evidence: the first flow that brings it */
+} cand;
+
+typedef struct keyset {
+	const char *key;
+	VEC(unsigned) flows;       /* flows into key */
+	cand *cands;               /* F(key), by function id */
+	unsigned n_cands;
+	int state;                 /* 0 new, 1 being computed, 2 done */
+	unsigned field;            /* its facet_field id, SRC_NONE until it has one */
+	unsigned n_sites;          /* indirect sites reading it */
+} keyset;
+
+typedef struct resolver {
+	src_facts *f;
+	ir_program *p;
+	VEC(ir_function *) fns;
+	strmap names;              /* linked name -> function (uniqueness) */
+	strmap externals;          /* source name -> VEC of non-static def indices */
+	strmap undefined;          /* source name -> the undefined function */
+	strmap keysets;            /* key -> keyset* */
+	VEC(keyset *) all_keys;
+	VEC(keyset *) field_keys;  /* by facet_field id */
+	VEC(unsigned) scratch;
+	source_counts *counts;
+} resolver;
+
+typedef VEC(unsigned) uvec;
+
+/* ---- functions and names ---------------------------------------------------------------- */
+
+static const char *unique_name(resolver *r, const char *name)
+{
+	if (!strmap_has(&r->names, name))
+		return ir_intern(r->p, name);
+	char buf[4200];
+	for (unsigned i = 1;; i++) {
+		snprintf(buf, sizeof buf, "%s.%u", name, i);
+		if (!strmap_has(&r->names, buf))
+			return ir_intern(r->p, buf);
+	}
+}
+
+static ir_function *new_function(resolver *r, const char *name, bool defined)
+{
+	ir_function *fn = ARENA_NEW(&r->p->arena, ir_function);
+	fn->id = (unsigned)r->fns.len;
+	fn->value = IR_NONE;
+	fn->name = unique_name(r, name);
+	fn->di_name = ir_intern(r->p, name);
+	fn->defined = defined;
+	fn->linkage = LINK_EXTERNAL;
+	strmap_put(&r->names, fn->name, fn);
+	strmap_put(&r->p->function_by_name, fn->name, fn);
+	VEC_PUSH(&r->fns, fn);
+	return fn;
+}
+
+static const char *sig_string(resolver *r, di_type *sig)
+{
+	if (!sig)
+		return NULL;
+	char buf[512];
+	return ir_intern(r->p, sig_text(sig, buf, sizeof buf));
+}
+
+static void number_definitions(resolver *r)
+{
+	for (size_t i = 0; i < r->f->defs.len; i++) {
+		src_def *d = &r->f->defs.items[i];
+		ir_function *fn = new_function(r, d->name, true);
+		fn->linkage = d->is_static ? LINK_INTERNAL : LINK_EXTERNAL;
+		fn->loc.file = ir_intern(r->p, d->file ? d->file : "");
+		fn->loc.line = d->line;
+		fn->di_sig = d->sig;
+		fn->ir_type = sig_string(r, d->sig);
+		fn->vararg = d->sig && d->sig->n_params > 1 && !d->sig->params[d->sig->n_params - 1];
+		d->fn = fn->id;
+		if (d->is_static)
+			continue;
+		uvec *v = strmap_get(&r->externals, d->name);
+		if (!v) {
+			v = xcalloc(1, sizeof *v);
+			strmap_put(&r->externals, d->name, v);
+		}
+		VEC_PUSH(v, (unsigned)i);
+	}
+}
+
+/* The functions a reference names, by seed 002's order: the naming unit's
+ * own definition, else the one external definition, else every external
+ * definition (ambiguous), else an undefined function of that name. */
+static void resolve_ref(resolver *r, const src_fnref *ref, uvec *out, bool *ambiguous)
+{
+	VEC_CLEAR(out);
+	*ambiguous = false;
+	if (ref->local_def != SRC_NONE) {
+		VEC_PUSH(out, r->f->defs.items[ref->local_def].fn);
+		return;
+	}
+	uvec *ext = ref->builtin ? NULL : strmap_get(&r->externals, ref->name);
+	if (ext && ext->len) {
+		for (size_t i = 0; i < ext->len; i++)
+			VEC_PUSH(out, r->f->defs.items[ext->items[i]].fn);
+		*ambiguous = ext->len > 1;
+		return;
+	}
+	ir_function *u = strmap_get(&r->undefined, ref->name);
+	if (!u) {
+		u = new_function(r, ref->name, false);
+		u->intrinsic = ref->builtin;
+		strmap_put(&r->undefined, ref->name, u);
+	}
+	VEC_PUSH(out, u->id);
+}
+
+/* ---- locations and what reaches them ------------------------------------------------------- */
+
+static keyset *keyset_of(resolver *r, const char *key)
+{
+	keyset *k = strmap_get(&r->keysets, key);
+	if (!k) {
+		k = xcalloc(1, sizeof *k);
+		k->key = key;
+		k->field = SRC_NONE;
+		strmap_put(&r->keysets, key, k);
+		VEC_PUSH(&r->all_keys, k);
+	}
+	return k;
+}
+
+/* A function passed for a parameter at a direct call flows into that
+ * parameter of every definition the call resolves to (a registration). */
+static void argument_flows(resolver *r)
+{
+	uvec targets = {0};
+	size_t n_calls = r->f->calls.len;
+	for (size_t i = 0; i < n_calls; i++) {
+		src_call *c = &r->f->calls.items[i];
+		if (c->kind != CALLEE_NAME || c->n_args == 0)
+			continue;
+		bool amb;
+		resolve_ref(r, &c->fn, &targets, &amb);
+		for (size_t t = 0; t < targets.len; t++) {
+			ir_function *fn = r->fns.items[targets.items[t]];
+			if (!fn->defined)
+				continue;
+			const src_def *d = &r->f->defs.items[fn->id];   /* definitions come first: id = def index */
+			for (unsigned a = 0; a < c->n_args; a++) {
+				const src_arg *arg = &r->f->args.items[c->first_arg + a];
+				src_flow fl = {.key = src_param_key(r->f, d, arg->index), .value = arg->value,
+				               .form = FORM_STORE, .file = c->file, .line = c->line, .col = c->col,
+				               .in_def = c->caller, .unit = c->unit};
+				VEC_PUSH(&r->f->flows, fl);
+			}
+		}
+	}
+	VEC_FREE(&targets);
+	for (size_t i = 0; i < r->f->flows.len; i++)
+		VEC_PUSH(&keyset_of(r, r->f->flows.items[i].key)->flows, (unsigned)i);
+}
+
+typedef VEC(cand) cand_vec;
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const cand *x = a, *y = b;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+static void add_cand(cand_vec *v, unsigned fn, bool init, unsigned flow)
+{
+	cand c = {fn, init, flow};
+	VEC_PUSH(v, c);
+}
+
+/* Sorted by function, one entry each: initialised if any entry was, the
+ * evidence the earliest flow. */
+static void merge_cands(cand_vec *v)
+{
+	if (v->len > 1)
+		qsort(v->items, v->len, sizeof *v->items, cand_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < v->len; i++) {
+		if (k && v->items[k - 1].fn == v->items[i].fn) {
+			v->items[k - 1].init |= v->items[i].init;
+			continue;
+		}
+		v->items[k++] = v->items[i];
+	}
+	v->len = k;
+}
+
+/* F(key): the functions its flows bring, copies followed (a location
+ * being computed further up a copy cycle contributes what it has so far). */
+static void compute(resolver *r, keyset *k)
+{
+	if (k->state)
+		return;
+	k->state = 1;
+	cand_vec v = {0};
+	uvec targets = {0};
+	for (size_t i = 0; i < k->flows.len; i++) {
+		const src_flow *fl = &r->f->flows.items[k->flows.items[i]];
+		if (fl->value.is_key) {
+			keyset *src = strmap_get(&r->keysets, fl->value.key);
+			if (!src)
+				continue;
+			compute(r, src);
+			for (unsigned c = 0; c < src->n_cands; c++)
+				add_cand(&v, src->cands[c].fn, false, k->flows.items[i]);
+			continue;
+		}
+		bool amb;
+		resolve_ref(r, &fl->value.fn, &targets, &amb);
+		for (size_t t = 0; t < targets.len; t++) {
+			r->fns.items[targets.items[t]]->address_taken = true;
+			add_cand(&v, targets.items[t], fl->form == FORM_INIT, k->flows.items[i]);
+		}
+	}
+	merge_cands(&v);
+	k->cands = v.items;
+	k->n_cands = (unsigned)v.len;
+	k->state = 2;
+	VEC_FREE(&targets);
+}
+
+/* ---- the program model's sites ------------------------------------------------------------- */
+
+/* Calls ordered by caller (each body's calls stay in order): a function's
+ * sites are one run of ids. */
+static unsigned *calls_by_caller(resolver *r)
+{
+	size_t n = r->f->calls.len, nd = r->f->defs.len;
+	unsigned *start = xcalloc(nd + 1, sizeof *start), *order = xmalloc((n + 1) * sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		start[r->f->calls.items[i].caller + 1]++;
+	for (size_t d = 0; d < nd; d++)
+		start[d + 1] += start[d];
+	for (size_t i = 0; i < n; i++)
+		order[start[r->f->calls.items[i].caller]++] = (unsigned)i;
+	free(start);
+	return order;
+}
+
+typedef struct site_out {
+	facet_result *res;
+	VEC(facet_site) sites;
+	VEC(facet_decision) decisions;
+	cg_graph *graph;
+} site_out;
+
+static const char *evidence(resolver *r, const src_flow *fl, unsigned fn)
+{
+	const char *what = fl->value.is_key ? "copied from another location" : fl->form == FORM_INIT ? "initializer"
+	                   : "assignment";
+	if (fl->form == FORM_STORE && !fl->value.is_key && fl->key && strncmp(fl->key, "param:", 6) == 0)
+		what = "argument";
+	const char *in = fl->in_def != SRC_NONE ? r->f->defs.items[fl->in_def].name : NULL;
+	return arena_printf(&r->p->arena, "%s of %s at %s:%u%s%s%s", what, r->fns.items[fn]->name,
+	                    fl->file ? fl->file : "?", fl->line, fl->global ? " (" : in ? " in " : "",
+	                    fl->global ? fl->global : in ? in : "", fl->global ? ")" : "");
+}
+
+static void decide(resolver *r, site_out *o, unsigned site, const src_call *c, const keyset *k, uvec *targets)
+{
+	VEC_CLEAR(targets);
+	for (unsigned i = 0; k && i < k->n_cands; i++) {
+		const cand *cd = &k->cands[i];
+		ir_function *fn = r->fns.items[cd->fn];
+		const src_flow *fl = &r->f->flows.items[cd->flow];
+		facet_decision d = {.site = site, .function = cd->fn, .fact = FACT_ADD, .outcome = OUTCOME_SUPPORTED,
+		                    .source = SOURCE_SYMBOLIC};
+		if (!sig_compatible(fn->di_sig, c->sig)) {
+			char a[256], b[256];
+			d.fact = FACT_PRUNE;
+			d.rule = RULE_PRUNE_SIG;
+			d.premise = PREMISE_SIG;
+			d.evidence = arena_printf(&r->p->arena, "sig(%s) = %s does not fit the call's %s", fn->name,
+			                          sig_text(fn->di_sig, a, sizeof a), sig_text(c->sig, b, sizeof b));
+			r->counts->pruned_sig++;
+		} else {
+			d.rule = cd->init ? RULE_ADD_WITNESS : RULE_ADD_STORE;
+			d.premise = cd->init ? PREMISE_TRUE : PREMISE_BIND;
+			d.evidence = evidence(r, fl, cd->fn);
+			VEC_PUSH(targets, cd->fn);
+		}
+		VEC_PUSH(&o->decisions, d);
+	}
+}
+
+static disp_status status_of(const src_facts *f, const char *key)
+{
+	const src_keyinfo *ki = key ? strmap_get(&f->keys, key) : NULL;
+	return !ki ? DISP_UNRECOVERED : ki->kind == KEY_FIELD ? DISP_FIELD : DISP_GLOBAL;
+}
+
+static void indirect_site(resolver *r, site_out *o, ir_site *s, const src_call *c, uvec *targets)
+{
+	keyset *k = c->kind == CALLEE_KEY ? keyset_of(r, c->key) : NULL;
+	if (k)
+		compute(r, k);
+	facet_site fs = {.site = s->id, .status = status_of(r->f, c->key), .step = STEP_DIRECT, .field = SRC_NONE};
+	fs.reason = c->kind == CALLEE_UNKNOWN ? c->reason : NULL;
+	if (k)
+		fs.base_type = ((const src_keyinfo *)strmap_get(&r->f->keys, c->key))->type;
+	fs.callee_sig = c->sig;
+	if (k && k->field == SRC_NONE) {
+		k->field = (unsigned)r->field_keys.len;
+		VEC_PUSH(&r->field_keys, k);
+	}
+	if (k) {
+		fs.field = k->field;
+		k->n_sites++;
+	}
+	decide(r, o, s->id, c, k, targets);
+	fs.n_sym = (unsigned)targets->len;
+	o->res->site_index[s->id] = (unsigned)o->sites.len;
+	VEC_PUSH(&o->sites, fs);
+	cg_set_targets(o->graph, s->id, targets->items, (unsigned)targets->len);
+	r->counts->indirect++;
+	r->counts->unresolved += targets->len == 0;
+	r->counts->indirect_edges += (unsigned)targets->len;
+}
+
+static void make_sites(resolver *r, site_out *o)
+{
+	ir_program *p = r->p;
+	unsigned *order = calls_by_caller(r);
+	p->n_sites = (unsigned)r->f->calls.len;
+	p->sites = ARENA_ARRAY(&p->arena, ir_site, p->n_sites ? p->n_sites : 1);
+	o->res->site_index = xmalloc((p->n_sites ? p->n_sites : 1) * sizeof *o->res->site_index);
+	o->graph = cg_new(p, "source");
+	uvec targets = {0};
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const src_call *c = &r->f->calls.items[order[i]];
+		ir_site *s = &p->sites[i];
+		ir_function *caller = r->fns.items[r->f->defs.items[c->caller].fn];
+		if (caller->n_sites++ == 0)
+			caller->first_site = i;
+		s->id = i;
+		s->caller = caller;
+		s->loc.file = ir_intern(p, c->file ? c->file : "");
+		s->loc.line = c->line;
+		s->loc.col = c->col;
+		s->call_type = sig_string(r, c->sig);
+		s->callee_value = s->result = IR_NONE;
+		o->res->site_index[i] = IR_NONE;
+		if (c->kind == CALLEE_NAME) {
+			bool amb;
+			resolve_ref(r, &c->fn, &targets, &amb);
+			s->kind = SITE_DIRECT;
+			s->callee = amb ? NULL : r->fns.items[targets.items[0]];   /* ambiguous: no one callee */
+			cg_set_targets(o->graph, i, targets.items, (unsigned)targets.len);
+			r->counts->direct++;
+			r->counts->ambiguous += amb;
+			r->counts->external += !amb && !r->fns.items[targets.items[0]]->defined;
+		} else {
+			s->kind = SITE_INDIRECT;
+			indirect_site(r, o, s, c, &targets);
+		}
+	}
+	VEC_FREE(&targets);
+	free(order);
+}
+
+/* ---- fields and the result ------------------------------------------------------------------- */
+
+static void fill_assigns(resolver *r, facet_result *res, facet_field *ff, keyset *k)
+{
+	VEC(facet_assign) as = {0};
+	uvec targets = {0};
+	for (size_t i = 0; i < k->flows.len; i++) {
+		const src_flow *fl = &r->f->flows.items[k->flows.items[i]];
+		if (fl->value.is_key)
+			continue;
+		bool amb;
+		resolve_ref(r, &fl->value.fn, &targets, &amb);
+		for (size_t t = 0; t < targets.len; t++) {
+			facet_assign a = {.function = targets.items[t], .form = fl->form, .global = fl->global,
+			                  .constant = true, .established = true};
+			a.loc.file = fl->file;
+			a.loc.line = fl->line;
+			a.loc.col = fl->col;
+			a.in_function = fl->in_def != SRC_NONE ? r->fns.items[r->f->defs.items[fl->in_def].fn]->name : NULL;
+			VEC_PUSH(&as, a);
+		}
+	}
+	ff->n_assigns = (unsigned)as.len;
+	ff->assigns = as.len ? arena_memdup(&res->arena, as.items, as.len * sizeof *as.items) : NULL;
+	ff->n_F = k->n_cands;
+	ff->F = ARENA_ARRAY(&res->arena, unsigned, k->n_cands ? k->n_cands : 1);
+	ff->init = ARENA_ARRAY(&res->arena, unsigned, k->n_cands ? k->n_cands : 1);
+	for (unsigned i = 0; i < k->n_cands; i++) {
+		ff->F[i] = k->cands[i].fn;
+		if (k->cands[i].init)
+			ff->init[ff->n_init++] = k->cands[i].fn;
+	}
+	VEC_FREE(&as);
+	VEC_FREE(&targets);
+}
+
+/* Every location read by a site or written by a flow, as a facet_field. */
+static void make_fields(resolver *r, facet_result *res)
+{
+	for (size_t i = 0; i < r->all_keys.len; i++) {
+		keyset *k = r->all_keys.items[i];
+		compute(r, k);
+		if (k->field == SRC_NONE) {
+			k->field = (unsigned)r->field_keys.len;
+			VEC_PUSH(&r->field_keys, k);
+		}
+	}
+	res->n_fields = (unsigned)r->field_keys.len;
+	res->fields = ARENA_ARRAY(&res->arena, facet_field, res->n_fields ? res->n_fields : 1);
+	for (unsigned i = 0; i < res->n_fields; i++) {
+		keyset *k = r->field_keys.items[i];
+		const src_keyinfo *ki = strmap_get(&r->f->keys, k->key);
+		facet_field *ff = &res->fields[i];
+		ff->id = i;
+		ff->kind = ki && ki->kind == KEY_FIELD ? FIELD_STRUCT : FIELD_GLOBAL;
+		ff->record = ki && ki->record ? ki->record : ki ? ki->name : k->key;
+		ff->name = ki ? ki->name : k->key;
+		ff->key = k->key;
+		ff->function_pointer = true;
+		ff->sig_text = ki && ki->type ? ki->type : "?";
+		ff->n_sites = k->n_sites;
+		fill_assigns(r, res, ff, k);
+	}
+}
+
+static void resolver_free(resolver *r)
+{
+	for (size_t i = 0; i < r->externals.cap; i++)
+		if (r->externals.slots[i].key) {
+			uvec *v = r->externals.slots[i].value;
+			VEC_FREE(v);
+			free(v);
+		}
+	for (size_t i = 0; i < r->all_keys.len; i++) {
+		VEC_FREE(&r->all_keys.items[i]->flows);
+		free(r->all_keys.items[i]->cands);
+		free(r->all_keys.items[i]);
+	}
+	VEC_FREE(&r->all_keys);
+	VEC_FREE(&r->field_keys);
+	strmap_free(&r->externals);
+	strmap_free(&r->undefined);
+	strmap_free(&r->keysets);
+	strmap_free(&r->names);
+	VEC_FREE(&r->fns);
+	VEC_FREE(&r->scratch);
+}
+
+static ir_program *new_program(const src_facts *f)
+{
+	arena a;
+	arena_init(&a);
+	ir_program *p = ARENA_NEW(&a, ir_program);
+	p->arena = a;
+	strmap_init(&p->function_by_name);
+	strmap_init(&p->global_by_name);
+	strmap_init(&p->interned);
+	p->n_inputs = (unsigned)f->units.len;
+	p->inputs = ARENA_ARRAY(&p->arena, const char *, p->n_inputs ? p->n_inputs : 1);
+	for (unsigned i = 0; i < p->n_inputs; i++)
+		p->inputs[i] = arena_strdup(&p->arena, f->units.items[i].file);
+	p->triple = "";
+	p->data_layout = "";
+	p->pointer_size = sizeof(void *);
+	p->has_debug_info = true;   /* positions and types come from the source itself */
+	return p;
+}
+
+void src_resolve(src_facts *f, source_result *out)
+{
+	resolver r = {.f = f, .counts = &out->counts};
+	strmap_init(&r.names);
+	strmap_init(&r.externals);
+	strmap_init(&r.undefined);
+	strmap_init(&r.keysets);
+	r.p = new_program(f);
+	number_definitions(&r);
+	argument_flows(&r);
+	facet_result *res = xcalloc(1, sizeof *res);
+	arena_init(&res->arena);
+	res->prog = r.p;
+	res->has_debug_info = true;
+	facet_options_default(&res->options);
+	site_out o = {.res = res};
+	make_sites(&r, &o);
+	make_fields(&r, res);
+	res->n_sites = (unsigned)o.sites.len;
+	res->sites = o.sites.len ? arena_memdup(&res->arena, o.sites.items, o.sites.len * sizeof *o.sites.items) : NULL;
+	res->n_decisions = (unsigned)o.decisions.len;
+	res->decisions = o.decisions.len ? arena_memdup(&res->arena, o.decisions.items,
+	                                                o.decisions.len * sizeof *o.decisions.items) : NULL;
+	VEC_FREE(&o.sites);
+	VEC_FREE(&o.decisions);
+	r.p->n_functions = (unsigned)r.fns.len;
+	r.p->functions = ARENA_ARRAY(&r.p->arena, ir_function *, r.fns.len ? r.fns.len : 1);
+	memcpy(r.p->functions, r.fns.items, r.fns.len * sizeof *r.fns.items);
+	out->prog = r.p;
+	out->graph = o.graph;
+	out->resolution = res;
+	resolver_free(&r);
+}

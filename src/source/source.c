@@ -1,0 +1,107 @@
+/* source.c — the stage's driver (source.h): collect the units, parse each
+ * through libclang, resolve, and write the catalog through the catalog's
+ * own writer (the graph as CG_SOURCE, the warrants as decisions). */
+#include "source/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <clang-c/Index.h>
+
+#include "catalog/catalog.h"
+#include "source/inputs.h"
+#include "util/xalloc.h"
+
+const char *src_intern(src_facts *f, const char *s)
+{
+	if (!s)
+		return NULL;
+	const char *hit = strmap_get(&f->interned, s);
+	if (hit)
+		return hit;
+	char *copy = arena_strdup(&f->arena, s);
+	strmap_put(&f->interned, copy, copy);
+	return copy;
+}
+
+static void facts_free(src_facts *f)
+{
+	if (!f)
+		return;
+	VEC_FREE(&f->defs);
+	VEC_FREE(&f->calls);
+	VEC_FREE(&f->args);
+	VEC_FREE(&f->flows);
+	VEC_FREE(&f->units);
+	strmap_free(&f->def_by_key);
+	strmap_free(&f->keys);
+	strmap_free(&f->interned);
+	arena_free(&f->arena);
+	free(f);
+}
+
+static bool parse_all(src_facts *f, const src_inputs *in, source_counts *counts, facet_error *err)
+{
+	CXIndex index = clang_createIndex(0, 0);
+	bool ok = true;
+	for (size_t i = 0; ok && i < in->units.len; i++) {
+		const src_unit_cmd *u = &in->units.items[i];
+		source_unit unit = {0};
+		ok = src_parse_unit(f, index, u->file, (const char *const *)u->args, u->n_args, &unit, err);
+		VEC_PUSH(&f->units, unit);
+		counts->units++;
+		counts->units_with_errors += unit.errors > 0;
+	}
+	clang_disposeIndex(index);
+	return ok;
+}
+
+source_result *source_analyze(const source_options *o, facet_error *err)
+{
+	src_inputs in;
+	if (!src_inputs_collect(o, &in, err)) {
+		src_inputs_free(&in);
+		return NULL;
+	}
+	src_facts *f = xcalloc(1, sizeof *f);
+	arena_init(&f->arena);
+	strmap_init(&f->interned);
+	strmap_init(&f->def_by_key);
+	strmap_init(&f->keys);
+	source_result *r = xcalloc(1, sizeof *r);
+	r->counts.include_dirs = in.n_include_dirs;
+	bool ok = parse_all(f, &in, &r->counts, err);
+	src_inputs_free(&in);
+	if (!ok) {
+		facts_free(f);
+		free(r);
+		return NULL;
+	}
+	src_resolve(f, r);
+	r->n_units = (unsigned)f->units.len;
+	r->units = f->units.items;   /* their strings live in the facts' arena, kept with them */
+	r->owner = f;
+	return r;
+}
+
+bool source_write_catalog(const source_result *r, const char *path, facet_error *err)
+{
+	char fp[17];
+	if (!catalog_fingerprint(r->prog->inputs, r->prog->n_inputs, 0, "source", fp, err))
+		return false;
+	catalog_build b = {.prog = r->prog, .refine = r->resolution, .tau = r->resolution->options.tau,
+	                   .oracle = "none", .fingerprint = fp};
+	b.graphs[CG_SOURCE] = r->graph;
+	return catalog_write(path, &b, err);
+}
+
+void source_result_free(source_result *r)
+{
+	if (!r)
+		return;
+	cg_free(r->graph);
+	facet_result_free(r->resolution);
+	ir_program_free(r->prog);
+	facts_free(r->owner);
+	free(r);
+}

@@ -1,0 +1,86 @@
+/* source.h — a name-resolved call graph from C sources that have no LLVM
+ * build (seed 002's design, done with clang's own parse: macros expand,
+ * types are real).
+ *
+ * Each .c file is parsed on its own through libclang, with its command from
+ * a compile_commands.json when one is given, else with the include
+ * directories guessed from the tree (every directory that holds a header
+ * some file includes) and the system headers. A missing header or an
+ * unknown type costs only what it touches: the unit is parsed, its
+ * diagnostics counted per file, never fatal.
+ *
+ * Direct calls resolve by seed 002's order: a definition in the calling
+ * unit (a static, or one of an included header), else the one external
+ * definition of the name, else an edge to every external definition,
+ * flagged ambiguous; a name nothing defines is an external (undefined)
+ * function, as the bitcode graph names libc. Indirect calls resolve by the
+ * location the callee is read from: a struct field (keyed by struct and
+ * member from clang's types: typedefs resolved, an anonymous union one
+ * location, an embedded struct its own), a variable or a parameter. Its
+ * candidates are the functions written there anywhere in the tree:
+ * initializers (designated and positional, nested, arrays of structs),
+ * assignments, copies from other locations, and the functions passed for a
+ * parameter at the direct calls of its function (a registration). Each
+ * candidate carries a warrant (Add-Witness for an initializer, Add-Store
+ * otherwise) or is refuted (Prune-Sig: its signature does not fit the
+ * call's, by facet/sig.h's relation). A call with no candidate is an
+ * unresolved site: kept, never dropped.
+ *
+ * The result is the program model shape the catalog stores (graph
+ * `source`), with the warrants as the refinement's decisions, so every
+ * query verb, the overlay and MCP read it unchanged. */
+#ifndef FACET_SOURCE_SOURCE_H
+#define FACET_SOURCE_SOURCE_H
+
+#include <stdbool.h>
+
+#include "cg/graph.h"
+#include "ir/model.h"
+#include "util/error.h"
+
+typedef struct facet_result facet_result;   /* facet/facet.h */
+
+typedef struct source_options {
+	const char *const *paths;  /* files (.c, .h) and directories (searched for them) */
+	unsigned n_paths;
+	const char *compile_commands;   /* a compile_commands.json, NULL: guess the include directories */
+	const char *const *includes;    /* -I DIR, added to every unit */
+	unsigned n_includes;
+	const char *const *defines;     /* -D NAME[=V] */
+	unsigned n_defines;
+} source_options;
+
+/* One parsed .c file. */
+typedef struct source_unit {
+	const char *file;
+	bool parsed;               /* false: libclang could not parse it at all */
+	unsigned errors, warnings; /* its diagnostics (missing headers, unknown types ...) */
+	const char *first_error;   /* "file:line: message" of the first error, NULL when none */
+} source_unit;
+
+typedef struct source_counts {
+	unsigned units, units_with_errors, include_dirs;
+	unsigned direct, ambiguous, external;   /* direct call sites by how their name resolved */
+	unsigned indirect, unresolved;          /* indirect sites; those with no target */
+	unsigned indirect_edges, pruned_sig;    /* targets at indirect sites; candidates Prune-Sig refuted */
+} source_counts;
+
+typedef struct source_result {
+	ir_program *prog;          /* functions (one per definition, then the undefined names), sites */
+	cg_graph *graph;           /* "source" */
+	facet_result *resolution;  /* the fields, each site's location and the warrants (decisions) */
+	source_unit *units;
+	unsigned n_units;
+	source_counts counts;
+	void *owner;               /* internal */
+} source_result;
+
+/* Collects, parses and resolves. NULL + err naming the file for what makes
+ * the run impossible: a path that does not exist or holds no C file, a
+ * compile_commands.json that does not read, a .c file that is not text. */
+source_result *source_analyze(const source_options *o, facet_error *err);
+/* Writes r as a catalog at path (catalog.h: temporary file + rename). */
+bool source_write_catalog(const source_result *r, const char *path, facet_error *err);
+void source_result_free(source_result *r);
+
+#endif

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""check_source.py FACET FACET_QUERY SRCDIR — facet source on small trees
+written for it (tests/source/trees/), every call site's targets exact.
+
+Each call line in the trees carries its expected answer, written from
+reading the program: /* -> T ... */ where a token is
+  name@file     a defined function (file: where it is defined)
+  name          a function no unit defines (external)
+  name@file:W   an indirect target warranted by an initializer (Add-Witness)
+  name@file:S   an indirect target warranted by a store, copy or argument (Add-Store)
+  !name@file    a candidate Prune-Sig refutes (a decision, not an edge)
+  ambiguous     a direct call whose name several units define (no one callee)
+  unresolved    an indirect call with no target
+A line with a call and no marker, or a marker and no call, fails.
+Then: the compile_commands.json path, hostile inputs, every query verb on
+a source catalog, and the ambiguous/unresolved counts in uncertainty."""
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+FACET, QUERY, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
+TREES = os.path.join(SRC, "tests", "source", "trees")
+failures = []
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(args, cwd=None):
+    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+MARK = re.compile(r"/\* -> (.*?) \*/")
+
+
+def expected(tree):
+    want = {}
+    for name in sorted(os.listdir(tree)):
+        if not name.endswith(".c"):
+            continue
+        with open(os.path.join(tree, name)) as f:
+            for i, line in enumerate(f, 1):
+                m = MARK.search(line)
+                if m:
+                    want[(name, i)] = set(m.group(1).split())
+    return want
+
+
+def actual(catalog):
+    db = sqlite3.connect(catalog)
+    fns = {i: (n, f, d) for i, n, f, d in db.execute("SELECT id, source_name, file, defined FROM functions")}
+
+    def label(fid):
+        n, f, d = fns[fid]
+        return f"{n}@{f}" if d else n
+
+    rules = {}
+    got = {}
+    for site, fn, fact, rule in db.execute("SELECT site, function, fact, rule FROM decisions"):
+        rules[(site, fn)] = (fact, rule)
+    for sid, kind, callee, file, line in db.execute("SELECT id, kind, callee, file, line FROM sites"):
+        toks = got.setdefault((file, line), set())
+        targets = [t for (t,) in db.execute("SELECT target FROM edges_source WHERE site = ?", (sid,))]
+        if kind == "direct":
+            if callee is None:
+                toks.add("ambiguous")
+            toks.update(label(t) for t in targets)
+            continue
+        if not targets:
+            toks.add("unresolved")
+        for t in targets:
+            fact, rule = rules.get((sid, t), ("?", "?"))
+            toks.add(label(t) + {"Add-Witness": ":W", "Add-Store": ":S"}.get(rule, ":?" + rule))
+        for (s2, fn), (fact, rule) in rules.items():
+            if s2 == sid and fact == "prune" and rule == "Prune-Sig":
+                toks.add("!" + label(fn))
+    db.close()
+    return got
+
+
+def compare(tree_name, want, got):
+    for key in sorted(set(want) | set(got)):
+        w, g = want.get(key), got.get(key)
+        where = f"{tree_name}/{key[0]}:{key[1]}"
+        if w is None:
+            check(False, f"{where}: a call site facet found and the tree does not mark: {sorted(g)}")
+        elif g is None:
+            check(False, f"{where}: marked {sorted(w)}, facet has no call site there")
+        else:
+            check(w == g, f"{where}: want {sorted(w)}, facet says {sorted(g)}")
+
+
+def source_tree(tmp, name, extra=()):
+    tree = os.path.join(tmp, name)
+    shutil.copytree(os.path.join(TREES, name), tree)
+    out = os.path.join(tmp, name + ".facet")
+    rc, _, err = run([FACET, "source", "-o", out, *extra, "."], cwd=tree)
+    check(rc == 0, f"{name}: facet source exits 0 (got {rc}: {err.strip()[-400:]})")
+    return tree, out, err
+
+
+def trees(tmp):
+    tree, cat, err = source_tree(tmp, "calls")
+    compare("calls", expected(tree), actual(cat))
+    tree, cat_m, err = source_tree(tmp, "missing")
+    compare("missing", expected(tree), actual(cat_m))
+    check("m.c: " in err and "not_there.h" in err, f"missing: a warning names m.c and not_there.h: {err.strip()}")
+    return cat
+
+
+def compile_commands(tmp):
+    d = os.path.join(tmp, "ccdb")
+    shutil.copytree(os.path.join(TREES, "ccdb"), d)
+    db = os.path.join(tmp, "compile_commands.json")
+    with open(db, "w") as f:
+        json.dump([{"directory": d, "file": "u.c", "arguments": ["cc", "-DPICK", "-c", "u.c", "-o", "u.o"]}], f)
+    out = os.path.join(tmp, "ccdb.facet")
+    rc, _, err = run([FACET, "source", "--compile-commands", db, "-o", out])
+    check(rc == 0, f"ccdb: exit 0 (got {rc}: {err.strip()})")
+    if rc == 0:
+        want = {("u.c" if k[0] == "u.c" else k[0], k[1]): v for k, v in expected(d).items()}
+        got = {(os.path.basename(k[0]), k[1]): v for k, v in actual(out).items()}
+        compare("ccdb", want, got)
+    # a "command" string instead of "arguments", quoted define
+    with open(db, "w") as f:
+        json.dump([{"directory": d, "file": "u.c", "command": "cc '-DPICK=1' -c u.c -o u.o"}], f)
+    rc, _, err = run([FACET, "source", "--compile-commands", db, "-o", out])
+    got = {(os.path.basename(k[0]), k[1]): v for k, v in actual(out).items()} if rc == 0 else {}
+    check(rc == 0 and ("u.c", 8) in got, f"ccdb command string: the -D applies ({rc}, {got}, {err.strip()})")
+
+
+def hostile(tmp):
+    out = os.path.join(tmp, "bad.facet")
+    cases = []
+    cases.append(("nonexistent path", [os.path.join(tmp, "no", "such")], ["no/such", "no such file"]))
+    binary = os.path.join(tmp, "bin")
+    os.makedirs(binary)
+    with open(os.path.join(binary, "blob.c"), "wb") as f:
+        f.write(b"\x7fELF\x02\x01\x01\x00\x00\x00int main;\n")
+    cases.append(("binary .c", [binary], ["blob.c", "binary"]))
+    empty = os.path.join(tmp, "empty")
+    os.makedirs(empty)
+    with open(os.path.join(empty, "notes.txt"), "w") as f:
+        f.write("no C here\n")
+    cases.append(("no .c file", [empty], ["empty", "no .c file"]))
+    cases.append(("not a C file", [os.path.join(empty, "notes.txt")], ["notes.txt", "not a C file"]))
+    for what, paths, words in cases:
+        rc, _, err = run([FACET, "source", "-o", out, *paths])
+        check(rc == 1 and all(w in err for w in words) and "facet source: error:" in err,
+              f"{what}: exit 1 with a message naming {words} (got {rc}: {err.strip()})")
+        check(not os.path.exists(out), f"{what}: no catalog written")
+    for what, text, words in [
+        ("broken JSON", '[{"directory": "/tmp", "file": ', ["cc.json:", "not a valid compile_commands.json"]),
+        ("not an array", '{"directory": "/tmp"}', ["cc.json", "top level is not an array"]),
+        ("entry without file", '[{"directory": "/tmp", "arguments": ["cc"]}]', ["cc.json", "entry 0"]),
+        ("argument not a string", '[{"directory": "/tmp", "file": "u.c", "arguments": ["cc", 3]}]',
+         ["cc.json", "entry 0", "arguments"]),
+    ]:
+        db = os.path.join(tmp, "cc.json")
+        with open(db, "w") as f:
+            f.write(text)
+        rc, _, err = run([FACET, "source", "--compile-commands", db, "-o", out])
+        check(rc == 1 and all(w in err for w in words), f"compile_commands {what}: exit 1 naming {words} "
+              f"(got {rc}: {err.strip()})")
+        check(not os.path.exists(out), f"compile_commands {what}: no catalog written")
+    rc, _, err = run([FACET, "source", "--compile-commands", os.path.join(tmp, "absent.json"), "-o", out])
+    check(rc == 1 and "absent.json" in err, f"absent compile_commands.json: named ({rc}: {err.strip()})")
+    rc, _, err = run([FACET, "source"])
+    check(rc == 2 and "no PATH" in err, f"no PATH: usage error ({rc}: {err.strip()})")
+    rc, _, err = run([FACET, "callgraph", "--graph", "source", os.path.join(tmp, "x.bc")])
+    check(rc != 0, "callgraph --graph source on bitcode is refused")
+
+
+def queries(cat):
+    verbs = [["defs", "helper"], ["at", "a.c:22"], ["callers", "tick"], ["callees", "use_table"], ["uses", "tick"],
+             ["reach", "setup", "ping"], ["closure", "setup", "--out"], ["slice", "setup", "ping"], ["externals"],
+             ["indirect-targets", "a.c:40"], ["resolution-candidates"], ["explain", "0"], ["inventory"],
+             ["dominators", "setup", "ping"]]
+    for v in verbs:
+        rc, out, err = run([QUERY, *v, "--catalog", cat, "--format", "json"])
+        check(rc == 0, f"query {v[0]} on a source catalog exits 0 (got {rc}: {err.strip()[-300:]})")
+        if rc == 0:
+            a = json.loads(out)
+            check(a.get("graph") == "source", f"query {v[0]}: graph source (got {a.get('graph')})")
+    rc, out, err = run([QUERY, "callees", "use_table", "--catalog", cat, "--format", "json"])
+    if rc == 0:
+        u = json.loads(out)["uncertainty"]
+        check(u.get("ambiguous_call_sites") == 1, f"callees use_table: 1 ambiguous site in uncertainty ({u})")
+    rc, out, err = run([QUERY, "callees", "runtime", "--catalog", cat, "--format", "json"])
+    if rc == 0:
+        u = json.loads(out)["uncertainty"]
+        check(u.get("indirect_call_sites") == 1 and u.get("ambiguous_call_sites") == 0,
+              f"callees runtime: 1 unresolved (c->never), 0 ambiguous ({u})")
+    rc, out, err = run([QUERY, "dominators", "setup", "ping", "--catalog", cat, "--format", "json"])
+    if rc == 0:
+        d = json.loads(out)
+        check([f["name"] for f in d["dominators"]] == ["setup", "ping"] or
+              [f["name"] for f in d["dominators"]] == ["setup", "ping.1"] or d["reachable"],
+              f"dominators setup ping: {d.get('dominators')}")
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="facet-source-") as tmp:
+        cat = trees(tmp)
+        compile_commands(tmp)
+        hostile(tmp)
+        queries(cat)
+    print(f"{checks - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

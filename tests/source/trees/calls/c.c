@@ -1,0 +1,2 @@
+/* c.c — one of two external definitions of dup. */
+int dup(int x) { return x; }

@@ -1,0 +1,2 @@
+/* d.c — the other definition of dup (another program of the tree). */
+int dup(int x) { return -x; }
