@@ -59,6 +59,10 @@ static void usage(FILE *out)
 	      "                        offset; the answer's page says the total (text:\n"
 	      "                        the first 100 unless --limit; json: all)\n"
 	      "  --candidate-limit N   resolution-candidates: candidates per group (50)\n"
+	      "  --max-depth N, --max-fanout N  walks (reach, closure, slice, dominators):\n"
+	      "                        expand no function N calls from the start, nor one\n"
+	      "                        with more than N edges; what lies past is 'unknown'\n"
+	      "                        (uncertainty.bounds), never 'unreachable'\n"
 	      "  -h, --help            this text\n"
 	      "graph's options:\n"
 	      "%s"
@@ -108,6 +112,7 @@ static int print_result(json_t *r, const char *verb, bool json)
 
 typedef struct common {
 	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit, *offset, *candidate_limit;
+	const char *max_depth, *max_fanout;
 	bool include_overlay, in, out;
 	cli_view_options view;
 	char **pos;
@@ -124,6 +129,8 @@ static const cli_opt table[] = {
 	CLI_OPT_VALUE("--limit", common, limit),
 	CLI_OPT_VALUE("--offset", common, offset),
 	CLI_OPT_VALUE("--candidate-limit", common, candidate_limit),
+	CLI_OPT_VALUE("--max-depth", common, max_depth),
+	CLI_OPT_VALUE("--max-fanout", common, max_fanout),
 	CLI_OPT_FLAG("--include-overlay", common, include_overlay),
 	CLI_OPT_FLAG("--in", common, in),
 	CLI_OPT_FLAG("--out", common, out),
@@ -257,6 +264,10 @@ static json_t *verb_args(const query_verb_info *v, const common *c)
 		json_object_set_new(args, "offset", json_string(c->offset));
 	if (c->candidate_limit)
 		json_object_set_new(args, "candidate_limit", json_string(c->candidate_limit));
+	if (c->max_depth)
+		json_object_set_new(args, "max_depth", json_string(c->max_depth));
+	if (c->max_fanout)
+		json_object_set_new(args, "max_fanout", json_string(c->max_fanout));
 	return args;
 }
 

@@ -123,6 +123,13 @@ static const mcp_arg a_emit_module = {
 	"emit_module", "{\"type\":\"string\",\"minLength\":1}", false,
 	"Write the slice's function definitions as one small bitcode file at this path (to re-read or to "
 	"analyse with a points-to tool)."};
+static const mcp_arg a_max_depth = {
+	"max_depth", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}", false,
+	"Expand no function this many calls from the start: what lies past it is unknown (uncertainty.bounds), "
+	"never unreachable."};
+static const mcp_arg a_max_fanout = {
+	"max_fanout", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}", false,
+	"Expand no function with more edges than this (a wide ambiguous or indirect set): past it, unknown."};
 static const mcp_arg a_site = {
 	"site", "{\"type\":\"integer\",\"minimum\":0}", true,
 	"Call-site id, as answers list it (sites of callees, at, resolution_candidates)."};
@@ -225,17 +232,26 @@ const mcp_tool mcp_tools[] = {
 	 "label proven (answer_version 2; agent_free is version 1's proven: no agent step). uncertainty "
 	 "counts the unresolved indirect sites that could hide a path, and with include_overlay the agent "
 	 "steps (a path without agent steps is preferred when one exists).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence)},
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_max_depth, &a_max_fanout)},
 	{"closure", "Everything reachable",
 	 "Every function NAME may reach (direction out) or that may reach NAME (direction in). With "
 	 "include_overlay, uncertainty.agent_reached lists those reached only through agent edges.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
+	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence, &a_max_depth, &a_max_fanout,
+	      &a_limit, &a_offset)},
 	{"slice", "Functions between two",
 	 "The functions on some call path from FROM to TO. emit_module writes their definitions as one "
 	 "small bitcode file, for verifying an edge by re-reading or a scoped points-to analysis.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG,
-	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module, &a_limit, &a_offset)},
+	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module, &a_max_depth,
+	      &a_max_fanout, &a_limit, &a_offset)},
+	{"dominators", "The fix points between two",
+	 "The functions every call path from FROM to TO passes through (from the dominator tree of the "
+	 "functions on such paths), FROM first and TO last; fix_points lists those between: one fix in any "
+	 "of them covers every path. Unresolved indirect sites on the way (uncertainty) could open a path "
+	 "around them; with a bound, uncertainty.bounds says what was not expanded.",
+	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
+	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_max_depth, &a_max_fanout)},
 	{"graph", "A drawable part of the call graph",
 	 "Nodes and edges of a neighbourhood: root (with depth and direction) or location FILE:LINE (the "
 	 "sites there, each a node, with their targets), else the whole graph up to max_nodes. One edge per "

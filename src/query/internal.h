@@ -50,6 +50,14 @@ typedef struct qctx {
 	unsigned *unres_caller, *unres_site;   /* the graph's unresolved indirect sites, by caller */
 	size_t n_unres;
 	bool unres_loaded;
+	/* Direct sites whose name several units define (graph source: no one
+	 * callee, an edge to each): loaded with the unresolved ones, counted
+	 * by q_unresolved_sites, reported by q_uncertainty. */
+	unsigned *amb_caller, *amb_site;
+	size_t n_amb;
+	unsigned n_ambiguous_seen;
+	json_t *ambiguous_ids;
+	unsigned max_depth, max_fanout;   /* walks' bounds (0: none): past them, "unknown" */
 	char loc_file[4096];       /* q_file_line's FILE when given as "location" */
 } qctx;
 
@@ -141,6 +149,7 @@ json_t *qv_reach(qctx *q);
 json_t *qv_closure(qctx *q);
 json_t *qv_slice(qctx *q);
 json_t *qv_graph(qctx *q);
+json_t *qv_dominators(qctx *q);
 json_t *qv_record_edges(qctx *q);
 json_t *qv_list_overlay(qctx *q);
 json_t *qv_save_overlay(qctx *q);

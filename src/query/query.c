@@ -499,12 +499,48 @@ static void load_unresolved(qctx *q)
 	q->unres_caller = callers.items;
 	q->unres_site = sites.items;
 	q->n_unres = callers.len;
+	/* A direct site with edges and no one callee: a name several units
+	 * define (only facet source writes them; sites_callee finds them). */
+	VEC(unsigned) ac = {0};
+	VEC(unsigned) as = {0};
+	st = q_stmt(q->s, "SELECT caller, id FROM sites WHERE callee IS NULL AND kind = 'direct' "
+	                  "AND target_set IS NOT NULL ORDER BY caller, id");
+	while (q_step(q->s, st)) {
+		VEC_PUSH(&ac, (unsigned)sqlite3_column_int64(st, 0));
+		VEC_PUSH(&as, (unsigned)sqlite3_column_int64(st, 1));
+	}
+	q->amb_caller = ac.items;
+	q->amb_site = as.items;
+	q->n_amb = ac.len;
 }
+
+/* The first index of fn's run in callers[0..n) (sorted). */
+static size_t first_of(const unsigned *callers, size_t n, unsigned fn)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (callers[mid] < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+
 
 void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned *covered)
 {
 	if (!q->unres_loaded)
 		load_unresolved(q);
+	for (size_t i = first_of(q->amb_caller, q->n_amb, fn); i < q->n_amb && q->amb_caller[i] == fn; i++) {
+		q->n_ambiguous_seen++;
+		if (!q->ambiguous_ids)
+			q->ambiguous_ids = json_array();
+		if (json_array_size(q->ambiguous_ids) < 50)
+			json_array_append_new(q->ambiguous_ids, json_integer(q->amb_site[i]));
+	}
 	size_t lo = 0, hi = q->n_unres;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -529,6 +565,10 @@ json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
 	json_object_set_new(u, "graph", json_string(q->graph_name));
 	json_object_set_new(u, "indirect_call_sites", json_integer(n_unresolved));
 	json_object_set_new(u, "unresolved_site_ids", unresolved_ids ? unresolved_ids : json_array());
+	/* Direct calls of a name several units define (graph source): edges
+	 * to each definition, only one of which a build would keep. */
+	json_object_set_new(u, "ambiguous_call_sites", json_integer(q->n_ambiguous_seen));
+	json_object_set_new(u, "ambiguous_site_ids", q->ambiguous_ids ? json_incref(q->ambiguous_ids) : json_array());
 	/* Whole-program overlay coverage in this graph: the build counted the
 	 * unresolved sites, and agent edges attach only to those. */
 	unsigned total = 0;
@@ -561,6 +601,22 @@ static const catalog_adjacency *adjacency(query_session *s, int i, facet_error *
 		a = NULL;
 	}
 	return s->adj[i] = a;
+}
+
+/* max_depth / max_fanout: absent is 0 (no bound), else 1..1000000. */
+static bool walk_bound(qctx *q, const char *key, unsigned *out)
+{
+	long long v = 0;
+	if (!json_object_get(q->args, key))
+		return true;
+	if (!q_int(q, key, &v, true))
+		return false;
+	if (v < 1 || v > 1000000) {
+		error_set(q->err, "argument '%s' must be from 1 to 1000000", key);
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
 }
 
 json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_error *err)
@@ -615,6 +671,8 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 	}
 	if (v->edges && !(q.adj = adjacency(s, q.graph, err)))
 		goto out;
+	if (!walk_bound(&q, "max_depth", &q.max_depth) || !walk_bound(&q, "max_fanout", &q.max_fanout))
+		goto out;
 	if (q.include_overlay && v->walks) {
 		if (s->overlay_error && overlay_n_records(s->ov) == 0) {
 			error_set(err, "the overlay did not load: %s", s->overlay_error);
@@ -635,6 +693,9 @@ out:
 	VEC_FREE(&q.agents);
 	free(q.unres_caller);
 	free(q.unres_site);
+	free(q.amb_caller);
+	free(q.amb_site);
+	json_decref(q.ambiguous_ids);
 	json_decref(empty);
 	if (s->damage.set) {   /* an answer read past a failure may be short: none at all */
 		json_decref(result);

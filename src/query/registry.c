@@ -24,6 +24,8 @@ const query_verb_info query_verb_table[] = {
 	 "everything NAME reaches / that reaches NAME", "functions"},
 	{"slice", "slice", {"from", "to"}, "FROM TO", QV_QUERY, qv_slice, true, true,
 	 "the functions on some path FROM -> TO\n[--emit-module OUT.bc writes their definitions]", "functions"},
+	{"dominators", "dominators", {"from", "to"}, "FROM TO", QV_QUERY, qv_dominators, true, true,
+	 "the functions every path FROM -> TO passes\nthrough (dominators: the fix points)", NULL},
 	{"externals", "externals", ARGS0, "", QV_QUERY, qv_externals, false, false,
 	 "declared but undefined symbols", "functions"},
 	{"graph", "graph", ARGS0, "[--root FN|--focus F:L]", QV_QUERY, qv_graph, true,

@@ -222,10 +222,12 @@ json_t *qv_callees(qctx *q)
 	sqlite3_bind_int64(st, 1, fn);
 	VEC(unsigned) ids = {0};
 	VEC(int) direct_intrinsic = {0};
+	VEC(int) no_callee = {0};
 	while (q_step(q->s, st)) {
 		sqlite3_int64 callee = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
 		VEC_PUSH(&ids, (unsigned)sqlite3_column_int64(st, 0));
 		VEC_PUSH(&direct_intrinsic, callee >= 0 && callee < q->s->n_functions && q->s->intrinsic[callee]);
+		VEC_PUSH(&no_callee, callee < 0);
 	}
 	q_edge_vec out = {0};
 	q_out_edges(q, fn, q->include_overlay, &out);
@@ -250,7 +252,15 @@ json_t *qv_callees(qctx *q)
 				json_array_append_new(proofs, proof);
 			}
 		}
-		const char *cls = strcmp(kind, "direct") == 0 ? "direct"
+		/* a direct site without one callee: a name several units define (graph source) */
+		bool ambiguous = strcmp(kind, "direct") == 0 && no_callee.items[i] && json_array_size(targets) > 0;
+		if (ambiguous) {
+			q->n_ambiguous_seen++;
+			if (!q->ambiguous_ids)
+				q->ambiguous_ids = json_array();
+			json_array_append_new(q->ambiguous_ids, json_integer(ids.items[i]));
+		}
+		const char *cls = ambiguous ? "direct-ambiguous" : strcmp(kind, "direct") == 0 ? "direct"
 		                  : strcmp(kind, "asm") == 0 ? "asm"
 		                  : json_array_size(targets) ? "indirect-resolved"
 		                  : json_array_size(agents) ? "indirect-agent" : "indirect-unresolved";
@@ -270,6 +280,7 @@ json_t *qv_callees(qctx *q)
 	VEC_FREE(&out);
 	VEC_FREE(&ids);
 	VEC_FREE(&direct_intrinsic);
+	VEC_FREE(&no_callee);
 	return json_pack("{s:o, s:o, s:o}", "function", q_fn_json(q, fn), "sites", sites, "uncertainty",
 	                 q_uncertainty(q, n_unres, unres));
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cg/dom.h"
 #include "util/xalloc.h"
 
 typedef struct bfs {
@@ -26,6 +27,9 @@ typedef struct bfs {
 	unsigned n_order;
 	unsigned char *expanded;   /* per target set of the graph: already expanded in this walk */
 	VEC(unsigned) sites;       /* scratch: the sites calling one function */
+	unsigned *depth;           /* calls from the start */
+	unsigned max_depth, max_fanout;   /* the walk's bounds (seed 002), 0 = none */
+	VEC(unsigned) cut;         /* functions left unexpanded by a bound: what lies past them is unknown */
 } bfs;
 
 #define UNSEEN 0xffffffffu
@@ -39,6 +43,9 @@ static void bfs_init(qctx *q, bfs *b, unsigned n)
 	b->agent = xcalloc(n + 1, sizeof *b->agent);
 	b->order = xmalloc((n + 1) * sizeof *b->order);
 	b->expanded = xcalloc(q->adj->n_sets + 1, 1);
+	b->depth = xcalloc(n + 1, sizeof *b->depth);
+	b->max_depth = q->max_depth;
+	b->max_fanout = q->max_fanout;
 	for (unsigned i = 0; i < n; i++)
 		b->prev[i] = UNSEEN;
 }
@@ -50,7 +57,9 @@ static void bfs_free(bfs *b)
 	free(b->agent);
 	free(b->order);
 	free(b->expanded);
+	free(b->depth);
 	VEC_FREE(&b->sites);
+	VEC_FREE(&b->cut);
 }
 
 /* g reached from f through site (agent: the overlay edge, or NULL). */
@@ -61,7 +70,37 @@ static void bfs_reach(bfs *b, unsigned g, unsigned f, unsigned site, const overl
 	b->prev[g] = f;
 	b->site[g] = site;
 	b->agent[g] = agent;
+	b->depth[g] = b->depth[f] + 1;
 	b->order[b->n_order++] = g;
+}
+
+/* How many edges leave f (forward) or enter it (backward), counting each
+ * site's targets: what --max-fanout bounds. */
+static unsigned fanout(const qctx *q, unsigned f, bool forward)
+{
+	const catalog_adjacency *a = q->adj;
+	unsigned n = 0;
+	if (f >= a->n_functions)
+		return 0;
+	if (forward) {
+		for (uint32_t s = a->function_sites[f]; s < a->function_sites[f + 1]; s++)
+			if (a->site_sets[s] != CATALOG_NO_SET)
+				n += a->set_offsets[a->site_sets[s] + 1] - a->set_offsets[a->site_sets[s]];
+	} else {
+		for (uint32_t i = a->target_offsets[f]; i < a->target_offsets[f + 1]; i++)
+			n += a->set_site_offsets[a->target_sets[i] + 1] - a->set_site_offsets[a->target_sets[i]];
+	}
+	return n;
+}
+
+/* True when a bound stops the walk at f (then f is listed as cut). */
+static bool bounded(qctx *q, bfs *b, unsigned f, bool forward)
+{
+	if ((b->max_depth && b->depth[f] >= b->max_depth) || (b->max_fanout && fanout(q, f, forward) > b->max_fanout)) {
+		VEC_PUSH(&b->cut, f);
+		return true;
+	}
+	return false;
 }
 
 /* f's callees, in (site, target) order, as q_out_edges gives them. */
@@ -119,6 +158,8 @@ static void bfs_run(qctx *q, bfs *b, unsigned start, bool forward, bool agents, 
 		unsigned f = b->order[head];
 		if (f == stop)
 			break;
+		if (bounded(q, b, f, forward))
+			continue;
 		if (forward)
 			step_out(q, b, f);
 		else
@@ -131,6 +172,24 @@ static void bfs_run(qctx *q, bfs *b, unsigned start, bool forward, bool agents, 
 				bfs_reach(b, a->caller, f, a->site, a->edge);
 		}
 	}
+}
+
+/* uncertainty.bounds: the bounds and the functions they left unexpanded
+ * (in one or two walks): a target past them is unknown, not unreachable. */
+static unsigned bounds_json(qctx *q, json_t *u, const bfs *a, const bfs *b)
+{
+	json_t *names = json_array();
+	unsigned n = 0;
+	for (int w = 0; w < 2; w++) {
+		const bfs *x = w ? b : a;
+		for (size_t i = 0; x && i < x->cut.len; i++, n++)
+			if (json_array_size(names) < 50)
+				json_array_append_new(names, json_string(q_fn_name(q, x->cut.items[i])));
+	}
+	json_object_set_new(u, "bounds", json_pack("{s:I, s:I, s:b, s:I, s:o}", "max_depth", (json_int_t)q->max_depth,
+	                                          "max_fanout", (json_int_t)q->max_fanout, "complete", n == 0,
+	                                          "n_unexpanded", (json_int_t)n, "unexpanded", names));
+	return n;
 }
 
 static bool walk_args(qctx *q, unsigned *from, unsigned *to)
@@ -204,6 +263,8 @@ json_t *qv_reach(qctx *q)
 	json_t *u = q_uncertainty(q, n_unres, ids);
 	json_object_set_new(u, "agent_path_steps", json_integer(agent_steps));
 	json_object_set_new(u, "explored_functions", json_integer(b.n_order));
+	unsigned cut = bounds_json(q, u, &b, NULL);
+	unsigned distance = found ? b.depth[to] : 0;
 	bfs_free(&b);
 	/* Answer version 2: "proven" means every step direct or premise-free;
 	 * version 1's "no agent step" is "agent_free" (docs/queries.md). */
@@ -211,10 +272,14 @@ json_t *qv_reach(qctx *q)
 	json_t *summary = q_proof_summary_json(&sum);
 	if (!found)
 		json_object_set_new(summary, "label", json_null());
-	return json_pack("{s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to",
-	                 q_fn_json(q, to), "reachable", found, "proven", proven, "agent_free", found && agent_steps == 0,
-	                 "proof", summary, "path", path, "steps", steps, "length", (json_int_t)json_array_size(steps),
-	                 "uncertainty", u);
+	/* Past a bound nothing is known: "unknown", never "unreachable" (seed 002). */
+	json_t *r = json_pack("{s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to",
+	                      q_fn_json(q, to), "reachable", found, "proven", proven, "agent_free",
+	                      found && agent_steps == 0, "proof", summary, "path", path, "steps", steps, "length",
+	                      (json_int_t)json_array_size(steps), "uncertainty", u);
+	json_object_set_new(r, "verdict", json_string(found ? "reachable" : cut ? "unknown" : "unreachable"));
+	json_object_set_new(r, "distance", found ? json_integer(distance) : json_string(cut ? "unknown" : "none"));
+	return r;
 }
 
 static bool direction_forward(qctx *q, bool *forward)
@@ -298,6 +363,7 @@ json_t *qv_closure(qctx *q)
 		unresolved_into(q, &all, ids, &n_unres);
 	json_t *u = q_uncertainty(q, n_unres, ids);
 	json_object_set_new(u, "agent_reached", agent_reached);
+	bounds_json(q, u, &all, NULL);
 	json_t *r = json_pack("{s:o, s:s, s:o, s:I, s:o}", "function", q_fn_json(q, fn), "direction",
 	                      forward ? "out" : "in", "functions", fns, "count", (json_int_t)all.n_order, "uncertainty", u);
 	if (two)
@@ -351,6 +417,7 @@ json_t *qv_slice(qctx *q)
 	VEC_FREE(&ev);
 	json_t *u = q_uncertainty(q, n_unres, ids);
 	json_object_set_new(u, "agent_edges", json_integer(agent_edges));
+	bounds_json(q, u, &fw, &bw);
 	json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "from", q_fn_json(q, from), "to", q_fn_json(q, to),
 	                      "functions", fns, "edges", edges, "proof", q_proof_summary_json(&sum), "count",
 	                      (json_int_t)in.len, "uncertainty", u);
@@ -386,6 +453,102 @@ json_t *qv_slice(qctx *q)
 		}
 	}
 	VEC_FREE(&in);
+	bfs_free(&fw);
+	bfs_free(&bw);
+	return r;
+}
+
+/* ---- dominators: the fix points of FROM -> TO (seed 002) ----------------------------------- */
+
+/* The functions on some path FROM -> TO as a small graph (index local[f]),
+ * its edges those between them, for cg_dominators. */
+typedef struct subgraph {
+	VEC(unsigned) nodes;       /* function ids */
+	unsigned *local;           /* function id -> index, UNSEEN outside */
+	VEC(uint32_t) off, succ;
+} subgraph;
+
+static void subgraph_build(qctx *q, subgraph *g, const bfs *fw, const bfs *bw, bool agents)
+{
+	unsigned n = q->s->n_functions;
+	g->local = xmalloc((n + 1) * sizeof *g->local);
+	for (unsigned i = 0; i < n; i++)
+		g->local[i] = UNSEEN;
+	for (unsigned i = 0; i < fw->n_order; i++)
+		if (bw->prev[fw->order[i]] != UNSEEN) {
+			g->local[fw->order[i]] = (unsigned)g->nodes.len;
+			VEC_PUSH(&g->nodes, fw->order[i]);
+		}
+	q_edge_vec ev = {0};
+	for (size_t i = 0; i < g->nodes.len; i++) {
+		VEC_PUSH(&g->off, (uint32_t)g->succ.len);
+		/* a function the walk did not expand has no known edges */
+		bool cut = false;
+		for (size_t k = 0; k < fw->cut.len; k++)
+			cut |= fw->cut.items[k] == g->nodes.items[i];
+		if (cut)
+			continue;
+		q_out_edges(q, g->nodes.items[i], agents, &ev);
+		for (size_t k = 0; k < ev.len; k++)
+			if (ev.items[k].other < n && g->local[ev.items[k].other] != UNSEEN)
+				VEC_PUSH(&g->succ, g->local[ev.items[k].other]);
+	}
+	VEC_PUSH(&g->off, (uint32_t)g->succ.len);
+	VEC_FREE(&ev);
+}
+
+static void subgraph_free(subgraph *g)
+{
+	VEC_FREE(&g->nodes);
+	VEC_FREE(&g->off);
+	VEC_FREE(&g->succ);
+	free(g->local);
+}
+
+json_t *qv_dominators(qctx *q)
+{
+	unsigned from, to;
+	if (!walk_args(q, &from, &to))
+		return NULL;
+	bool agents = q->include_overlay && q->agents.len;
+	unsigned n = q->s->n_functions;
+	bfs fw, bw;
+	bfs_init(q, &fw, n);
+	bfs_init(q, &bw, n);
+	bfs_run(q, &fw, from, true, agents, UNSEEN);
+	bw.max_depth = bw.max_fanout = 0;   /* only to keep what reaches TO; FROM's walk is the bounded one */
+	bfs_run(q, &bw, to, false, agents, UNSEEN);
+	bool found = fw.prev[to] != UNSEEN;
+	json_t *doms = json_array(), *fix = json_array(), *ids = json_array();
+	unsigned n_unres = 0, covered = 0;
+	subgraph g = {0};
+	if (found) {
+		subgraph_build(q, &g, &fw, &bw, agents);
+		unsigned *out = xmalloc((g.nodes.len + 1) * sizeof *out);
+		unsigned k = cg_dominators((unsigned)g.nodes.len, g.off.items, g.succ.items, g.local[from], g.local[to], out);
+		for (unsigned i = 0; i < k; i++) {
+			unsigned f = g.nodes.items[out[i]];
+			json_array_append_new(doms, q_fn_json(q, f));
+			if (f != from && f != to)
+				json_array_append_new(fix, json_string(q_fn_name(q, f)));
+		}
+		free(out);
+		/* the unresolved sites inside the slice could open a way around them */
+		for (size_t i = 0; i < g.nodes.len; i++)
+			if (g.nodes.items[i] != to)
+				q_unresolved_sites(q, g.nodes.items[i], ids, &n_unres, &covered);
+	} else {
+		for (unsigned i = 0; i < fw.n_order; i++)
+			q_unresolved_sites(q, fw.order[i], ids, &n_unres, &covered);
+	}
+	json_t *u = q_uncertainty(q, n_unres, ids);
+	unsigned cut = bounds_json(q, u, &fw, NULL);
+	json_t *r = json_pack("{s:o, s:o, s:b, s:s, s:o, s:o, s:I, s:I, s:o}", "from", q_fn_json(q, from), "to",
+	                      q_fn_json(q, to), "reachable", found, "verdict",
+	                      found ? "reachable" : cut ? "unknown" : "unreachable", "dominators", doms, "fix_points", fix,
+	                      "count", (json_int_t)json_array_size(doms), "slice_functions", (json_int_t)g.nodes.len,
+	                      "uncertainty", u);
+	subgraph_free(&g);
 	bfs_free(&fw);
 	bfs_free(&bw);
 	return r;

@@ -24,7 +24,7 @@ passed = failed = 0
 
 EXPECTED_TOOLS = {
     "load_catalog", "unload_catalog", "inventory", "defs", "at", "callers", "callees", "uses", "reach",
-    "closure", "slice", "graph", "externals", "indirect_targets", "resolution_candidates", "explain",
+    "closure", "slice", "dominators", "graph", "externals", "indirect_targets", "resolution_candidates", "explain",
     "record_edges", "list_overlay", "save_overlay", "load_overlay",
 }
 
@@ -86,7 +86,8 @@ def test_lifecycle():
 
 
 FUNCTION_ARGS = {("callers", "name"), ("callees", "name"), ("uses", "name"), ("closure", "name"),
-                 ("reach", "from"), ("reach", "to"), ("slice", "from"), ("slice", "to")}
+                 ("reach", "from"), ("reach", "to"), ("slice", "from"), ("slice", "to"),
+                 ("dominators", "from"), ("dominators", "to")}
 
 
 def check_function_arguments(tools):
@@ -221,7 +222,7 @@ VALID_ARGS = {
     "inventory": {}, "defs": {"name": "main"}, "at": {"file": "a.c", "line": 3},
     "callers": {"name": "main"}, "callees": {"name": "main"}, "uses": {"name": "main"},
     "reach": {"from": "main", "to": "f"}, "closure": {"name": "main", "direction": "out"},
-    "slice": {"from": "main", "to": "f"}, "externals": {}, "indirect_targets": {"file": "a.c", "line": 3},
+    "slice": {"from": "main", "to": "f"}, "dominators": {"from": "main", "to": "f"}, "externals": {}, "indirect_targets": {"file": "a.c", "line": 3},
     "resolution_candidates": {}, "explain": {"site": 0},
     "record_edges": {"records": [{"op": "add", "via_field": {"record": "ops", "offset": 8}, "to": "h",
                                   "confidence": "high", "provenance": ["a.c:3: o->cb = h"]}]},
@@ -240,6 +241,7 @@ INVALID_ARGS = {
     "reach": ({"from": "main"}, "missing required 'to'"),
     "closure": ({"name": "f", "direction": "sideways"}, "direction: must be one of in, out"),
     "slice": ({"from": "a", "to": "b", "emit_module": 3}, "emit_module: must be of type string"),
+    "dominators": ({"from": "a", "to": "b", "max_depth": 0}, "max_depth: must be at least 1"),
     "externals": ({"limit": -1}, "limit: must be at least 0"),
     "indirect_targets": ({"file": "a.c"}, "missing required 'line'"),
     "resolution_candidates": ({"candidate_limit": 0}, "candidate_limit: must be at least 1"),

@@ -55,7 +55,7 @@ try {
 	const names = tools.map((t) => t.name);
 	for (const n of ["load_catalog", "reach", "record_edges", "list_overlay", "save_overlay", "resolution_candidates"])
 		check(`tools/list has ${n}`, names.includes(n), names);
-	check("tools/list: 19 tools", tools.length === 19, names);
+	check("tools/list: 21 tools", tools.length === 21, names);
 	const reachTool = tools.find((t) => t.name === "reach");
 	check("reach schema requires from and to",
 	      JSON.stringify(reachTool?.inputSchema?.required) === JSON.stringify(["from", "to"]), reachTool?.inputSchema);

@@ -505,7 +505,8 @@ static void test_tools_without_catalog(void **state)
 		const char *args = strcmp(t->name, "record_edges") == 0 ? "{\"records\":[{\"op\":\"add\"}]}"
 		                 : strcmp(t->name, "explain") == 0 ? "{\"site\":1}"
 		                 : strcmp(t->name, "at") == 0 || strcmp(t->name, "indirect_targets") == 0 ? "{\"file\":\"a.c\",\"line\":3}"
-		                 : strcmp(t->name, "reach") == 0 || strcmp(t->name, "slice") == 0 ? "{\"from\":\"main\",\"to\":\"f\"}"
+		                 : strcmp(t->name, "reach") == 0 || strcmp(t->name, "slice") == 0 ||
+		                   strcmp(t->name, "dominators") == 0 ? "{\"from\":\"main\",\"to\":\"f\"}"
 		                 : strcmp(t->name, "defs") == 0 || strcmp(t->name, "callers") == 0 || strcmp(t->name, "callees") == 0 ||
 		                   strcmp(t->name, "uses") == 0 || strcmp(t->name, "closure") == 0 ? "{\"name\":\"main\"}"
 		                 : "{}";

@@ -203,12 +203,31 @@ def queries(cat):
         u = json.loads(out)["uncertainty"]
         check(u.get("indirect_call_sites") == 1 and u.get("ambiguous_call_sites") == 0,
               f"callees runtime: 1 unresolved (c->never), 0 ambiguous ({u})")
-    rc, out, err = run([QUERY, "dominators", "setup", "ping", "--catalog", cat, "--format", "json"])
-    if rc == 0:
-        d = json.loads(out)
-        check([f["name"] for f in d["dominators"]] == ["setup", "ping"] or
-              [f["name"] for f in d["dominators"]] == ["setup", "ping.1"] or d["reachable"],
-              f"dominators setup ping: {d.get('dominators')}")
+    # use_table -> shared -> helper of b.c: two calls; every path passes shared
+    helper_b = '{"module_id": "b.c", "symbol": "helper"}'
+    rc, out, err = run([QUERY, "dominators", "use_table", helper_b, "--catalog", cat, "--format", "json"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and [f["source_name"] for f in d["dominators"]] == ["use_table", "shared", "helper"] and
+          d["fix_points"] == ["shared"], f"dominators use_table helper@b.c: use_table shared helper ({rc} {err} {d})")
+    rc, out, err = run([QUERY, "reach", "use_table", helper_b, "--catalog", cat, "--format", "json"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and d["verdict"] == "reachable" and d["distance"] == 2, f"reach: distance 2 ({d})")
+    for verb in ("reach", "dominators"):
+        rc, out, err = run([QUERY, verb, "use_table", helper_b, "--max-depth", "1", "--catalog", cat,
+                            "--format", "json"])
+        d = json.loads(out) if rc == 0 else {}
+        check(rc == 0 and d["verdict"] == "unknown" and not d["reachable"] and
+              not d["uncertainty"]["bounds"]["complete"], f"{verb} --max-depth 1: unknown, not unreachable ({d})")
+    rc, out, err = run([QUERY, "reach", "use_table", helper_b, "--max-fanout", "3", "--catalog", cat,
+                        "--format", "json"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and d["verdict"] == "unknown" and "use_table" in d["uncertainty"]["bounds"]["unexpanded"],
+          f"reach --max-fanout 3: use_table (more than 3 edges) not expanded, unknown ({d})")
+    rc, out, err = run([QUERY, "reach", "setup", "use_table", "--catalog", cat, "--format", "json"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and d["verdict"] == "unreachable", f"reach setup use_table: unreachable, no bound ({d})")
+    rc, out, err = run([QUERY, "reach", "setup", "ping", "--max-depth", "0", "--catalog", cat])
+    check(rc != 0 and "max_depth" in err, f"--max-depth 0 refused ({rc}: {err.strip()})")
 
 
 def main():
