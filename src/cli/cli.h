@@ -25,6 +25,7 @@ int cmd_rederive(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_source(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #include <stdbool.h>
 #include "capture/extract.h"

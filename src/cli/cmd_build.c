@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "cli/opt.h"
+#include "cli/progress.h"
 #include "cli/oracle_cli.h"
 
 #include <stdio.h>
@@ -55,17 +56,16 @@ static void usage(FILE *out)
 
 static double now(void) { return clock_seconds(); }
 
-/* A progress line on a terminal (long inputs take tens of seconds). */
+/* The progress line on a terminal (cli/progress.h; long inputs take tens
+ * of seconds). */
 static void progress(const char *what)
 {
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\rfacet build: %-40s", what);
+	cli_progress(what, 0, 0);
 }
 
 static void progress_done(void)
 {
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\r%60s\r", "");
+	cli_progress_clear();
 }
 
 static char *default_output(const char *input)
@@ -111,14 +111,14 @@ static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_erro
 {
 	const ir_program *p = run->prog;
 	double t1 = now();
-	progress("points-to analysis...");
+	progress("points-to analysis");
 	pta_result *pta = pta_analyze(p, NULL);
 	double t2 = now();
 	facet_options fo;
 	facet_options_default(&fo);
 	fo.tau = b->tau;
 	fo.oracle = run->oracle.oracle;
-	progress("refinement...");
+	progress("refinement");
 	facet_result *fr = facet_refine(pta, &fo);
 	if (fr->note)
 		cli_note(run->cmd, "%s", fr->note);
@@ -134,7 +134,7 @@ static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_erro
 	b->seconds_pta = t2 - t1;
 	b->seconds_refine = t3 - t2;
 	b->oracle_answers = run->oracle.cache;
-	progress("writing the catalog...");
+	progress("writing the catalog");
 	bool ok = catalog_write(out, b, err);
 	progress_done();
 	if (ok)
@@ -161,6 +161,7 @@ static char *output_path(const options *o, char **files)
 int cmd_build(int argc, char **argv)
 {
 	const char *cmd = "build";
+	cli_progress_start(cmd);
 	if (cli_wants_help(argc, argv)) {
 		usage(stdout);
 		return EXIT_OK;
@@ -191,7 +192,7 @@ int cmd_build(int argc, char **argv)
 	}
 	if (rc == EXIT_OK) {
 		double t0 = now();
-		progress("reading and linking the inputs...");
+		progress("reading and linking the inputs");
 		fflush(stderr);
 		rc = cli_run_load(&run, !o.no_verify, false);
 		progress_done();   /* before ingest's warnings or errors */

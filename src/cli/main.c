@@ -29,6 +29,7 @@ static const command commands[] = {
 	{"source",    cmd_source,    "a catalog (graph 'source') from C files that have no build, through clang"},
 	{"query",     cmd_query,     "ask a catalog: callers, callees, reach, closure, slice, at, uses, ..."},
 	{"overlay",   cli_overlay,   "record and list agent edges beside a catalog (the overlay)"},
+	{"report",    cmd_report,    "write a catalog as HTML pages: numbers, figure, sites, warrants, search"},
 	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},
 	{"capture",   cmd_capture,   "run a build observing its compiles and links; list and extract its programs' bitcode"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},

@@ -114,6 +114,9 @@ static const mcp_arg a_view_direction = {
 static const mcp_arg a_location = {
 	"location", "{\"type\":\"string\",\"minLength\":3}", false,
 	"FILE:LINE: view the call sites at that line and their targets instead of a root."};
+static const mcp_arg a_view_site = {
+	"site", "{\"type\":\"integer\",\"minimum\":0}", false,
+	"A site id: view that one site and its targets instead of a root."};
 static const mcp_arg a_hide_external = {
 	"hide_external", "{\"type\":\"boolean\"}", false, "Leave out functions the program only declares."};
 static const mcp_arg a_max_nodes = {
@@ -259,7 +262,7 @@ const mcp_tool mcp_tools[] = {
 	 "premise, agent) and the number of sites behind it. facet query graph --format dot|graphml|svg "
 	 "draws the same answer.",
 	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_root, &a_depth, &a_view_direction, &a_location, &a_hide_external, &a_max_nodes, &a_graph,
+	 ARGS(&a_root, &a_depth, &a_view_direction, &a_location, &a_view_site, &a_hide_external, &a_max_nodes, &a_graph,
 	      &a_include_overlay, &a_min_confidence)},
 	{"externals", "The program's boundary",
 	 "Symbols called or referenced but not defined in the program (library functions, missing "

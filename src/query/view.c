@@ -6,6 +6,7 @@
  *                                            NAME (breadth-first, default 2)
  *   focus FILE:LINE                           the call sites at that line, one
  *                                            node each, with their targets
+ *   site ID                                   the same for one site
  *   neither                                   every function with an edge
  *
  * Edges join two functions (or a focus site and a target) and carry the
@@ -141,9 +142,19 @@ static bool from_focus(view *v)
 {
 	qctx *q = v->q;
 	const char *file;
-	long long line;
-	if (!q_file_line(q, &file, &line))
+	long long line, one = -1;
+	if (json_object_get(q->args, "site")) {
+		if (!q_int(q, "site", &one, true))
+			return false;
+		if (one < 0 || one >= q->s->n_sites) {
+			error_set(q->err, "no site %lld in the catalog", one);
+			return false;
+		}
+		file = "";
+		line = 0;
+	} else if (!q_file_line(q, &file, &line)) {
 		return false;
+	}
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, caller FROM sites WHERE line = ?2 AND (file = ?1 OR file LIKE "
 	                                "'%/' || ?1) UNION SELECT s.id, s.caller FROM site_inlined i JOIN sites s ON "
 	                                "s.id = i.site WHERE i.line = ?2 AND (i.file = ?1 OR i.file LIKE '%/' || ?1) "
@@ -152,6 +163,10 @@ static bool from_focus(view *v)
 	sqlite3_bind_int64(st, 2, line);
 	VEC(unsigned) sites = {0};
 	VEC(unsigned) callers = {0};
+	if (one >= 0) {
+		st = q_stmt(q->s, "SELECT id, caller FROM sites WHERE id = ?1");
+		sqlite3_bind_int64(st, 1, one);
+	}
 	while (q_step(q->s, st)) {
 		VEC_PUSH(&sites, (unsigned)sqlite3_column_int64(st, 0));
 		VEC_PUSH(&callers, (unsigned)sqlite3_column_int64(st, 1));
@@ -225,7 +240,8 @@ json_t *qv_graph(qctx *q)
 		error_set(q->err, "direction must be \"in\" or \"out\", not '%s'", dir);
 		return NULL;
 	}
-	bool focus = json_object_get(q->args, "location") || json_object_get(q->args, "file");
+	bool focus = json_object_get(q->args, "location") || json_object_get(q->args, "file") ||
+	             json_object_get(q->args, "site");
 	bool rooted = json_object_get(q->args, "root") != NULL;
 	if (focus && rooted) {
 		error_set(q->err, "give root or a focus location, not both");

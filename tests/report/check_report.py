@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""check_report.py — `facet report` (issue 21.4): the pages are
+self-contained (nothing fetched: no external script, style, image or font),
+say what the catalog says, and work in a real browser.
+
+Usage: check_report.py FACET SRCDIR [--screenshot PNG]
+
+The program is tests/query/programs/proofs.c (clang-22 -g -O0 and -O2):
+SITE run's targets are fast_run (Add-Witness, premise-free) and slow_run
+(Add-Store, premise pi_bind), read from the program. The HTML is checked
+with Python's HTML parser at both levels; then headless Chromium (Debian's
+chromium) loads the -O0 report from disk inside a harness page that types
+into the search box, checks that a function is found, follows the site
+link and checks that the site page shows the warrants. A JavaScript error
+anywhere fails the test (Chromium's console log is read; a control page
+with a deliberate error proves the check sees errors). A screenshot of the
+index is taken. Without chromium the browser part is skipped with a message
+(exit 77 when nothing else failed)."""
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+shot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
+if shot in args:
+    args.remove(shot)
+if len(args) != 2:
+    print(__doc__, file=sys.stderr)
+    sys.exit(2)
+FACET, SRC = (os.path.abspath(a) for a in args)
+passed = failed = 0
+
+
+def check(cond, what, detail=None):
+    global passed, failed
+    passed += bool(cond)
+    failed += not cond
+    if not cond:
+        print("FAIL:", what, "" if detail is None else str(detail)[:600])
+    return cond
+
+
+def run(*cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+class Page(html.parser.HTMLParser):
+    """Every tag with its attributes, and the text."""
+    def __init__(self):
+        super().__init__()
+        self.tags, self.text = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(path):
+    p = Page()
+    p.feed(open(path, encoding="utf-8").read())
+    return p
+
+
+def external_refs(p):
+    bad = []
+    for tag, a in p.tags:
+        for k in ("src", "href", "xlink:href", "data"):
+            v = a.get(k)
+            if v and (re.match(r"^[a-z]+:", v) or v.startswith("//")) and not v.startswith("#"):
+                bad.append((tag, k, v))
+        if tag == "link" or (tag == "script" and "src" in a):
+            bad.append((tag, a))
+    return bad
+
+
+os.chdir(SRC)
+PROG = "tests/query/programs/proofs.c"
+run_line = [n for n, t in enumerate(open(PROG), 1) if "/* SITE run */" in t][0]
+work = tempfile.mkdtemp(prefix="facet-report.")
+reports = {}
+for level in ("-O0", "-O2"):
+    bc, cat, out = f"{work}/p{level}.bc", f"{work}/p{level}.facet", f"{work}/report{level}"
+    if run("clang-22", "-g", level, "-c", "-emit-llvm", PROG, "-o", bc).returncode or \
+            run(FACET, "build", bc, "-o", cat).returncode:
+        print("cannot build", PROG, file=sys.stderr)
+        sys.exit(2)
+    r = run(FACET, "report", cat, "-o", out)
+    w = f"proofs.c {level}"
+    if not check(r.returncode == 0 and os.path.exists(f"{out}/index.html"), f"{w}: facet report", r.stderr):
+        continue
+    reports[level] = (cat, out)
+    idx = parse(f"{out}/index.html")
+    check(not external_refs(idx), f"{w}: index.html fetches nothing", external_refs(idx))
+    text = " ".join(idx.text)
+    sites = json.loads(run(FACET, "query", "at", f"proofs.c:{run_line}", "--catalog", cat, "--format",
+                           "json").stdout)["sites"]
+    run_ids = [s["id"] for s in sites if s["kind"] == "indirect"]
+    check(len(run_ids) == 1, f"{w}: one indirect site at SITE run", sites)
+    links = {a.get("href") for t, a in idx.tags if t == "a"}
+    check(f"site-{run_ids[0]}.html" in links, f"{w}: the index links SITE run's page", sorted(links)[:10])
+    check(any(t == "svg" and a.get("id") == "distribution" for t, a in idx.tags), f"{w}: the distribution figure")
+    check("indirect call sites" in text and "Residual questions" in text, f"{w}: the tables and questions")
+    page = parse(f"{out}/site-{run_ids[0]}.html")
+    ptext = " ".join(page.text)
+    check(not external_refs(page), f"{w}: the site page fetches nothing", external_refs(page))
+    for want in ("fast_run", "slow_run", "Add-Witness", "Add-Store", "pi_bind", "premised", "premise-free"):
+        check(want in ptext, f"{w}: the site page says {want}")
+    check(any(t == "svg" for t, a in page.tags) and any(t == "path" and a.get("data-proof") == "premised"
+                                                           for t, a in page.tags),
+          f"{w}: the site page draws its neighbourhood with a premised edge")
+    # refusals: not a catalog, -o a file that is not a report page
+    r = run(FACET, "report", bc, "-o", f"{work}/x")
+    check(r.returncode == 1 and bc in r.stderr, f"{w}: a bitcode file is refused naming it", r.stderr)
+    open(f"{work}/notes.txt", "w").write("mine\n")
+    r = run(FACET, "report", cat, "-o", f"{work}/notes.txt")
+    check(r.returncode == 1 and "not a directory" in r.stderr and open(f"{work}/notes.txt").read() == "mine\n",
+          f"{w}: -o naming a file is refused and the file kept", r.stderr)
+    os.makedirs(f"{work}/other", exist_ok=True)
+    open(f"{work}/other/index.html", "w").write("my own page\n")
+    r = run(FACET, "report", cat, "-o", f"{work}/other")
+    check(r.returncode == 1 and open(f"{work}/other/index.html").read() == "my own page\n",
+          f"{w}: an index.html that is not a report page is not replaced", r.stderr)
+
+HARNESS = """<!DOCTYPE html><html><body><pre id="result">RUNNING</pre>
+<iframe id="f" src="index.html" width="1200" height="900"></iframe>
+<script>
+var out = document.getElementById('result'), f = document.getElementById('f'), step = 0;
+function done(m) { out.textContent = m; }
+f.onload = function () {
+  try {
+    var w = f.contentWindow, d = f.contentDocument;
+    if (step === 0) {
+      step = 1;
+      var box = d.getElementById('search');
+      box.value = 'slow_r';
+      box.dispatchEvent(new w.Event('input'));
+      var hits = [].map.call(d.querySelectorAll('#results li'), function (li) { return li.textContent; });
+      if (!hits.some(function (h) { return h.indexOf('slow_run') === 0; }))
+        return done('FAIL search slow_r found ' + JSON.stringify(hits));
+      box.value = 'site SITEID';
+      box.dispatchEvent(new w.Event('input'));
+      var a = d.querySelector('#results a[href="site-SITEID.html"]');
+      if (!a) return done('FAIL search "site SITEID" gives no link: ' + d.getElementById('results').innerHTML);
+      f.src = a.getAttribute('href');
+    } else if (step === 1) {
+      step = 2;
+      var t = d.querySelector('table.targets');
+      var txt = t ? t.textContent : '';
+      var want = ['fast_run', 'slow_run', 'Add-Witness', 'Add-Store', 'pi_bind', 'premised'];
+      var miss = want.filter(function (x) { return txt.indexOf(x) < 0; });
+      if (miss.length) return done('FAIL the site page lacks ' + miss.join(', ') + ': ' + txt);
+      var ctl = document.createElement('iframe');
+      ctl.src = 'control.html';
+      document.body.appendChild(ctl);
+      done('PASS search and warrants');
+    }
+  } catch (e) { done('FAIL exception ' + e); }
+};
+</script></body></html>
+"""
+browser = shutil.which("chromium")
+if not browser:
+    print("SKIP: chromium is not installed (scripts/install-deps.sh installs Debian's chromium when it can); "
+          "the browser check of facet report did not run")
+elif "-O0" in reports:
+    cat, out = reports["-O0"]
+    sid = json.loads(run(FACET, "query", "at", f"proofs.c:{run_line}", "--catalog", cat, "--format",
+                         "json").stdout)["sites"]
+    sid = [s["id"] for s in sid if s["kind"] == "indirect"][0]
+    open(f"{out}/check.html", "w").write(HARNESS.replace("SITEID", str(sid)))
+    open(f"{out}/control.html", "w").write("<!DOCTYPE html><script>throw new Error('facet-control-error')</script>")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+             "--allow-file-access-from-files", "--enable-logging=stderr", "--v=0", f"--user-data-dir={work}/chrome"]
+    r = run(browser, *flags, "--virtual-time-budget=10000", "--dump-dom", f"file://{out}/check.html", timeout=240)
+    m = re.search(r'<pre id="result">(.*?)</pre>', r.stdout, re.S)
+    result = m.group(1) if m else "(no result: " + r.stdout[-300:] + r.stderr[-300:] + ")"
+    check(result.startswith("PASS"), "browser: search finds slow_run, site page shows its warrants", result)
+    errors = [ln for ln in r.stderr.splitlines() if "Uncaught" in ln or "SyntaxError" in ln]
+    check(any("facet-control-error" in ln for ln in errors), "browser: the console check sees a JS error",
+          r.stderr[-800:])
+    real = [ln for ln in errors if "facet-control-error" not in ln]
+    check(not real, "browser: no JavaScript error on the report's pages", real)
+    png = shot or f"{work}/report.png"
+    r = run(browser, *flags, "--hide-scrollbars", "--window-size=1280,1400", f"--screenshot={png}",
+            f"file://{out}/index.html", timeout=240)
+    check(r.returncode == 0 and os.path.getsize(png) > 10000 and open(png, "rb").read(4) == b"\x89PNG",
+          "browser: a screenshot of the index", r.stderr[-300:])
+print(f"{passed} passed, {failed} failed")
+shutil.rmtree(work, ignore_errors=True)
+sys.exit(1 if failed else 77 if not browser else 0)
