@@ -27,6 +27,11 @@ int cmd_capture(int argc, char **argv);
 int cmd_source(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+/* docs/concepts.md, embedded at build time (scripts/embed.cmake). */
+extern const char *const cli_concepts_text;
+/* The line every --help ends with: what R± may lose, where to read more. */
+extern const char cli_rpm_note[];
+
 #include <stdbool.h>
 #include "capture/extract.h"
 /* capture: writes PROGRAM's module from the capture DIR to out, messages

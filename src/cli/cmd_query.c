@@ -108,6 +108,12 @@ static int print_result(json_t *r, const char *verb, bool json)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
+const char cli_rpm_note[] =
+	"\nR± (graph rpm, the default of queries and callgraph) may lose a true edge:\n"
+	"it drops targets by refutations whose premise (pi_proj: every write into\n"
+	"the field was seen; pi_sig: no call through a mismatched type) can fail.\n"
+	"R+ (rplus) never drops an R0 edge. 'facet help concepts' explains.\n";
+
 /* ---- facet query ------------------------------------------------------------------------ */
 
 typedef struct common {
@@ -297,7 +303,7 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 {
 	if (cli_wants_help(argc, argv) || argc < 2) {
 		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;   /* the facet binary adds cli_rpm_note */
 	}
 	const query_verb_info *v = query_verb_find_cli(argv[1], QV_QUERY);
 	if (!v) {

@@ -48,7 +48,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out,
 	        "\n"
-	        "Run 'facet COMMAND --help' for a command's options.\n"
+	        "Run 'facet COMMAND --help' (or 'facet help COMMAND') for a command's options,\n"
+	        "'facet help concepts' for what the graphs, warrants and proof labels mean.\n"
 	        "Exit codes: 0 success, 1 bad input or failed analysis, 2 usage error.\n");
 }
 
@@ -58,8 +59,24 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2 && strcmp(argv[2], "concepts") == 0) {
+		fputs(cli_concepts_text, stdout);
+		return cli_flush("help") ? EXIT_OK : EXIT_INPUT;
+	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2) {   /* facet help CMD = facet CMD --help */
+		char *av[] = {argv[2], "--help", NULL};
+		for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+			if (strcmp(argv[2], commands[i].name) == 0) {
+				int rc = commands[i].run(2, av);
+				fputs(cli_rpm_note, stdout);
+				return rc;
+			}
+		fprintf(stderr, "facet: error: no help on '%s' (commands, or 'concepts')\n", argv[2]);
+		return EXIT_USAGE;
+	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
 		usage(stdout);
+		fputs(cli_rpm_note, stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
@@ -67,8 +84,12 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			int rc = commands[i].run(argc - 1, argv + 1);
+			if (cli_wants_help(argc - 1, argv + 1))   /* every --help says what R± may lose */
+				fputs(cli_rpm_note, stdout);
+			return rc;
+		}
 	fprintf(stderr, "facet: error: unknown command '%s' (try 'facet --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -12,11 +12,15 @@
  * beside it. */
 #include "cli/cli.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "overlay") == 0)
-		return cli_overlay(argc - 1, argv + 1);
-	return cli_query(argc, argv, NULL);
+	bool overlay = argc >= 2 && strcmp(argv[1], "overlay") == 0;
+	int rc = overlay ? cli_overlay(argc - 1, argv + 1) : cli_query(argc, argv, NULL);
+	if (argc >= 2 && cli_wants_help(overlay ? argc - 1 : argc, overlay ? argv + 1 : argv))
+		fputs(cli_rpm_note, stdout);   /* every --help says what R± may lose */
+	return rc;
 }
