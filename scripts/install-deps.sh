@@ -11,6 +11,7 @@ packages=(
 	graphviz                                    # renders --format dot
 	libcurl4-openssl-dev                        # the openai oracle's HTTP client
 	libclang-22-dev                             # facet source: the C parse without a build (libclang C API)
+	ccache                                      # tests/capture: facet capture with ccache in front of cc
 )
 
 # Wanted but not required: a failed install says so and changes nothing else

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <regex.h>
 #include <signal.h>
@@ -201,17 +202,39 @@ bool capture_run(const capture_run_options *opt, int *status, facet_error *err)
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	/* The child never prints: an exec failure's errno comes back through a
+	 * close-on-exec pipe (empty when the exec succeeded), and the caller
+	 * reports it in facet's one message format. */
+	int fds[2] = {-1, -1};
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		error_set(err, "cannot create a pipe (%s)", strerror(errno));
+		free(dir);
+		return false;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
+		close(fds[0]);
 		execvp(opt->argv[0], opt->argv);
-		fprintf(stderr, "facet capture: cannot run %s: %s\n", opt->argv[0], strerror(errno));
+		int e = errno;
+		ssize_t w = write(fds[1], &e, sizeof e);
+		(void)w;
 		_exit(127);
 	}
-	*status = capture_wait(pid);
+	close(fds[1]);
+	int exec_errno = 0;
+	ssize_t got = pid > 0 ? read(fds[0], &exec_errno, sizeof exec_errno) : 0;
+	close(fds[0]);
+	*status = pid > 0 ? capture_wait(pid) : 127;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	if (pid < 0 || got == (ssize_t)sizeof exec_errno) {
+		error_set(err, "cannot run %s: %s", opt->argv[0], strerror(pid < 0 ? errno : exec_errno));
+		free(dir);
+		*status = 127;
+		return false;
+	}
 	ok = capture_assemble(dir, root, err);
 	free(dir);
 	return ok;

@@ -128,6 +128,18 @@ static bool read_records(const char *dir, json_t *units, json_t *links, facet_er
 	return ok;
 }
 
+bool capture_probe_output(const char *path)
+{
+	/* CMake links its compiler identification (CMakeFiles/VERSION/CompilerIdC/a.out,
+	 * which it keeps) and its try_compile checks (CMakeFiles/CMakeScratch/...,
+	 * CMakeFiles/CMakeTmp/...) under CMakeFiles/, where it never puts a
+	 * target's executable or library (only their objects). */
+	for (const char *p = path; (p = strstr(p, "CMakeFiles/")); p++)
+		if (p == path || p[-1] == '/')
+			return true;
+	return false;
+}
+
 static bool file_is(const char *path, const char *hash)
 {
 	char h[CAPTURE_HASH_HEX];
@@ -180,10 +192,12 @@ bool capture_assemble(const char *dir, const char *root, facet_error *err)
 		else
 			json_object_set(latest, jstr(sorted[i], "output"), sorted[i]);
 	}
-	/* A program is a link whose output is still on disk as it was linked. */
+	/* A program is a link whose output is still on disk as it was linked
+	 * (configure's conftest programs are deleted right away) and not a
+	 * build system's probe. */
 	json_t *programs = json_array();
 	json_object_foreach(latest, key, v) {
-		if (file_is(key, jstr(v, "output_hash")))
+		if (!capture_probe_output(key) && file_is(key, jstr(v, "output_hash")))
 			json_object_set(prog_by_hash, jstr(v, "output_hash"), v);
 	}
 	json_object_foreach(latest, key, v) {

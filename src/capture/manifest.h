@@ -4,7 +4,8 @@
  * translation unit with its source, flags, object, bitcode and its hash;
  * every executable and shared library the build produced (its output still
  * on disk with the content it was linked with — configure's conftest
- * programs are gone by then) with the inputs its native link used, each
+ * programs are gone by then — and not under CMakeFiles/, where CMake links
+ * its compiler identification and try_compile checks) with the inputs its native link used, each
  * resolved to a unit by the object's content hash, through relocatable
  * (-r) links to their own inputs. An input without bitcode is `missing`
  * when it lies under the capture's root directory (assembly, a prebuilt or
@@ -61,6 +62,11 @@ bool capture_assemble(const char *dir, const char *root, facet_error *err);
 /* Reads and checks DIR/manifest.json; every problem names the file. */
 capture_manifest *capture_manifest_load(const char *dir, facet_error *err);
 void capture_manifest_free(capture_manifest *m);
+
+/* Whether a link's output is a build system's probe, not a program:
+ * anything under a CMakeFiles/ directory (CMake's compiler identification
+ * and try_compile). */
+bool capture_probe_output(const char *path);
 
 /* Counts of one program: units with bitcode, missing inputs, external ones. */
 void capture_program_counts(const capture_program *p, unsigned *with_bitcode, unsigned *missing, unsigned *external);

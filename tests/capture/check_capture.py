@@ -373,16 +373,85 @@ def no_debug_info(facet, tmp, env):
     check(os.path.exists(out), "no -g: no module written")
 
 
+CMAKE_PROJECT = {
+    "CMakeLists.txt": "cmake_minimum_required(VERSION 3.13)\nproject(hello C)\n"
+                      "include(CheckFunctionExists)\ncheck_function_exists(strtol HAVE_STRTOL)\n"
+                      "add_executable(hello hello.c greet.c)\n",
+    "hello.c": "int greet(int);\nint main(int argc, char **argv) { (void)argv; return greet(argc); }\n",
+    "greet.c": "int greet(int n) { return n + 1; }\n",
+}
+
+
+def build_systems(facet):
+    """CMake (its compiler identification a.out and try_compile checks are not
+    programs), ccache in front of the compiler (CC="ccache cc", a cold then a
+    warm cache), and a command that cannot start (the parent reports it, once,
+    in facet's message format)."""
+    env = dict(os.environ, CFLAGS="-O1 -g")
+    env.pop("CC", None)
+    tmp = tempfile.mkdtemp(prefix="facet-capture-bs-")
+    try:
+        r = run([facet, "capture", "-o", os.path.join(tmp, "none"), "--", os.path.join(tmp, "no-such-command")],
+                tmp, env, expect=1)
+        check(r.stderr == "facet capture: error: cannot run %s: No such file or directory\n"
+              % os.path.join(tmp, "no-such-command"), "cannot start: stderr %r" % r.stderr)
+        if shutil.which("cmake"):
+            proj = os.path.join(tmp, "cm")
+            for rel, text in CMAKE_PROJECT.items():
+                os.makedirs(os.path.dirname(os.path.join(proj, rel)), exist_ok=True)
+                with open(os.path.join(proj, rel), "w") as f:
+                    f.write(text)
+            run([facet, "capture", "--", "sh", "-c", "cmake -S . -B b >/dev/null && cmake --build b >/dev/null"],
+                proj, env)
+            r = run([facet, "capture", "list", "--format", "json"], proj, env)
+            progs = [os.path.relpath(p["path"], proj) for p in json.loads(r.stdout)["programs"]] if r.returncode == 0 else []
+            check(progs == ["b/hello"], "cmake: programs %s (CompilerIdC/a.out is not one)" % progs)
+            out = os.path.join(tmp, "hello.bc")
+            run([facet, "capture", "extract", "hello", "-o", out], proj, env)
+            check(os.path.exists(out) and sorted(defined_functions(out)) == ["greet", "main"],
+                  "cmake: hello's functions %s" % (sorted(defined_functions(out)) if os.path.exists(out) else None))
+        else:
+            print("check_capture: cmake not on PATH: the CMake case is skipped")
+        if shutil.which("ccache"):
+            cenv = dict(env, CC="ccache cc", CCACHE_DIR=os.path.join(tmp, "ccache"), CCACHE_NOHASHDIR="1")
+            for attempt in ("cold", "warm"):
+                proj = os.path.join(tmp, "cc-" + attempt)
+                os.makedirs(proj)
+                write_project(proj)
+                run([facet, "capture", "--", "make", "-s", "prog2"], proj, cenv)
+                r = run([facet, "capture", "list", "--format", "json"], proj, cenv)
+                progs = {os.path.relpath(p["path"], proj): p for p in json.loads(r.stdout)["programs"]} \
+                    if r.returncode == 0 else {}
+                p = progs.get("prog2", {})
+                check(p.get("units") == 5 and p.get("missing") == 0, "ccache %s: prog2 %s" % (attempt, p))
+                out = os.path.join(tmp, "p2-%s.bc" % attempt)
+                run([facet, "capture", "extract", "prog2", "-o", out], proj, cenv)
+                f = defined_functions(out) if os.path.exists(out) else {}
+                check(normalise(f) == sorted(["main", "util_b", "step", "pick", "s2_other"]),
+                      "ccache %s: prog2 functions %s" % (attempt, sorted(f)))
+            r = run(["ccache", "--print-stats"], tmp, cenv)
+            hits = [int(line.split()[1]) for line in r.stdout.splitlines()
+                    if line.split() and line.split()[0] in ("direct_cache_hit", "preprocessed_cache_hit")]
+            check(sum(hits) > 0, "ccache: the warm build had no cache hit: %s" % r.stdout[:400])
+        else:
+            print("check_capture: ccache not on PATH (scripts/install-deps.sh installs it): the ccache case is skipped")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     args = sys.argv[1:]
     bad = "--bad-input" in args
-    args = [a for a in args if a != "--bad-input"]
+    systems = "--build-systems" in args
+    args = [a for a in args if a not in ("--bad-input", "--build-systems")]
     facet = os.path.abspath(args[0])
     for tool in ("clang-22", "llvm-nm-22", "cc", "make"):
         if not shutil.which(tool):
             print("check_capture: %s not on PATH" % tool)
             return 1
-    if bad:
+    if systems:
+        build_systems(facet)
+    elif bad:
         bad_input(facet)
     else:
         for opt in ("-O0 -g", "-O2"):

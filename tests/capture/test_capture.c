@@ -17,6 +17,7 @@
 #include "capture/args.h"
 #include "capture/binfile.h"
 #include "capture/hash.h"
+#include "capture/manifest.h"
 
 static capture_cmd parse(int argc, const char **argv)
 {
@@ -299,12 +300,25 @@ static void test_archive(void **state)
 	capture_members_free(&t);
 }
 
+/* CMake's compiler identification and try_compile links are probes; a
+ * program whose own name merely contains the word is not. */
+static void test_probe_output(void **state)
+{
+	(void)state;
+	assert_true(capture_probe_output("/b/_build/CMakeFiles/3.25.1/CompilerIdC/a.out"));
+	assert_true(capture_probe_output("/b/_build/CMakeFiles/CMakeScratch/TryCompile-x1/cmTC_5a1b2"));
+	assert_true(capture_probe_output("CMakeFiles/CMakeTmp/cmTC_1"));
+	assert_false(capture_probe_output("/b/_build/tools/tiffcp"));
+	assert_false(capture_probe_output("/b/MyCMakeFiles/prog"));
+	assert_false(capture_probe_output("/b/CMakeFiles"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compile_line), cmocka_unit_test(test_pass_lines), cmocka_unit_test(test_link_line),
 		cmocka_unit_test(test_lang),         cmocka_unit_test(test_elf_symbols), cmocka_unit_test(test_elf_damaged),
-		cmocka_unit_test(test_archive),
+		cmocka_unit_test(test_archive),      cmocka_unit_test(test_probe_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
