@@ -88,6 +88,10 @@ static const char catalog_index_sql[] =
 	"CREATE VIEW edges_rulesonly AS SELECT site, caller, target FROM edges WHERE graphs & 8;\n"
 	"CREATE VIEW edges_rplus AS SELECT site, caller, target FROM edges WHERE graphs & 16;\n"
 	"CREATE VIEW edges_rpm AS SELECT site, caller, target FROM edges WHERE graphs & 32;\n"
-	"CREATE VIEW edges_source AS SELECT site, caller, target FROM edges WHERE graphs & 64;\n";
+	"CREATE VIEW edges_source AS SELECT site, caller, target FROM edges WHERE graphs & 64;\n"
+	"CREATE VIEW edges_cha AS SELECT site, caller, target FROM edges WHERE graphs & 128;\n"
+	"CREATE VIEW edges_rta AS SELECT site, caller, target FROM edges WHERE graphs & 256;\n"
+	"CREATE VIEW edges_vta AS SELECT site, caller, target FROM edges WHERE graphs & 512;\n"
+	"CREATE VIEW edges_vslot AS SELECT site, caller, target FROM edges WHERE graphs & 1024;\n";
 
 #endif

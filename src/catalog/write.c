@@ -98,10 +98,13 @@ static const char *module_id_of(const ir_function *f)
 	return f->loc.file ? f->loc.file : "";
 }
 
-/* The source name of a function: its DISubprogram name, else the linked name
- * without the ".N" suffix LLVM adds to colliding statics. */
+/* The source name of a function: its demangled name (C++: "Shape::area()"),
+ * its DISubprogram name, else the linked name without the ".N" suffix LLVM
+ * adds to colliding statics. */
 static char *source_name_of(const ir_function *f)
 {
+	if (f->demangled)
+		return xstrdup(f->demangled);
 	if (f->di_name && *f->di_name)
 		return xstrdup(f->di_name);
 	char *s = xstrdup(f->name);

@@ -99,12 +99,14 @@ void cg_print_llvm(FILE *out, const ir_program *p)
 
 /* Target names of a site in strcmp order: what people and scripts expect to
  * read, whatever order function ids have. The caller frees the array. */
-static const char **target_names(const cg_graph *g, unsigned site)
+static const char **target_names(const cg_graph *g, unsigned site, bool label)
 {
 	unsigned n = g->n_targets[site];
 	const char **names = xmalloc((n ? n : 1) * sizeof *names);
-	for (unsigned i = 0; i < n; i++)
-		names[i] = g->prog->functions[g->targets[site][i]]->name;
+	for (unsigned i = 0; i < n; i++) {
+		const ir_function *f = g->prog->functions[g->targets[site][i]];
+		names[i] = label ? ir_function_label(f) : f->name;
+	}
 	qsort(names, n, sizeof *names, by_string);
 	return names;
 }
@@ -120,7 +122,7 @@ void cg_print_text(FILE *out, const cg_graph *g)
 		const ir_function *f = p->functions[i];
 		if (!f->defined)
 			continue;
-		fprintf(out, "\n%s", f->name);
+		fprintf(out, "\n%s", ir_function_label(f));
 		if (f->loc.file)
 			fprintf(out, "  (%s:%u)", f->loc.file, f->loc.line);
 		putc('\n', out);
@@ -139,9 +141,9 @@ void cg_print_text(FILE *out, const cg_graph *g)
 			}
 			if (g->n_targets[sid] == 0)
 				fputs(s->kind == SITE_DIRECT ? " (external)" : " ? (unresolved)", out);
-			const char **names = target_names(g, sid);
+			const char **names = target_names(g, sid, true);
 			for (unsigned t = 0; t < g->n_targets[sid]; t++)
-				fprintf(out, " %s", names[t]);
+				fprintf(out, g->n_targets[sid] > 1 && strchr(names[t], ' ') ? " {%s}" : " %s", names[t]);
 			free(names);
 			fprintf(out, "   [site %u]\n", sid);
 		}
@@ -158,6 +160,20 @@ static void print_loc_fields(FILE *out, const ir_loc *loc)
 	fprintf(out, ", \"line\": %u, \"column\": %u", loc->line, loc->col);
 }
 
+/* "virtual": {"class": ..., "slot": ..., "from": ...}, for a C++ virtual call. */
+static void print_vcall(FILE *out, const ir_program *p, const ir_vcall *vc)
+{
+	fputs("\"virtual\": {\"class\": ", out);
+	jsonw_string(out, vc->cls != IR_NONE ? p->classes[vc->cls]->name : NULL);
+	if (vc->any_slot)
+		fputs(", \"slot\": null", out);
+	else
+		fprintf(out, ", \"slot\": %lld", (long long)(vc->slot_offset / (int64_t)p->pointer_size));
+	fputs(", \"class_from\": ", out);
+	jsonw_string(out, vc->cls_from);
+	fputs("}, ", out);
+}
+
 void cg_print_json(FILE *out, const cg_graph *g)
 {
 	const ir_program *p = g->prog;
@@ -168,6 +184,10 @@ void cg_print_json(FILE *out, const cg_graph *g)
 		const ir_function *f = p->functions[i];
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
 		jsonw_string(out, f->name);
+		if (f->demangled) {
+			fputs(", \"demangled\": ", out);
+			jsonw_string(out, f->demangled);
+		}
 		fputs(", \"file\": ", out);
 		jsonw_string(out, f->loc.file);
 		fprintf(out, ", \"line\": %u, \"defined\": %s, \"address_taken\": %s, \"linkage\": \"%s\"}",
@@ -189,8 +209,11 @@ void cg_print_json(FILE *out, const cg_graph *g)
 			print_loc_fields(out, &s->inlined_at[k].loc);
 			putc('}', out);
 		}
-		fprintf(out, "], \"kind\": \"%s\", \"targets\": [", site_kind_name(s->kind));
-		const char **names = target_names(g, i);
+		fprintf(out, "], \"kind\": \"%s\", ", site_kind_name(s->kind));
+		if (s->vcall != IR_NONE)
+			print_vcall(out, p, &p->vcalls[s->vcall]);
+		fputs("\"targets\": [", out);
+		const char **names = target_names(g, i, false);
 		for (unsigned k = 0; k < g->n_targets[i]; k++) {
 			if (k)
 				fputs(", ", out);
@@ -214,6 +237,14 @@ void cg_print_dot(FILE *out, const cg_graph *g)
 	const ir_program *p = g->prog;
 	fprintf(out, "digraph \"%s\" {\n  node [shape=box, fontname=\"monospace\"];\n", g->name);
 	bool unresolved_node = false;
+	for (unsigned i = 0; i < p->n_functions; i++)
+		if (p->functions[i]->demangled) {   /* ids stay the linked names: ctor and dtor variants differ */
+			fputs("  ", out);
+			dot_id(out, p->functions[i]->name);
+			fputs(" [label=", out);
+			dot_id(out, p->functions[i]->demangled);
+			fputs("];\n", out);
+		}
 	for (unsigned i = 0; i < p->n_functions; i++) {
 		const ir_function *f = p->functions[i];
 		if (f->n_sites == 0)

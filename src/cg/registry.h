@@ -17,6 +17,10 @@ typedef enum cg_graph_id {
 	CG_RPLUS,                  /* R+ = R0 ∪ [A_W]_c */
 	CG_RPM,                    /* R± = (R0 \ (Psym ∪ [Pres]_c)) ∪ [A_W ∪ A_S ∪ A_res]_c */
 	CG_SOURCE,                 /* name-resolved from C sources without a build (src/source/) */
+	CG_CHA,                    /* C++ virtual calls by class hierarchy analysis (src/cxx) */
+	CG_RTA,                    /* ... by rapid type analysis */
+	CG_VTA,                    /* ... by the classes of the receiver's points-to objects */
+	CG_VSLOT,                  /* cha refined on vtable slots by the points-to objects; R± elsewhere */
 	CG_N_GRAPHS
 } cg_graph_id;
 
@@ -25,6 +29,7 @@ typedef struct cg_graph_info {
 	const char *name;          /* "direct", ..., "rpm": what --graph and catalogs say */
 	const char *description;   /* one line, for help texts and the MCP schema */
 	bool needs_pta;            /* built from the points-to analysis */
+	bool needs_model;          /* reads more than the call sites (ingest without sites_only) */
 	bool refined;              /* derived by the refinement from R0 and the decisions */
 	bool from_source;          /* built by `facet source` from C files, never from bitcode */
 } cg_graph_info;
@@ -35,7 +40,7 @@ const cg_graph_info *cg_graph_info_of(cg_graph_id id);
 const char *cg_graph_name(int id);
 /* The id of a graph name, -1 when it is not one facet knows (NULL too). */
 int cg_graph_parse(const char *name);
-/* "direct, andersen, r0, rulesonly, rplus, rpm": the names for messages. */
+/* "direct, andersen, r0, rulesonly, rplus, rpm, cha, rta, vta, vslot": the names for messages. */
 const char *cg_graph_list(void);
 
 #endif

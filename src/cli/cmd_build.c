@@ -16,6 +16,7 @@
 
 #include "catalog/catalog.h"
 #include "cg/graph.h"
+#include "cxx/cxx.h"
 #include "facet/facet.h"
 #include "oracle/cache.h"
 #include "pta/andersen.h"
@@ -127,6 +128,8 @@ static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_erro
 	for (int i = CG_RULESONLY; i < CG_N_GRAPHS; i++)
 		if (cg_graph_info_of((cg_graph_id)i)->refined)
 			g[i] = facet_graph(fr, (cg_graph_id)i);
+	for (int i = CG_CHA; i <= CG_VSLOT; i++)
+		g[i] = cxx_graph(i, p, pta, fr->r0, g[CG_RPM]);
 	for (int i = 0; i < CG_N_GRAPHS; i++)
 		b->graphs[i] = i == CG_R0 ? fr->r0 : g[i];
 	b->refine = fr;

@@ -138,7 +138,7 @@ int cmd_callgraph(int argc, char **argv)
 		cli_error(cmd, "unknown graph '%s' (%s)", o.graph, cg_graph_list());
 		return EXIT_USAGE;
 	}
-	bool want_pta = cg_graph_info_of((cg_graph_id)id)->needs_pta;
+	bool want_pta = cg_graph_info_of((cg_graph_id)id)->needs_model;
 	cli_graph_options gopt = {.tau_set = o.tau != NULL};
 	if ((o.tau && !cli_parse_tau(cmd, o.tau, &gopt.tau)) ||
 	    !cli_choice(cmd, "format", o.format, "text\0json\0dot\0llvm\0"))

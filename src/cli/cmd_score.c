@@ -114,7 +114,7 @@ static bool program_graphs(char **files, int nfiles, bool verify, const char **g
 {
 	bool pta = false;
 	for (unsigned i = 0; i < ngr; i++)
-		pta |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_pta;
+		pta |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_model;
 	ir_program *p = pta ? cli_load("score", files, nfiles, verify) : cli_load_sites("score", files, nfiles, verify);
 	if (!p)
 		return false;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ir/ingest.h"
+#include "cxx/cxx.h"
 #include "facet/facet.h"
 #include "pta/andersen.h"
 #include "util/error.h"
@@ -87,10 +88,18 @@ cg_graph *cli_graphs_get(cli_graphs *s, const char *name)
 		cli_error(s->cmd, "graph %s is made from C files by 'facet source', not from bitcode", name);
 		return NULL;
 	}
+	if (id == CG_CHA || id == CG_RTA)
+		return cxx_graph(id, s->prog, NULL, NULL, NULL);
 	if (!s->pta)
 		s->pta = pta_analyze(s->prog, NULL);
 	if (id == CG_ANDERSEN || id == CG_R0)
 		return pta_callgraph(s->pta, id == CG_R0);
+	if (id == CG_VTA || id == CG_VSLOT) {   /* over R0 or R± at the sites that are not virtual */
+		cg_graph *base = cli_graphs_get(s, id == CG_VTA ? "r0" : "rpm");
+		cg_graph *g = base ? cxx_graph(id, s->prog, s->pta, base, base) : NULL;
+		cg_free(base);
+		return g;
+	}
 	/* Only R± can adopt an oracle's answer: the other graphs ask nothing. */
 	facet_oracle *oracle = id == CG_RPM && s->have_opt ? s->opt.oracle : NULL;
 	if (oracle) {

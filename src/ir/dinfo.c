@@ -4,7 +4,7 @@
  *   DIFile              0 filename, 1 directory
  *   DIType (all kinds)  0 file, 1 scope, 2 name, 3 size in bits, 4 offset in bits
  *     DIDerivedType     5 base type
- *     DICompositeType   5 base type, 6 elements
+ *     DICompositeType   5 base type, 6 elements, 9 identifier (C++ ODR name)
  *     DISubroutineType  5 type array (entry 0 = return type, NULL = void)
  *   DISubrange          0 count
  *   DISubprogram        0 file, 1 scope, 2 name, 3 linkage name, 4 type
@@ -179,6 +179,8 @@ static void read_members(dinfo_reader *r, di_type *t, LLVMMetadataRef elements)
 		dm->size_bits = op_uint(mops, mn, 3);
 		dm->offset_bits = op_uint(mops, mn, 4);
 		dm->bitfield = (LLVMDITypeGetFlags(m) & LLVMDIFlagBitField) != 0;
+		dm->base = tag == TAG_inheritance;
+		dm->virtual_base = dm->base && (LLVMDITypeGetFlags(m) & LLVMDIFlagVirtual) != 0;
 		dm->type = dinfo_type(r, op_md(mops, mn, 5));
 		free(mops);
 	}
@@ -260,6 +262,8 @@ di_type *dinfo_type(dinfo_reader *r, LLVMMetadataRef md)
 		t->base = dinfo_type(r, op_md(ops, n, 5));
 		if (t->kind == DI_STRUCT || t->kind == DI_UNION)
 			read_members(r, t, op_md(ops, n, 6));
+		if (t->kind == DI_STRUCT)
+			t->identifier = op_string(r, ops, n, 9);
 		else if (t->kind == DI_ARRAY)
 			read_dims(r, t, op_md(ops, n, 6));
 		break;

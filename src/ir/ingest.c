@@ -297,7 +297,7 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	} else {
 		s.kind = SITE_INDIRECT;
 	}
-	s.result = s.callee_value = IR_NONE;
+	s.result = s.callee_value = s.vcall = IR_NONE;
 	if (L->keep_site_insts)
 		VEC_PUSH(&L->site_insts, inst);   /* indexed by s.id, for the trace instrumentation */
 	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
@@ -561,6 +561,9 @@ static void lower_module(lowering *L)
 		memcpy(p->stmts + nc, L->stmts.items, L->stmts.len * sizeof *p->stmts);
 	for (unsigned i = 0; i < p->n_functions; i++)
 		p->functions[i]->first_stmt += nc;
+	cxx_demangle_functions(p);
+	if (!L->sites_only)
+		cxx_lower(L);
 }
 
 /* Bitcode (raw or in its wrapper) by its magic; otherwise the bytes must

@@ -68,4 +68,13 @@ unsigned lower_operand(lowering *L, LLVMValueRef v);
 /* lower.c: append the statements of one instruction to L->stmts. */
 void lower_instruction(lowering *L, LLVMValueRef inst);
 
+/* cxx.c: each function's demangled name (ir_function.demangled). */
+void cxx_demangle_functions(ir_program *p);
+/* cxx.c: C++ classes, vtable address points, allocation classes and
+ * instantiations (model.h); then cxx_vcalls. Needs the lowered program. */
+void cxx_lower(lowering *L);
+/* vcall.c: the virtual call sites with their receivers' static classes, the
+ * classes each function instantiates, and ir_function.vtable_only. */
+void cxx_vcalls(lowering *L, const strmap *class_by_key, const strmap *class_by_name);
+
 #endif

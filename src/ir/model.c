@@ -47,6 +47,11 @@ bool di_is_function_pointer(di_type *t)
 	return t && t->kind == DI_SUBROUTINE;
 }
 
+const char *ir_function_label(const ir_function *f)
+{
+	return f->demangled ? f->demangled : f->name;
+}
+
 ir_function *ir_find_function(const ir_program *p, const char *name)
 {
 	return strmap_get(&p->function_by_name, name);

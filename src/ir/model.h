@@ -45,6 +45,8 @@ typedef struct di_member {
 	uint64_t offset_bits, size_bits;
 	di_type *type;
 	bool bitfield;
+	bool base;                 /* a C++ base class (DW_TAG_inheritance), not a field */
+	bool virtual_base;         /* a virtual base: offset_bits holds its vbase-offset offset in bytes */
 } di_member;
 
 struct di_type {
@@ -61,6 +63,7 @@ struct di_type {
 	unsigned n_dims;
 	ir_loc loc;                /* where it is declared */
 	bool forward_decl;         /* declared but not defined in this unit */
+	const char *identifier;    /* struct/class: the ODR identifier C++ gives it ("_ZTS5Shape"), else NULL */
 };
 
 const char *di_kind_name(di_kind k);
@@ -145,6 +148,7 @@ typedef struct ir_site {
 	 * their address on). */
 	bool asm_goto;
 	unsigned asm_pointer_operands;
+	unsigned vcall;            /* index in program->vcalls when a C++ virtual call, else IR_NONE */
 } ir_site;
 
 /* ---- pointer statements ------------------------------------------------------------------ */
@@ -208,6 +212,8 @@ struct ir_function {
 	unsigned first_arg, n_args;    /* value ids of its arguments */
 	unsigned first_stmt, n_stmts;  /* its statements, program->stmts[first_stmt ..] */
 	bool returns_tracked;          /* its return type can hold an address */
+	const char *demangled;     /* the Itanium demangling of name ("Shape::area()"), NULL when not mangled */
+	bool vtable_only;          /* its address is taken only by vtable and typeinfo initialisers */
 };
 
 /* A pointer-valued slot of a global initializer, at a byte offset of the global. */
@@ -273,6 +279,60 @@ typedef struct ir_module_asm {
 	unsigned function_labels;  /* labels defining a function the IR only declares (asm bodies, trampolines) */
 } ir_module_asm;
 
+/* ---- C++ classes, vtables and virtual calls (src/ir/cxx.c) ------------------------------ */
+
+/* A direct base: non-virtual at a byte offset in the derived object, or
+ * virtual (its offset is read from the vtable, vbase_offset_offset bytes
+ * below the address point, as the Itanium ABI lays it out). */
+typedef struct ir_class_base {
+	unsigned cls;
+	bool is_virtual;
+	int64_t offset;            /* non-virtual: bytes; virtual: the vbase-offset offset */
+} ir_class_base;
+
+typedef struct ir_class {
+	unsigned id;
+	const char *key;           /* the mangled type name typeinfo and !type use: "_ZTS5Shape" */
+	const char *name;          /* demangled: "Shape" */
+	ir_class_base *bases;      /* direct bases, from the typeinfo _ZTI (else the debug info) */
+	unsigned n_bases;
+	ir_global *vtable;         /* its vtable group _ZTV, NULL when the module has none */
+	unsigned first_point, n_points;   /* its address points, program->vpoints[first_point ..] */
+} ir_class;
+
+/* One address point of a vtable group: where a vptr points. */
+typedef struct ir_vpoint {
+	unsigned cls;              /* the class whose group this is */
+	uint64_t offset;           /* byte offset of the address point in the group */
+	int64_t offset_to_top;     /* minus the subobject's offset in a cls object */
+	ir_function **slots;       /* slot i is at offset + i * pointer size; NULL: null, pure or deleted */
+	unsigned n_slots;
+	unsigned n_pure;           /* slots holding __cxa_pure_virtual or __cxa_deleted_virtual */
+	unsigned *compat;          /* the classes a pointer holding this vptr may be declared as */
+	unsigned n_compat;
+} ir_vpoint;
+
+/* A call through a vtable slot: callee = *(vptr + slot_offset), vptr = *receiver. */
+typedef struct ir_vcall {
+	unsigned site;
+	unsigned cls;              /* static class of the receiver, IR_NONE when unknown */
+	int64_t slot_offset;       /* bytes past the address point */
+	unsigned receiver;         /* value id of the object pointer, IR_NONE when untracked */
+	const char *cls_from;      /* "type.test", "debug-info" or NULL (unknown) */
+	bool receiver_this;        /* the receiver is the caller's own first argument (`this`) */
+	bool any_slot;             /* the slot offset is not constant (a member-function pointer) */
+	bool mixed;                /* the callee may also be a plain function pointer (a member-function
+	                              pointer's non-virtual branch) */
+	unsigned structor;         /* receiver_this in a constructor or destructor of this class, whose
+	                              vtable the object has while it runs; IR_NONE otherwise */
+} ir_vcall;
+
+/* A (key, class) pair; lists of them are sorted by key. */
+typedef struct ir_class_use {
+	unsigned key;
+	unsigned cls;
+} ir_class_use;
+
 /* ---- the program ---------------------------------------------------------------------- */
 
 typedef struct ir_program {
@@ -309,11 +369,28 @@ typedef struct ir_program {
 	ir_module_asm module_asm;
 	unsigned n_aliases;        /* global aliases (__attribute__((alias))), resolved to their aliasees */
 
+	ir_class **classes;        /* C++ classes with typeinfo or a vtable, by id */
+	unsigned n_classes;
+	ir_vpoint *vpoints;
+	unsigned n_vpoints;
+	ir_vcall *vcalls;
+	unsigned n_vcalls;
+	/* value id of an allocation (alloca, heap call, global) -> the class it
+	 * creates, from !heapallocsite, the allocated IR type, the debug info */
+	ir_class_use *alloc_classes;
+	unsigned n_alloc_classes;
+	/* function id -> a class it instantiates (a constructor call that is not
+	 * a base-class initialisation, or a vtable stored outside constructors) */
+	ir_class_use *instantiations;
+	unsigned n_instantiations;
+
 	strmap function_by_name;   /* linked name -> ir_function* */
 	strmap global_by_name;     /* linked name -> ir_global* */
 	strmap interned;           /* string interning for type strings */
 } ir_program;
 
+/* What people read for f: its demangled name, else its linked name. */
+const char *ir_function_label(const ir_function *f);
 ir_function *ir_find_function(const ir_program *p, const char *name);
 ir_global *ir_find_global(const ir_program *p, const char *name);
 /* Intern s in the program's arena: equal strings get the same pointer. */

@@ -301,7 +301,9 @@ const char *q_fn_name(qctx *q, unsigned id)
 	query_session *s = q->s;
 	if (!s->names) {   /* one scan instead of a lookup per function a walk names */
 		s->names = xcalloc(s->n_functions + 1, sizeof *s->names);
-		sqlite3_stmt *st = q_stmt(s, "SELECT id, name FROM functions");
+		/* C++ symbols are shown demangled (their source_name, which lookups accept too) */
+		sqlite3_stmt *st = q_stmt(s, "SELECT id, CASE WHEN substr(name, 1, 2) = '_Z' AND source_name <> '' "
+		                             "THEN source_name ELSE name END FROM functions");
 		while (st && q_step(s, st)) {
 			sqlite3_int64 i = sqlite3_column_int64(st, 0);
 			const char *name = (const char *)sqlite3_column_text(st, 1);
@@ -652,8 +654,7 @@ json_t *query_call(query_session *s, const char *verb_name, json_t *args, facet_
 		char have[128] = "";
 		for (int i = 0, n = 0; i < CG_N_GRAPHS; i++)
 			if (catalog_has_graph(s->cat, i))
-				n += snprintf(have + n, sizeof have - (size_t)n, "%s%s", cg_graph_name(i),
-				              i == CG_RPM ? "" : " ");
+				n += snprintf(have + n, sizeof have - (size_t)n, "%s%s", n ? " " : "", cg_graph_name(i));
 		error_set(err, "graph %s is not in this catalog (%s); this catalog has: %s", graph,
 		          note && *note ? note : "not built", have);
 		goto out;

@@ -5,7 +5,8 @@
 #
 # Usage: direct_vs_opt.sh FACET SRCDIR
 #
-# Cases, for every tests/programs/*.c:
+# Cases, for every tests/programs/*.c and every C++ program tests/cxx/*.cpp
+# (compiled with clang++-22):
 #   - bitcode from `clang-22 -g -O0 -c -emit-llvm` and from -O2;
 #   - textual IR (.ll, clang-22 -S) at -O0;
 # and for every multi-file program (a file whose comment says
@@ -23,7 +24,7 @@ fi
 facet=$1
 srcdir=$2
 
-for tool in clang-22 opt-22 llvm-link-22; do
+for tool in clang-22 clang++-22 opt-22 llvm-link-22; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "direct_vs_opt: $tool not found on PATH (install LLVM 22: clang-22, llvm-22)" >&2
 		exit 2
@@ -51,7 +52,9 @@ mask() {
 # compile REL LEVEL OUT [-S]: compile tests/programs/... from the source dir
 compile() {
 	local rel=$1 level=$2 out=$3 extra=${4:-}
-	if ! (cd "$srcdir" && clang-22 $extra -g "-$level" -c -emit-llvm "$rel" -o "$out") \
+	local cc=clang-22
+	case $rel in *.cpp) cc=clang++-22 ;; esac
+	if ! (cd "$srcdir" && $cc $extra -g "-$level" -c -emit-llvm "$rel" -o "$out") \
 		>"$tmp/clang.err" 2>&1; then
 		echo "FAIL $rel -$level: clang-22 failed:"
 		sed 's/^/    /' "$tmp/clang.err"
@@ -90,8 +93,8 @@ check() {
 }
 
 progs=$(cd "$srcdir" && ls tests/programs/*.c)
-for rel in $progs; do
-	base=$(basename "$rel" .c)
+for rel in $progs $(cd "$srcdir" && ls tests/cxx/*.cpp); do
+	base=$(basename "$rel"); base=${base%.*}
 	for level in O0 O2; do
 		bc="$tmp/$base.$level.bc"
 		if compile "$rel" "$level" "$bc"; then

@@ -89,7 +89,8 @@ rc, inv, err = q(cat0, "inventory")
 check(rc == 0 and inv["meta"]["schema_version"] == "4" and len(inv["fingerprint"]) == 16,
       f"inventory: schema version 4 and a 16-digit fingerprint ({err})")
 check(inv and {g["name"] for g in inv["graphs"] if g["present"]} ==
-      {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm"}, "inventory: every graph present")
+      {"direct", "andersen", "r0", "rulesonly", "rplus", "rpm", "cha", "rta", "vta", "vslot"},
+      "inventory: every graph present")
 check(inv and inv["default_graph"] == "rpm", "default graph is rpm")
 check(inv and inv["counts"]["sites_indirect"] == 3, f"plugin.c has 3 indirect sites: {inv and inv['counts']}")
 
@@ -524,7 +525,7 @@ reader_failures = []
 def reader():
     while not stop.is_set():
         rc, r, err = q(live, "inventory")
-        if rc != 0 or not r or len(r["graphs"]) != 7:
+        if rc != 0 or not r or len(r["graphs"]) != 11:
             reader_failures.append(err.strip() or "bad answer")
 
 

@@ -1,0 +1,428 @@
+/* vgraph.c — cha, rta, vta and vslot (cxx.h): one reachability engine, the
+ * graph choosing the targets of each site. */
+#include "cxx/cxx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sbitmap.h"
+#include "util/vec.h"
+#include "util/xalloc.h"
+
+typedef VEC(unsigned) uvec;
+
+typedef enum mode { M_CHA, M_RTA, M_VTA, M_VSLOT } mode;
+
+typedef struct engine {
+	const ir_program *p;
+	mode m;
+	const pta_result *pta;     /* vta, vslot */
+	const cg_graph *other;     /* the targets of non-virtual indirect sites: r0 (vta), rpm (vslot) */
+	unsigned **subs, *n_subs;  /* class -> its subclasses (itself included) */
+	bool *reach, *inst;
+	unsigned *work, n_work;
+	unsigned *direct_calls;    /* function -> how many direct sites call it */
+	bool *in_some_slot;        /* function -> some vtable slot holds it */
+	unsigned *taken, n_taken;  /* functions whose address is taken outside vtables */
+	unsigned *buf;             /* 2 * n_functions scratch for targets */
+	bool *mark;                /* n_functions scratch */
+} engine;
+
+/* ---- the hierarchy ----------------------------------------------------------------------- */
+
+static void ancestors(const ir_program *p, unsigned c, unsigned d, unsigned *seen, uvec *lists,
+                      int depth)
+{
+	if (seen[d] == c + 1 || depth > 64)
+		return;
+	seen[d] = c + 1;
+	VEC_PUSH(&lists[d], c);
+	for (unsigned i = 0; i < p->classes[d]->n_bases; i++)
+		ancestors(p, c, p->classes[d]->bases[i].cls, seen, lists, depth + 1);
+}
+
+static void build_subs(engine *E)
+{
+	const ir_program *p = E->p;
+	unsigned n = p->n_classes;
+	uvec *lists = xcalloc(n ? n : 1, sizeof *lists);
+	unsigned *seen = xcalloc(n ? n : 1, sizeof *seen);
+	for (unsigned c = 0; c < n; c++)
+		ancestors(p, c, c, seen, lists, 0);
+	E->subs = xcalloc(n ? n : 1, sizeof *E->subs);
+	E->n_subs = xcalloc(n ? n : 1, sizeof *E->n_subs);
+	for (unsigned c = 0; c < n; c++) {
+		E->subs[c] = lists[c].items;
+		E->n_subs[c] = (unsigned)lists[c].len;
+	}
+	free(lists);
+	free(seen);
+}
+
+static bool compat_has(const ir_vpoint *vp, unsigned d)
+{
+	for (unsigned i = 0; i < vp->n_compat; i++)
+		if (vp->compat[i] == d)
+			return true;
+	return false;
+}
+
+/* lookup(c, slot) as a pointer to class d (IR_NONE: any point) sees it,
+ * from the point at subobject offset off (INT64_MIN: any offset); adds the
+ * functions to out (deduplicated by mark). */
+static unsigned lookup(engine *E, unsigned c, unsigned d, int64_t off, const ir_vcall *vc, unsigned *out,
+                       unsigned n)
+{
+	const ir_program *p = E->p;
+	const ir_class *k = p->classes[c];
+	unsigned slot = (unsigned)(vc->slot_offset / (int64_t)p->pointer_size);
+	if (vc->slot_offset % (int64_t)p->pointer_size)
+		return n;
+	for (unsigned i = 0; i < k->n_points; i++) {
+		const ir_vpoint *vp = &p->vpoints[k->first_point + i];
+		if (d != IR_NONE ? !compat_has(vp, d) : off != INT64_MIN && vp->offset_to_top != -off)
+			continue;
+		unsigned lo = vc->any_slot ? 0 : slot, hi = vc->any_slot ? vp->n_slots : slot + 1;
+		for (unsigned j = lo; j < hi && j < vp->n_slots; j++) {
+			const ir_function *f = vp->slots[j];
+			if (!f || ((d == IR_NONE || vc->any_slot) && !pta_type_fits(&p->sites[vc->site], f)))
+				continue;
+			if (!E->mark[f->id]) {
+				E->mark[f->id] = true;
+				out[n++] = f->id;
+			}
+		}
+	}
+	return n;
+}
+
+static unsigned finish(engine *E, unsigned *out, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		E->mark[out[i]] = false;
+	return n;
+}
+
+static unsigned cha_targets(engine *E, const ir_vcall *vc, unsigned *out, bool instantiated_only)
+{
+	const ir_program *p = E->p;
+	unsigned n = 0;
+	if (vc->cls == IR_NONE) {
+		for (unsigned c = 0; c < p->n_classes; c++)
+			if (!instantiated_only || E->inst[c])
+				n = lookup(E, c, IR_NONE, INT64_MIN, vc, out, n);
+	} else {
+		for (unsigned i = 0; i < E->n_subs[vc->cls]; i++) {
+			unsigned c = E->subs[vc->cls][i];
+			if (!instantiated_only || E->inst[c])
+				n = lookup(E, c, vc->cls, INT64_MIN, vc, out, n);
+		}
+	}
+	return finish(E, out, n);
+}
+
+/* ---- points-to objects and their classes --------------------------------------------------- */
+
+static unsigned alloc_class(const ir_program *p, unsigned value)
+{
+	unsigned lo = 0, hi = p->n_alloc_classes;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (p->alloc_classes[mid].key < value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->n_alloc_classes && p->alloc_classes[lo].key == value ? p->alloc_classes[lo].cls : IR_NONE;
+}
+
+static unsigned object_class(const engine *E, unsigned obj)
+{
+	const ir_program *p = E->p;
+	const pta_obj_info *o = &E->pta->objects[obj];
+	switch (o->kind) {
+	case OBJ_STACK: return alloc_class(p, o->index);
+	case OBJ_GLOBAL: return o->index < p->n_globals ? alloc_class(p, p->globals[o->index]->value) : IR_NONE;
+	case OBJ_HEAP: return o->index < p->n_sites ? alloc_class(p, p->sites[o->index].value) : IR_NONE;
+	default: return IR_NONE;
+	}
+}
+
+/* `this` of a method that only vtables reach holds only objects of classes
+ * whose vtables hold the method (lookup(C, m) = t, the lesson's rule 3). */
+static bool this_excludes(const engine *E, const ir_vcall *vc, unsigned c)
+{
+	const ir_program *p = E->p;
+	const ir_function *t = p->sites[vc->site].caller;
+	if (!vc->receiver_this || !t->vtable_only || E->direct_calls[t->id] || !E->in_some_slot[t->id])
+		return false;
+	const ir_class *k = p->classes[c];
+	for (unsigned i = 0; i < k->n_points; i++) {
+		const ir_vpoint *vp = &p->vpoints[k->first_point + i];
+		for (unsigned s = 0; s < vp->n_slots; s++)
+			if (vp->slots[s] == t)
+				return false;
+	}
+	return true;
+}
+
+/* The targets the receiver's objects give (vta), or, with *unknown set when
+ * some object has no class we can read, the caller keeps cha's (vslot). */
+static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, bool *unknown)
+{
+	const pta_solver *s = E->pta->solver;
+	const sbitmap *pts = vc->receiver != IR_NONE ? pta_value_pts(E->pta, vc->receiver) : NULL;
+	*unknown = !pts || sbm_empty(pts);
+	unsigned n = 0, loc;
+	if (pts)
+		SBM_FOREACH(pts, loc) {
+			unsigned obj = pta_loc_object(s, loc);
+			unsigned c = obj != PTA_NONE ? object_class(E, obj) : IR_NONE;
+			if (c == IR_NONE) {
+				*unknown = true;
+				continue;
+			}
+			if (this_excludes(E, vc, c))
+				continue;
+			unsigned before = n;
+			n = lookup(E, c, vc->cls, pta_loc_offset(s, loc), vc, out, n);
+			/* an object whose class has no vtable at that offset: a member subobject */
+			if (n == before && E->p->classes[c]->n_points == 0)
+				*unknown = true;
+		}
+	return finish(E, out, n);
+}
+
+/* ---- the engine ---------------------------------------------------------------------------- */
+
+static void reach(engine *E, unsigned f)
+{
+	if (!E->reach[f] && E->p->functions[f]->defined) {
+		E->reach[f] = true;
+		E->work[E->n_work++] = f;
+	} else {
+		E->reach[f] = true;
+	}
+}
+
+static unsigned indirect_targets(engine *E, const ir_site *s, unsigned *out)
+{
+	const ir_program *p = E->p;
+	unsigned n = 0;
+	if (E->other) {
+		memcpy(out, E->other->targets[s->id], E->other->n_targets[s->id] * sizeof *out);
+		return E->other->n_targets[s->id];
+	}
+	for (unsigned i = 0; i < E->n_taken; i++)
+		if (pta_type_fits(s, p->functions[E->taken[i]]))
+			out[n++] = E->taken[i];
+	return n;
+}
+
+static unsigned indirect_targets(engine *E, const ir_site *s, unsigned *out);
+
+static unsigned dispatch_targets(engine *E, const ir_vcall *vc, unsigned *out)
+{
+	if (vc->structor != IR_NONE)   /* the constructor's or destructor's own class */
+		return finish(E, out, lookup(E, vc->structor, vc->cls, vc->cls == IR_NONE ? 0 : INT64_MIN, vc, out, 0));
+	switch (E->m) {
+	case M_CHA: return cha_targets(E, vc, out, false);
+	case M_RTA: return cha_targets(E, vc, out, true);
+	case M_VTA: {
+		bool unknown;
+		return object_targets(E, vc, out, &unknown);
+	}
+	case M_VSLOT: {
+		bool unknown;
+		unsigned n = object_targets(E, vc, out, &unknown);
+		return unknown ? cha_targets(E, vc, out, false) : n;
+	}
+	}
+	return 0;
+}
+
+static unsigned virtual_targets(engine *E, const ir_vcall *vc, unsigned *out)
+{
+	unsigned n = dispatch_targets(E, vc, out);
+	if (!vc->mixed)
+		return n;
+	/* and the member-function pointer's non-virtual branch (duplicates: cg_set_targets drops them) */
+	return n + indirect_targets(E, &E->p->sites[vc->site], out + n);
+}
+
+/* The targets of site s (its graph's rule); direct sites their callee. */
+static unsigned site_targets(engine *E, const ir_site *s, unsigned *out)
+{
+	if (s->kind == SITE_DIRECT) {
+		out[0] = s->callee->id;
+		return 1;
+	}
+	if (s->kind != SITE_INDIRECT)
+		return 0;
+	return s->vcall != IR_NONE ? virtual_targets(E, &E->p->vcalls[s->vcall], out) : indirect_targets(E, s, out);
+}
+
+static bool instantiate(engine *E, unsigned key)
+{
+	const ir_program *p = E->p;
+	bool grew = false;
+	for (unsigned i = 0; i < p->n_instantiations; i++)   /* sorted: a binary search would do; lists are short */
+		if (p->instantiations[i].key == key && !E->inst[p->instantiations[i].cls])
+			grew = E->inst[p->instantiations[i].cls] = true;
+	return grew;
+}
+
+static void roots(engine *E)
+{
+	const ir_program *p = E->p;
+	const ir_function *main_fn = ir_find_function(p, "main");
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		bool root = main_fn && main_fn->defined ? f == main_fn : !ir_linkage_is_local(f->linkage);
+		if (root || (f->address_taken && !f->vtable_only))
+			reach(E, i);
+	}
+	const char *tables[] = {"llvm.global_ctors", "llvm.global_dtors"};
+	for (unsigned t = 0; t < 2; t++) {
+		const ir_global *g = ir_find_global(p, tables[t]);
+		for (unsigned i = 0; g && i < g->n_slots; i++)
+			if (g->slots[i].kind == SLOT_FUNCTION)
+				reach(E, g->slots[i].function->id);
+	}
+}
+
+static void solve(engine *E)
+{
+	const ir_program *p = E->p;
+	roots(E);
+	if (E->m == M_RTA)
+		instantiate(E, IR_NONE);
+	bool again = true;
+	while (again) {
+		while (E->n_work) {
+			const ir_function *f = p->functions[E->work[--E->n_work]];
+			if (E->m == M_RTA)
+				instantiate(E, f->id);
+			for (unsigned i = 0; i < f->n_sites; i++) {
+				const ir_site *s = &p->sites[f->first_site + i];
+				unsigned n = site_targets(E, s, E->buf);
+				for (unsigned k = 0; k < n; k++)
+					reach(E, E->buf[k]);
+				for (unsigned k = 0; k < s->n_callbacks; k++)
+					reach(E, s->callbacks[k]->id);
+			}
+		}
+		/* RTA: classes instantiated later widen the virtual sites seen before. */
+		again = false;
+		for (unsigned v = 0; E->m == M_RTA && v < p->n_vcalls; v++) {
+			const ir_site *s = &p->sites[p->vcalls[v].site];
+			if (!E->reach[s->caller->id])
+				continue;
+			unsigned n = site_targets(E, s, E->buf);
+			for (unsigned k = 0; k < n; k++)
+				if (!E->reach[E->buf[k]]) {
+					reach(E, E->buf[k]);
+					again = true;
+				}
+		}
+	}
+}
+
+static void engine_init(engine *E, const ir_program *p, mode m)
+{
+	memset(E, 0, sizeof *E);
+	E->p = p;
+	E->m = m;
+	unsigned nf = p->n_functions ? p->n_functions : 1;
+	build_subs(E);
+	E->reach = xcalloc(nf, sizeof *E->reach);
+	E->inst = xcalloc(p->n_classes ? p->n_classes : 1, sizeof *E->inst);
+	E->work = xcalloc(nf, sizeof *E->work);
+	E->direct_calls = xcalloc(nf, sizeof *E->direct_calls);
+	E->in_some_slot = xcalloc(nf, sizeof *E->in_some_slot);
+	E->buf = xcalloc(2 * (size_t)nf, sizeof *E->buf);
+	E->mark = xcalloc(nf, sizeof *E->mark);
+	E->taken = xcalloc(nf, sizeof *E->taken);
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (f->address_taken && !f->vtable_only && !f->intrinsic)
+			E->taken[E->n_taken++] = i;
+	}
+	for (unsigned i = 0; i < p->n_sites; i++)
+		if (p->sites[i].kind == SITE_DIRECT)
+			E->direct_calls[p->sites[i].callee->id]++;
+	for (unsigned i = 0; i < p->n_vpoints; i++)
+		for (unsigned s = 0; s < p->vpoints[i].n_slots; s++)
+			if (p->vpoints[i].slots[s])
+				E->in_some_slot[p->vpoints[i].slots[s]->id] = true;
+}
+
+static cg_graph *engine_graph(engine *E, const char *name)
+{
+	const ir_program *p = E->p;
+	solve(E);
+	cg_graph *g = cg_new(p, name);
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		if (s->kind != SITE_DIRECT && !E->reach[s->caller->id])
+			continue;
+		unsigned n = site_targets(E, s, E->buf);
+		cg_set_targets(g, i, E->buf, n);
+	}
+	free(E->taken);
+	for (unsigned c = 0; c < p->n_classes; c++)
+		free(E->subs[c]);
+	free(E->subs);
+	free(E->n_subs);
+	free(E->reach);
+	free(E->inst);
+	free(E->work);
+	free(E->direct_calls);
+	free(E->in_some_slot);
+	free(E->buf);
+	free(E->mark);
+	return g;
+}
+
+cg_graph *cxx_cha(const ir_program *p)
+{
+	engine E;
+	engine_init(&E, p, M_CHA);
+	return engine_graph(&E, "cha");
+}
+
+cg_graph *cxx_rta(const ir_program *p)
+{
+	engine E;
+	engine_init(&E, p, M_RTA);
+	return engine_graph(&E, "rta");
+}
+
+cg_graph *cxx_vta(const pta_result *pta, const cg_graph *r0)
+{
+	engine E;
+	engine_init(&E, pta->prog, M_VTA);
+	E.pta = pta;
+	E.other = r0;
+	return engine_graph(&E, "vta");
+}
+
+cg_graph *cxx_vslot(const pta_result *pta, const cg_graph *rpm)
+{
+	engine E;
+	engine_init(&E, pta->prog, M_VSLOT);
+	E.pta = pta;
+	E.other = rpm;
+	return engine_graph(&E, "vslot");
+}
+
+cg_graph *cxx_graph(int id, const ir_program *p, const pta_result *pta, const cg_graph *r0, const cg_graph *rpm)
+{
+	switch (id) {
+	case CG_CHA: return cxx_cha(p);
+	case CG_RTA: return cxx_rta(p);
+	case CG_VTA: return pta && r0 ? cxx_vta(pta, r0) : NULL;
+	case CG_VSLOT: return pta && rpm ? cxx_vslot(pta, rpm) : NULL;
+	default: return NULL;
+	}
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""check_vcalls.py — the C++ virtual-call graphs against the expectations
+written in each program's comments.
+
+Usage: check_vcalls.py FACET PROGRAM.cpp...
+
+Markers, in a comment on the line of a virtual call (names demangled, as the
+Itanium demangler prints them, separated by ';'):
+    @cha{A; B} @rta{...} @vta{...} @vslot{...}
+the exact targets of the virtual call sites on that line, compiled with
+`clang++-22 -g -O0`; `@cha{}` says the site is unreachable (no target).
+A file-level `@total cha=N rta=M ...` gives the number of edges over all
+virtual sites. At -O2 every virtual site that is left must be on a marked
+line and have cha targets within that line's -O0 cha set (empty when the
+optimiser inlined its function's every caller away: then it is unreachable).
+A program with `@no-O2` is checked at -O0 only.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+GRAPHS = ("cha", "rta", "vta", "vslot")
+MARK = re.compile(r"@(cha|rta|vta|vslot)\{([^}]*)\}")
+
+
+def fail(msg):
+    print("FAIL " + msg)
+    return 1
+
+
+def markers(path):
+    marks, totals, o2 = {}, {}, True
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            for g, body in MARK.findall(line):
+                names = {n.strip() for n in body.split(";") if n.strip()}
+                marks.setdefault(lineno, {})[g] = names
+            t = re.search(r"@total((?:\s+\w+=\d+)+)", line)
+            if t:
+                for kv in t.group(1).split():
+                    k, v = kv.split("=")
+                    totals[k] = int(v)
+            if "@no-O2" in line:
+                o2 = False
+    return marks, totals, o2
+
+
+def graph(facet, bc, g):
+    out = subprocess.run([facet, "callgraph", "--graph", g, "--format", "json", bc],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("facet callgraph --graph %s %s: %s" % (g, bc, out.stderr))
+    j = json.loads(out.stdout)
+    label = {f["name"]: f.get("demangled", f["name"]) for f in j["functions"]}
+    sites = [s for s in j["sites"] if "virtual" in s]
+    return sites, label
+
+
+def check_level(facet, src, bc, marks, totals, level):
+    bad = 0
+    base = os.path.basename(src)
+    for g in GRAPHS:
+        sites, label = graph(facet, bc, g)
+        if level == "O0":
+            by_line = {}
+            for s in sites:
+                by_line.setdefault(s["line"], set()).update(label[t] for t in s["targets"])
+            for line, want in sorted(marks.items()):
+                if g not in want:
+                    continue
+                if line not in by_line:
+                    bad += fail("%s:%d -O0: no virtual call site on this line" % (base, line))
+                    continue
+                got = by_line[line]
+                if got != want[g]:
+                    bad += fail("%s:%d -O0 %s: targets %s, expected %s" %
+                                (base, line, g, sorted(got), sorted(want[g])))
+            if g in totals:
+                n = sum(len(s["targets"]) for s in sites)
+                if n != totals[g]:
+                    bad += fail("%s -O0 %s: %d edges at virtual sites, expected %d" % (base, g, n, totals[g]))
+        elif g == "cha":
+            for s in sites:
+                want = marks.get(s["line"], {}).get("cha")
+                got = {label[t] for t in s["targets"]}
+                if want is None:
+                    bad += fail("%s:%d -O2: a virtual site on an unmarked line" % (base, s["line"]))
+                elif not got <= want:
+                    bad += fail("%s:%d -O2 cha: targets %s not a subset of -O0's %s" %
+                                (base, s["line"], sorted(got), sorted(want)))
+    return bad
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    facet, bad = sys.argv[1], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in sys.argv[2:]:
+            marks, totals, o2 = markers(src)
+            if not marks:
+                bad += fail("%s: no markers" % src)
+                continue
+            for level in ("O0", "O2") if o2 else ("O0",):
+                bc = os.path.join(tmp, os.path.basename(src) + "." + level + ".bc")
+                cc = subprocess.run(["clang++-22", "-g", "-" + level, "-w", "-c", "-emit-llvm", src, "-o", bc],
+                                    capture_output=True, text=True)
+                if cc.returncode != 0:
+                    bad += fail("%s: clang++-22 -%s failed: %s" % (src, level, cc.stderr))
+                    continue
+                bad += check_level(facet, src, bc, marks, totals, level)
+    print("check_vcalls: %s" % ("ok" if bad == 0 else "%d failures" % bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
