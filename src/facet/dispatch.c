@@ -922,6 +922,42 @@ static di_type *callee_type(facet_ctx *x, const ir_site *s, const char **var)
 	return NULL;
 }
 
+/* A type whose lowering into IR parameters is not one for one: a struct,
+ * union or complex number passed or returned by value is split, coerced or
+ * passed through memory. */
+static bool lowered_unevenly(di_type *t)
+{
+	t = di_strip(t);
+	return t && (t->kind == DI_STRUCT || t->kind == DI_UNION ||
+	             (t->kind == DI_BASIC && t->name && strstr(t->name, "complex")));
+}
+
+/* A key found only by an IR struct name (the typed step) must be able to
+ * make the call. Linking merges the isomorphic struct types of different
+ * units under one name (LLVM's IR mover reuses a destination struct of the
+ * same body), so a GEP may name another unit's struct of the same layout
+ * (tcl: the frame-info fields read as the builtin table's). The field's
+ * declared type cannot make the call when its parameter count or its
+ * void-ness differs from the call's IR type — decided only where lowering
+ * is one parameter for one (no struct, union or complex by value) and the
+ * type declares its list (not unprototyped, generic or variadic). */
+static bool typed_key_fits_call(const key_result *k, const ir_site *s)
+{
+	di_type *sig = sig_of_pointer(k->member_type);
+	const ir_fn_type *call = s->call_fn_type;
+	if (k->step != STEP_TYPED || !sig || sig->n_params < 1 || !call || call->vararg)
+		return true;
+	if (sig->n_params == 1 && !sig->params[0])
+		return true;   /* void (void): also C's generic function pointer */
+	if (!sig->params[sig->n_params - 1] && sig->n_params > 1)
+		return true;   /* unprototyped or variadic */
+	for (unsigned i = 0; i < sig->n_params; i++)
+		if (lowered_unevenly(sig->params[i]))
+			return true;
+	bool returns_void = di_strip(sig->params[0]) == NULL;
+	return sig->n_params - 1 == call->n_params && returns_void == (strcmp(call->ret, "void") == 0);
+}
+
 void dispatch_sites(facet_ctx *x)
 {
 	facet_result *res = x->res;
@@ -943,6 +979,12 @@ void dispatch_sites(facet_ctx *x)
 			continue;
 		}
 		key_result k = site_key(x, s);
+		if (k.ok && !typed_key_fits_call(&k, s)) {
+			k.ok = false;
+			k.why = arena_printf(x->arena, "the struct the IR names (%s) declares %s there, which cannot make "
+			                     "the call (linking merges structs of one layout under one name)",
+			                     k.record_name ? k.record_name : "?", k.member ? k.member : "the field");
+		}
 		if (!k.ok) {
 			fs->status = DISP_UNRECOVERED;
 			fs->reason = k.why ? k.why : "unknown";
