@@ -86,6 +86,20 @@ static void print_site_text(json_t *s)
 			       json_string_value(json_object_get(r, "function")));
 		printf("\n");
 	}
+	json_t *c = json_object_get(s, "collapsed"), *h;
+	size_t w;
+	json_array_foreach(json_object_get(c, "widest"), w, h)
+		printf("  collapsed object %s holds %lld of the callee's %lld locations; collapsed by %s (%s in %s at %s:%lld)\n",
+		       json_string_value(json_object_get(h, "object")), (long long)json_integer_value(json_object_get(h, "holds")),
+		       (long long)json_integer_value(json_object_get(c, "callee_locations")),
+		       json_string_value(json_object_get(h, "cause")),
+		       json_is_string(json_object_get(h, "statement")) ? json_string_value(json_object_get(h, "statement")) : "?",
+		       json_is_string(json_object_get(h, "function")) ? json_string_value(json_object_get(h, "function")) : "?",
+		       json_is_string(json_object_get(h, "file")) ? json_string_value(json_object_get(h, "file")) : "?",
+		       (long long)json_integer_value(json_object_get(h, "line")));
+	if (json_integer_value(json_object_get(c, "objects")) > (json_int_t)json_array_size(json_object_get(c, "widest")))
+		printf("  ... and %lld more collapsed objects hold some of them\n",
+		       (long long)(json_integer_value(json_object_get(c, "objects")) - (json_int_t)json_array_size(json_object_get(c, "widest"))));
 	printf("  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(s, "r0_size")),
 	       (long long)json_integer_value(json_object_get(s, "symbolic_size")),
 	       json_is_true(json_object_get(s, "abstains")) ? " — abstains (no addition, no residual removal)" : "");

@@ -6,10 +6,14 @@
 #include <string.h>
 
 #include "facet/sig.h"
+#include "pta/holders.h"
 
 typedef struct graphs {
 	cg_graph *g[4];            /* r0, rulesonly, rplus, rpm */
+	pta_collapsed collapsed;   /* the collapsed objects holding anything */
 } graphs;
+
+enum { HOLDERS_SHOWN = 3 };
 
 /* g[i] is graph CG_R0 + i: the graphs the provenance derives. */
 #define graph_names(i) cg_graph_name(CG_R0 + (i))
@@ -70,6 +74,39 @@ static json_t *decision_json(const facet_decision *d)
 	return j;
 }
 
+/* The collapsed objects holding part of the callee's points-to set (R0's
+ * targets come from it): the widest few, with what collapsed each and
+ * where (pta/holders.h), and how many there are. NULL when none. */
+static json_t *collapsed_json(const facet_result *r, const graphs *gs, const ir_site *s)
+{
+	const sbitmap *callee = r->pta && s->callee_value != IR_NONE ? pta_value_pts(r->pta, s->callee_value) : NULL;
+	pta_holder hs[HOLDERS_SHOWN];
+	unsigned n = callee ? pta_collapsed_holders(r->pta, &gs->collapsed, callee, hs, HOLDERS_SHOWN) : 0;
+	if (n == 0)
+		return json_null();
+	json_t *a = json_array();
+	for (unsigned i = 0; i < n && i < HOLDERS_SHOWN; i++) {
+		json_t *h = json_object();
+		char *name = pta_loc_name(r->pta, pta_field(r->pta->solver, hs[i].object, 0));
+		json_object_set_new(h, "object", json_string(name));
+		free(name);
+		json_object_set_new(h, "holds", json_integer(hs[i].held));
+		json_object_set_new(h, "cause", json_string(pta_collapse_cause_name(hs[i].cause)));
+		const ir_stmt *st = hs[i].stmt;
+		const ir_loc *at = st && st->loc && st->loc->line ? st->loc : hs[i].fn ? &hs[i].fn->loc : NULL;
+		json_object_set_new(h, "statement", st ? json_string(ir_stmt_op_name(st->op)) : json_null());
+		json_object_set_new(h, "function", hs[i].fn ? json_string(hs[i].fn->name) : json_null());
+		json_object_set_new(h, "file", at && at->file ? json_string(at->file) : json_null());
+		json_object_set_new(h, "line", json_integer(at ? at->line : 0));
+		json_array_append_new(a, h);
+	}
+	json_t *j = json_object();
+	json_object_set_new(j, "callee_locations", json_integer((json_int_t)sbm_count(callee)));
+	json_object_set_new(j, "objects", json_integer(n));
+	json_object_set_new(j, "widest", a);
+	return j;
+}
+
 static void add_unique(unsigned *v, unsigned *n, unsigned f)
 {
 	for (unsigned i = 0; i < *n; i++)
@@ -117,6 +154,7 @@ static json_t *site_json(const facet_result *r, const graphs *gs, unsigned idx)
 	json_object_set_new(j, "r0_size", json_integer(fs->n_r0));
 	json_object_set_new(j, "symbolic_size", json_integer(fs->n_sym));
 	json_object_set_new(j, "abstains", json_boolean(fs->abstains));
+	json_object_set_new(j, "collapsed", collapsed_json(r, gs, s));
 
 	/* Every function any graph or decision mentions at this site. */
 	unsigned *fns = malloc((p->n_functions + 1) * sizeof *fns), n = 0;
@@ -175,9 +213,11 @@ bool facet_loc_matches(const ir_loc *l, const char *file, unsigned line)
 json_t *facet_explain_sites(const facet_result *r, const facet_explain_select *sel)
 {
 	const ir_program *p = r->prog;
-	graphs gs;
+	graphs gs = {0};
 	for (int g = 0; g < 4; g++)
 		gs.g[g] = facet_graph(r, (cg_graph_id)(CG_R0 + g));
+	if (r->pta)
+		pta_collapsed_init(r->pta, &gs.collapsed);
 	json_t *sites = json_array();
 	for (unsigned i = 0; i < r->n_sites; i++) {
 		const ir_site *s = &p->sites[r->sites[i].site];
@@ -187,5 +227,6 @@ json_t *facet_explain_sites(const facet_result *r, const facet_explain_select *s
 	}
 	for (int g = 0; g < 4; g++)
 		cg_free(gs.g[g]);
+	pta_collapsed_free(&gs.collapsed);
 	return sites;
 }

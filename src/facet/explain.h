@@ -1,7 +1,9 @@
 /* explain.h — why a call site has its targets, as data: the one explain
  * model of a refinement result (`facet explain`; docs/formats.md, "facet
  * explain"). Per indirect site: its dispatched field and how it was found,
- * R0's and the symbolic result's sizes, every candidate target with its
+ * R0's and the symbolic result's sizes, the collapsed points-to objects
+ * holding part of the callee's set (what collapsed each, where), every
+ * candidate target with its
  * membership in r0, rulesonly, rplus and rpm and each decision's warrant,
  * and the residual questions. */
 #ifndef FACET_FACET_EXPLAIN_H

@@ -78,6 +78,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	facet_result *res = xcalloc(1, sizeof *res);
 	arena_init(&res->arena);
 	res->prog = p;
+	res->pta = pta;
 	if (opt)
 		res->options = *opt;
 	else

@@ -183,6 +183,7 @@ void facet_options_default(facet_options *o);
 
 typedef struct facet_result {
 	const ir_program *prog;
+	const pta_result *pta;     /* the points-to result refined (it outlives the result) */
 	facet_options options;
 	bool has_debug_info;       /* false: nothing recovered, R± = R0 (the note says why) */
 	const char *note;          /* NULL, or why the refinement could not apply */

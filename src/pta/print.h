@@ -1,7 +1,10 @@
 /* print.h — points-to sets as text, for looking at why a call site got the
  * targets it got (facet pts). Locations print as NAME+OFFSET; stack:%V is
  * the stack slot of value V, heap:FILE:LINE an allocation site, lib:F memory
- * owned by library function F, and '*' marks a collapsed object. */
+ * owned by library function F, and '*' marks a collapsed object. A set
+ * wraps at about 100 columns and shows 40 names, then how many more; under a
+ * callee set, the widest three collapsed objects holding part of it
+ * (holders.h) with what collapsed each and where. */
 #ifndef FACET_PTA_PRINT_H
 #define FACET_PTA_PRINT_H
 

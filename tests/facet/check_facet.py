@@ -16,6 +16,9 @@ line and writes what facet must answer in comment lines:
     // EXPECT name rejected: f g       (written into the field with an incompatible signature; "-" none)
     // EXPECT name abstains: yes | no
     // EXPECT name question: completion | disambiguation | none
+    // EXPECT name collapsed: N CAUSE-WORD FUNCTION  (the widest collapsed object holding part
+                                       of the callee's points-to set holds N of it, collapsed by a
+                                       cause starting with CAUSE-WORD in FUNCTION; "-" for none)
 
 A program may also state counts that `facet stats --format json` and
 `facet fields --format json` must report for it:
@@ -175,6 +178,14 @@ def check_expect(c, label, sites, data, e):
         elif kind == "question":
             kinds = sorted(q["kind"] for q in s["questions"]) or ["none"]
             c.check(kinds == [value], f"{what}: questions {kinds}, expected {value}")
+        elif kind == "collapsed":
+            col = s.get("collapsed")
+            if value == "-":
+                got = "-" if col is None else json.dumps(col)
+            else:
+                w = ((col or {}).get("widest") or [{}])[0]
+                got = f"{w.get('holds')} {(w.get('cause') or '').split(' ')[0]} {w.get('function')}"
+            c.check(got == value, f"{what}: collapsed {got}, expected {value}")
         elif kind == "decision":
             want = value.split()
             ds = [t["decisions"] for t in s["targets"] if t["function"] == e["arg"]]

@@ -19,6 +19,7 @@
 #include "ir/ingest.h"
 #include "../lib/cprog.h"
 #include "pta/andersen.h"
+#include "pta/holders.h"
 
 static char tmpdir[] = "/tmp/facet-test-collapse-XXXXXX";
 
@@ -74,6 +75,31 @@ static void variable_index_names_its_gep(void **state)
 		const sbitmap *content = pta_pts(r->solver, pta_field(r->solver, heap, 0));
 		assert_int_equal(sbm_count(content), l == 0 ? 3 : 2);
 		assert_string_equal(pta_collapse_cause_name(PTA_COLLAPSE_INDEX), "a variable index");
+		/* What holds the callee set of t[argc].f(argc): the heap array
+		 * alone, holding every function of the set; the same with the
+		 * collapsed objects listed once (explain --all) as without. */
+		const ir_site *call = NULL;
+		for (unsigned i = 0; i < p->n_sites; i++)
+			if (p->sites[i].kind == SITE_INDIRECT && p->sites[i].loc.line == 12 && !call &&
+			    sbm_count(pta_value_pts(r, p->sites[i].callee_value)) == (l == 0 ? 3u : 2u))
+				call = &p->sites[i];
+		if (!call)
+			fail_msg("%s: no call through t[argc].f at line 12", levels[l]);
+		pta_collapsed list;
+		pta_collapsed_init(r, &list);
+		for (int pass = 0; pass < 2; pass++) {
+			pta_holder hs[2];
+			unsigned n = pta_collapsed_holders(r, pass ? &list : NULL, pta_value_pts(r, call->callee_value), hs, 2);
+			assert_int_equal(n, 1);
+			assert_int_equal(hs[0].object, heap);
+			assert_int_equal(hs[0].held, l == 0 ? 3 : 2);
+			assert_int_equal(hs[0].cause, PTA_COLLAPSE_INDEX);
+			assert_non_null(hs[0].stmt);
+			assert_int_equal(hs[0].stmt->op, ST_GEP);
+			assert_string_equal(hs[0].fn->name, "main");
+		}
+		assert_int_equal(pta_collapsed_holders(r, &list, NULL, NULL, 0), 0);
+		pta_collapsed_free(&list);
 		pta_result_free(r);
 		ir_program_free(p);
 	}

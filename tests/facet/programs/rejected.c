@@ -54,6 +54,7 @@ int main(int argc, char **argv)
  // EXPECT run rejected: run_name
  // EXPECT run rpm: run_square run_twice
  // EXPECT run decision run_text: add rejected Add-Type pi_sig
+ // EXPECT run collapsed: -
  // EXPECT run decision run_square: add supported Add-Store pi_bind
  // EXPECT run decision run_twice: add supported Add-Store pi_bind
  */
