@@ -373,6 +373,23 @@ static void bitcode_free(bitcode *b)
 	strvec_free(&b->args);
 }
 
+static bool probe_name(const char *path)
+{
+	return strncmp(base_name(path), "conftest", 8) == 0;
+}
+
+bool capture_is_probe(const capture_cmd *cmd, const char *cwd)
+{
+	if (strstr(cwd, "/CMakeFiles/CMakeScratch/") || strstr(cwd, "/CMakeFiles/CMakeTmp/"))
+		return true;
+	if (cmd->output && !probe_name(cmd->output))
+		return false;
+	for (size_t i = 0; i < cmd->sources.len; i++)
+		if (!probe_name(cmd->sources.items[i].path))
+			return false;
+	return cmd->output || cmd->sources.len;
+}
+
 /* The real compiler's command line: the original $CC words (a launcher such
  * as ccache stays in front) or the wrapper's own name, found on the cleaned
  * PATH; then the arguments. */
@@ -409,14 +426,14 @@ int capture_wrap(int argc, char **argv)
 		first_flag++;
 	capture_cmd cmd;
 	capture_cmd_parse(&cmd, (int)(real.len - first_flag), real.items + first_flag);
-	if (!dir || getenv("FACET_CAPTURE_ACTIVE") || cmd.mode == CAPTURE_PASS) {
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, ".");
+	if (!dir || getenv("FACET_CAPTURE_ACTIVE") || cmd.mode == CAPTURE_PASS || capture_is_probe(&cmd, cwd)) {
 		capture_cmd_free(&cmd);
 		execvp(real.items[0], real.items);
 		return 127;
 	}
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof cwd))
-		strcpy(cwd, ".");
 	invocation inv = {.dir = dir, .cwd = cwd, .name = name, .argv = argv, .argc = argc, .t = now_ns()};
 	const char *clang = getenv(cxx ? "FACET_CAPTURE_CLANGXX" : "FACET_CAPTURE_CLANG");
 	const char *nm = getenv("FACET_CAPTURE_NM");

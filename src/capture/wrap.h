@@ -13,6 +13,10 @@
 #ifndef FACET_CAPTURE_WRAP_H
 #define FACET_CAPTURE_WRAP_H
 
+#include <stdbool.h>
+
+#include "capture/args.h"
+
 /* Environment the wrapper reads (set by capture_run):
  *   FACET_CAPTURE_DIR       the capture directory (absolute); unset: plain pass-through
  *   FACET_CAPTURE_BIN       DIR/bin, removed from PATH before the real compiler runs
@@ -20,5 +24,13 @@
  *   FACET_CAPTURE_CLANG, FACET_CAPTURE_CLANGXX, FACET_CAPTURE_NM   LLVM 22 tools (absolute)
  *   FACET_CAPTURE_REAL_CC, FACET_CAPTURE_REAL_CXX   the original $CC/$CXX */
 int capture_wrap(int argc, char **argv);
+
+/* A configure-time probe, run natively with nothing recorded: every source
+ * and the output named conftest* (autoconf's fixed names, deleted by
+ * configure right after the check), or a compile or link in CMake's
+ * try_compile directories (CMakeFiles/CMakeScratch/, CMakeFiles/CMakeTmp/).
+ * Their products never reach a program, and their bitcode compiles were
+ * most of a configure run's capture cost. */
+bool capture_is_probe(const capture_cmd *cmd, const char *cwd);
 
 #endif

@@ -182,6 +182,9 @@ def project(facet, opt):
         write_project(cap)
         capdir = os.path.join(cap, ".facet-capture")
         r = run([facet, "capture", "--", "sh", "./configure.sh"], cap, env)
+        # configure's conftest compiles and links run natively, with no bitcode and no record
+        recs = os.listdir(os.path.join(capdir, "records"))
+        check(recs == [], "%s configure's conftest probes left records %s" % (opt, recs))
         r = run([facet, "capture", "-o", capdir, "--", "make", "-s"], cap, env)
         # the build stays the build: the same bytes as without facet
         for f in ["prog1", "prog2", "prog3", "libsh.so", "libstat.a", "a/util.o", "b/util.o", "asm/fast.o"]:

@@ -18,6 +18,7 @@
 #include "capture/binfile.h"
 #include "capture/hash.h"
 #include "capture/manifest.h"
+#include "capture/wrap.h"
 
 static capture_cmd parse(int argc, const char **argv)
 {
@@ -313,12 +314,37 @@ static void test_probe_output(void **state)
 	assert_false(capture_probe_output("/b/CMakeFiles"));
 }
 
+/* autoconf's conftest compiles and links, CMake's try_compile: probes; a
+ * real unit that merely sits beside them is not. */
+static void test_is_probe(void **state)
+{
+	(void)state;
+	const char *cc[] = {"-O2", "-c", "conftest.c", "-o", "conftest.o"};
+	const char *ld[] = {"-o", "conftest", "conftest.o", "-lm"};
+	const char *cl[] = {"-g", "-o", "conftest", "conftest.c"};
+	const char *real[] = {"-c", "util.c", "-o", "conftest.o"};
+	const char *mixed[] = {"-o", "conftest", "conftest.c", "util.c"};
+	const char *prog[] = {"-o", "prog", "conftest.o"};
+	const char *cm[] = {"-c", "src.c", "-o", "CMakeFiles/cmTC_1.dir/src.c.o"};
+	capture_cmd c;
+	c = parse(5, cc), assert_true(capture_is_probe(&c, "/b")), capture_cmd_free(&c);
+	c = parse(4, ld), assert_true(capture_is_probe(&c, "/b")), capture_cmd_free(&c);
+	c = parse(4, cl), assert_true(capture_is_probe(&c, "/b")), capture_cmd_free(&c);
+	c = parse(4, real), assert_false(capture_is_probe(&c, "/b")), capture_cmd_free(&c);
+	c = parse(4, mixed), assert_false(capture_is_probe(&c, "/b")), capture_cmd_free(&c);
+	c = parse(3, prog), assert_false(capture_is_probe(&c, "/b")), capture_cmd_free(&c);
+	c = parse(4, cm), assert_false(capture_is_probe(&c, "/b/_build")), capture_cmd_free(&c);
+	c = parse(4, cm), assert_true(capture_is_probe(&c, "/b/_build/CMakeFiles/CMakeScratch/TryCompile-Ab")),
+	capture_cmd_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compile_line), cmocka_unit_test(test_pass_lines), cmocka_unit_test(test_link_line),
 		cmocka_unit_test(test_lang),         cmocka_unit_test(test_elf_symbols), cmocka_unit_test(test_elf_damaged),
 		cmocka_unit_test(test_archive),      cmocka_unit_test(test_probe_output),
+		cmocka_unit_test(test_is_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
