@@ -181,6 +181,24 @@ static void integers_and_type_filter(void **state)
 	check("integers", src, ex, 2);
 }
 
+/* Loads from and stores to `ptr null` (a kernel's deliberate fault, BUG()
+ * paths, an optimiser's unreachable code): nothing moves through them, and
+ * the sites around them keep their targets (it crashed on Linux's mm/). */
+static void null_pointer_operands(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"static int one(int x) { return x + 1; }\n"
+		"static int (*hook)(int) = one;\n"
+		"int main(int argc, char **argv) {\n"
+		"  (void)argv;\n"
+		"  if (argc > 5) { long v = *(volatile long *)0; *(int (*volatile *)(int))0 = one; return (int)v; }\n"
+		"  return hook(argc);\n"                                       /* line 6 */
+		"}\n";
+	expect ex[] = {{6, "one", NULL}};
+	check("null operands", src, ex, 1);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -192,6 +210,7 @@ int main(void)
 		cmocka_unit_test(allocation_wrappers),
 		cmocka_unit_test(container_of_negative_offset),
 		cmocka_unit_test(integers_and_type_filter),
+		cmocka_unit_test(null_pointer_operands),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[600];

@@ -572,6 +572,12 @@ static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
 
 static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 {
+	/* An operand the lowering does not track (a load from or a store to
+	 * `ptr null`, as kernel code does to force a fault) moves nothing the
+	 * analysis can see. */
+	bool moves = st->op == ST_COPY || st->op == ST_GEP || st->op == ST_LOAD || st->op == ST_STORE;
+	if ((moves && st->dst == IR_NONE) || ((moves || st->op == ST_RET) && st->src == IR_NONE))
+		return;
 	switch (st->op) {
 	case ST_ALLOCA: {
 		unsigned obj = new_object(x, st->size, OBJ_STACK, st->dst, IR_NONE);

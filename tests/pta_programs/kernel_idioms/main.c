@@ -6,8 +6,9 @@
  *   - inline asm with a pointer operand, and asm goto (the analyses cannot
  *     see into them: facet stats counts them; the calls after them are
  *     resolved as usual);
- *   - a per-CPU-like variable: placed in section ".data..percpu" and
- *     reached at run time by adding a CPU's offset to its address;
+ *   - a per-CPU-like variable: placed in section ".data..percpu",
+ *     reached at run time by adding a CPU's offset to its address, and
+ *     read through the %gs segment (a pointer in address space 256);
  *   - a static_call-like trampoline: module asm defines the function
  *     `greet_tramp` as `jmp greet_plain`; the IR only declares it (counted
  *     by facet stats, not followed).
@@ -67,6 +68,9 @@ struct cpu_hook {
 static unsigned long cpu_offset[2];   /* one copy here: every CPU's offset is 0 */
 __attribute__((section(".data..percpu"))) static struct cpu_hook cpu_hook = {real_handler};
 #define PER_CPU_PTR(var, cpu) ((__typeof__(var))((char *)(var) + cpu_offset[cpu]))
+/* this_cpu_read through the %gs segment (address space 256), as x86 kernels
+ * read per-CPU data; a Linux process's %gs base is 0, so it reads cpu_hook. */
+#define THIS_CPU_FN(var) (((struct cpu_hook __seg_gs *)(unsigned long)&(var))->fn)
 
 /* A static_call trampoline: greet_tramp jumps to greet_plain. */
 int greet_plain(int x);
@@ -92,6 +96,8 @@ int main(void)
 	sum += asm_barrier(&v) + asm_jump(1);
 	for (int cpu = 0; cpu < 2; cpu++)
 		ICALL(sum += PER_CPU_PTR(&cpu_hook, cpu)->fn(cpu)); /* @r0: real_handler */
+	int (*fn)(int) = THIS_CPU_FN(cpu_hook);
+	ICALL(sum += fn(3)); /* @r0: real_handler */
 	sum += greet_tramp(1);
 	printf("%ld\n", sum);
 	return 0;
