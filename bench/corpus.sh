@@ -34,6 +34,7 @@ LLVM_BINDIR=$(llvm-config-22 --bindir)
 WRAPPER=$BENCH/cc-wrapper
 export FACET_LLVM_BINDIR=$LLVM_BINDIR
 export CC=$WRAPPER
+export CXX=$BENCH/cxx-wrapper   # C++ subjects (CXX below)
 export AR=$LLVM_BINDIR/llvm-ar
 export RANLIB=$LLVM_BINDIR/llvm-ranlib
 export NM=$LLVM_BINDIR/llvm-nm
@@ -66,10 +67,14 @@ make          make-dfsg      make
 curl          curl           src/curl
 memcached     memcached      memcached
 tcl           tcl8.6         unix/tclsh
+ninja         ninja-build    _build/ninja
+leveldb       leveldb        _build/leveldbutil
+re2           re2            _build/re2_bench
 "
 # The first 14 are the paper's corpus; the others were added by issue 15 (programs facet was never
 # tuned on) and are reported apart in bench/RESULTS.md.
 NEW="zstd xz expat jq m4 gawk tiff make curl memcached tcl"
+CXX_SUBJECTS="ninja leveldb re2"   # C++ programs (issue 19): virtual calls, scored with cha/rta/vta/vslot
 QUICK="lua md4c gdbm"   # the three small subjects CI builds (and trace-bench.sh --quick traces)
 
 # Build dependencies (Debian packages) installed when missing, common and per subject.
@@ -197,10 +202,18 @@ ac_configure() { ./configure CC="$CC" AR="$AR" RANLIB="$RANLIB" NM="$NM" "$@"; }
 
 cmake_build() { # cmake_build TARGET [ARGS...] : out-of-tree build of one target in _build
     local target=$1; shift
-    cmake -S . -B _build -DCMAKE_C_COMPILER="$CC" -DCMAKE_AR="$AR" -DCMAKE_RANLIB="$RANLIB" \
-        -DCMAKE_NM="$NM" "$@"
+    cmake -S . -B _build -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_AR="$AR" \
+        -DCMAKE_RANLIB="$RANLIB" -DCMAKE_NM="$NM" "$@"
     cmake --build _build -j "$JOBS" --target "$target"
 }
+
+build_ninja() { cmake_build ninja -DBUILD_TESTING=OFF; }   # the build tool (no re2c regeneration)
+
+build_leveldb() { # the key-value store; leveldbutil dumps its files, the workload writes them first
+    cmake_build leveldbutil -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+}
+
+build_re2() { cmake_build re2_bench -DRE2_BUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF; }
 
 build_lua() {
     make -C src -j "$JOBS" linux CC="$CC -std=gnu99" AR="$AR rcu" RANLIB="$RANLIB"

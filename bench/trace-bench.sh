@@ -15,6 +15,8 @@
 #                one of their modules is missing (CTest: skipped)
 #   --new        the subjects added by issue 15 (NEW below), reported in a
 #                section of their own, apart from the paper's 14
+#   --cxx        the C++ subjects (CXX below), scored with cha, rta, vta,
+#                vslot, r0 and rpm, reported by bench/cxx-report.py
 #   --facet P    the facet binary (default: build/facet, else build-trace/facet)
 #   --work DIR   where the per-subject files go (default bench/work/trace)
 #   --no-report  leave RESULTS.md and the plot alone
@@ -38,11 +40,15 @@ ALL="md4c lua gdbm oniguruma sqlite libjpeg-turbo nginx redis libxml2 libarchive
 # the section "Subjects outside the paper's corpus" of RESULTS.md.
 NEW="zstd xz expat jq m4 gawk tiff make curl memcached tcl"
 QUICK="md4c lua gdbm"
+# Added by issue 19: C++ programs, scored with the virtual-call graphs too and
+# reported by bench/cxx-report.py (section "C++ virtual calls").
+CXX="ninja leveldb re2"
 quick=0 report=1 only_report=0 rescore=0 facet= note= subjects=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
 	--new) subjects+=($NEW) ;;
+	--cxx) subjects+=($CXX) ;;
 	--facet) facet=$2; shift ;;
 	--no-report) report=0 ;;
 	--work) W=$2; shift ;;
@@ -86,6 +92,8 @@ program_of() {
 	expat) echo expat/src/expat/_build/xmlwf/xmlwf ;; jq) echo jq/src/jq ;; m4) echo m4/src/src/m4 ;;
 	gawk) echo gawk/src/gawk ;; tiff) echo tiff/src/_build/tools/tiffcp ;; make) echo make/src/make ;;
 	curl) echo curl/src/src/curl ;; memcached) echo memcached/src/memcached ;; tcl) echo tcl/src/unix/tclsh ;;
+	ninja) echo ninja/src/_build/ninja ;; leveldb) echo leveldb/src/_build/leveldbutil ;;
+	re2) echo re2/src/_build/re2_bench ;;
 	*) return 1 ;;
 	esac
 }
@@ -95,7 +103,13 @@ program_of() {
 score_one() {
 	# The time and peak memory of scoring: ingest, one Andersen analysis and
 	# one refinement, shared by all the graphs (cli_graphs).
-	if ! /usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" score --trace "$d/observed.trace" "${graphs[@]}" \
+	local gs=("${graphs[@]}")
+	case " $CXX " in *" $s "*)
+		gs=("${cxx_graphs[@]}" --per-site)
+		# which sites are virtual calls, for the per-kind scores
+		"$facet" callgraph --graph cha --format json "$bc" >"$d/cha.json" 2>>"$d/score.err" ;;
+	esac
+	if ! /usr/bin/time -f '%e %M' -o "$d/analysis.time" "$facet" score --trace "$d/observed.trace" "${gs[@]}" \
 		--format json "$bc" >"$d/score.json" 2>"$d/score.err"; then
 		# The refinement's graphs may not be built: score what there is.
 		if ! "$facet" score --trace "$d/observed.trace" --graph andersen --graph r0 --format json "$bc" >"$d/score.json" 2>>"$d/score.err"; then
@@ -108,6 +122,7 @@ score_one() {
 }
 
 graphs=(--graph andersen --graph r0 --graph rulesonly --graph rplus --graph rpm)
+cxx_graphs=(--graph cha --graph rta --graph vta --graph vslot --graph r0 --graph rpm)
 mkdir -p "$W"
 [ $only_report = 1 ] && run_subjects=() || run_subjects=("${subjects[@]}")
 for s in "${run_subjects[@]}"; do
@@ -160,9 +175,11 @@ for s in "${run_subjects[@]}"; do
 done
 
 # The paper's subjects and the new ones are reported apart (issue 15).
-old=() new=()
+old=() new=() cxx=()
 for s in "${subjects[@]}"; do
-	case " $NEW " in *" $s "*) new+=("$s") ;; *) old+=("$s") ;; esac
+	case " $NEW " in *" $s "*) new+=("$s") ;; esac
+	case " $NEW $CXX " in *" $s "*) ;; *) old+=("$s") ;; esac
+	case " $CXX " in *" $s "*) cxx+=("$s") ;; esac
 done
 rc=0
 if [ ${#old[@]} -gt 0 ]; then
@@ -177,5 +194,10 @@ if [ ${#new[@]} -gt 0 ]; then
 	[ $report = 1 ] && args+=(--results "$here/RESULTS.md")
 	[ -n "$note" ] && args+=(--note "$note")
 	python3 "$here/trace-report.py" "$W" "${args[@]}" -- "${new[@]}" || rc=$?
+fi
+if [ ${#cxx[@]} -gt 0 ]; then
+	args=()
+	[ $report = 1 ] && args+=(--results "$here/RESULTS.md")
+	python3 "$here/cxx-report.py" "$W" "${args[@]}" -- "${cxx[@]}" || rc=$?
 fi
 exit $rc

@@ -17,8 +17,9 @@
  *          refuted when every object the receiver points to has a known
  *          class whose vtable does not place it there; no refutation when
  *          the receiver points to nothing or to an object of unknown class.
- * Sites that are not virtual: cha and rta give every function whose address
- * is taken outside vtables and whose type fits the call (pta_type_fits);
+ * Sites that are not virtual: cha and rta give the function a call through
+ * an alias names, else every function whose address is taken outside
+ * vtables and whose type fits the call (pta_type_fits);
  * vta gives R0's targets; vslot R±'s (the rpm graph passed in).
  * Roots: main when defined (else every externally visible defined
  * function), the llvm.global_ctors/dtors entries, and every function whose

@@ -209,6 +209,10 @@ static unsigned indirect_targets(engine *E, const ir_site *s, unsigned *out)
 {
 	const ir_program *p = E->p;
 	unsigned n = 0;
+	if (s->through_alias && !E->other) {   /* cha, rta: a call through an alias names its function */
+		out[0] = s->through_alias->id;
+		return 1;
+	}
 	if (E->other) {
 		memcpy(out, E->other->targets[s->id], E->other->n_targets[s->id] * sizeof *out);
 		return E->other->n_targets[s->id];

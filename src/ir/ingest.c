@@ -296,6 +296,13 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 			s.asm_pointer_operands += LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i))) == LLVMPointerTypeKind;
 	} else {
 		s.kind = SITE_INDIRECT;
+		LLVMValueRef c = LLVMGetCalledValue(inst);
+		for (int depth = 0; c && depth < 8 && !LLVMIsAFunction(c); depth++)
+			c = LLVMIsAGlobalAlias(c) ? LLVMAliasGetAliasee(c)
+			    : LLVMIsAConstantExpr(c) && (LLVMGetConstOpcode(c) == LLVMBitCast ||
+			                                 LLVMGetConstOpcode(c) == LLVMAddrSpaceCast) ? LLVMGetOperand(c, 0)
+			    : NULL;
+		s.through_alias = c && LLVMIsAFunction(c) ? ptrmap_get(&L->functions, c) : NULL;
 	}
 	s.result = s.callee_value = s.vcall = IR_NONE;
 	if (L->keep_site_insts)

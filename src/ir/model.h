@@ -149,6 +149,9 @@ typedef struct ir_site {
 	bool asm_goto;
 	unsigned asm_pointer_operands;
 	unsigned vcall;            /* index in program->vcalls when a C++ virtual call, else IR_NONE */
+	/* SITE_INDIRECT whose callee is a constant naming one function through
+	 * an alias or a cast (LLVM's call graph calls it indirect): that function */
+	ir_function *through_alias;
 } ir_site;
 
 /* ---- pointer statements ------------------------------------------------------------------ */

@@ -263,6 +263,16 @@ static void classify_site(vstate *V, ir_site *s, LLVMValueRef call, vcall_vec *o
 
 /* ---- constructors, destructors, instantiations -------------------------------------------- */
 
+/* The function a call names, directly or through aliases and casts. */
+static ir_function *called_function(vstate *V, LLVMValueRef call)
+{
+	LLVMValueRef c = LLVMGetCalledValue(call);
+	for (int depth = 0; c && depth < 8 && !LLVMIsAFunction(c); depth++)
+		c = LLVMIsAGlobalAlias(c) ? LLVMAliasGetAliasee(c)
+		    : LLVMIsAConstantExpr(c) ? LLVMGetOperand(c, 0) : NULL;
+	return c && LLVMIsAFunction(c) ? ptrmap_get(&V->L->functions, c) : NULL;
+}
+
 /* "A::B<int>::B(int)": the class "A::B<int>" when the demangled name is a
  * constructor (dtor false) or destructor (dtor true) of it, else NULL. */
 static char *structor_class(const char *dem, bool dtor)
@@ -376,8 +386,8 @@ static void function_instantiations(vstate *V, ir_function *fn, LLVMValueRef f, 
 		for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
 			ir_class *c = NULL;
 			if (lower_is_call(in)) {
-				LLVMValueRef callee = lower_direct_callee(in);
-				ir_function *g = callee ? ptrmap_get(&V->L->functions, callee) : NULL;
+				/* complete-object constructors are often aliases of the base-object ones */
+				ir_function *g = called_function(V, in);
 				c = g ? structor_of(V, g, false) : NULL;
 				if (c && own && LLVMGetNumArgOperands(in) > 0 && is_base_of(p, c->id, own->id, 0) &&
 				    is_own_this(LLVMGetOperand(in, 0), f))
