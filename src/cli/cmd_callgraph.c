@@ -3,6 +3,7 @@
 #include "cli/load.h"
 #include "cli/opt.h"
 #include "cli/oracle_cli.h"
+#include "cli/source_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,9 @@ static void usage(FILE *out)
 	      "                   addresses are stable fake values); direct graph only\n"
 	      "                dot:  Graphviz, one edge per caller/callee pair\n"
 	      "                graphml, svg: on a catalog only (below)\n"
+	      "  --source      in place of FILE...: C files or directories (PATH...),\n"
+	      "                graph source as 'facet source' makes it (--compile-commands,\n"
+	      "                -I, -D as there; text, json or dot)\n"
 	      "  --capture DIR PROGRAM  in place of FILE...: PROGRAM's module from a\n"
 	      "                'facet capture' directory (see facet capture --help)\n"
 	      "  --no-verify   skip LLVM's module verifier\n"
@@ -71,6 +75,8 @@ typedef struct options {
 	bool no_verify;
 	cli_oracle_args oracle;
 	cli_view_options view;
+	bool source;               /* --source: the PATHs are C files, graph source (facet source) */
+	cli_source_args src;
 } options;
 
 static const cli_opt table[] = {
@@ -79,6 +85,8 @@ static const cli_opt table[] = {
 	CLI_OPT_VALUE("--tau", options, tau),
 	CLI_OPT_PAIR("--capture", options, capture),
 	CLI_OPT_FLAG("--no-verify", options, no_verify),
+	CLI_OPT_FLAG("--source", options, source),
+	CLI_OPT_TABLE(cli_source_opts, options, src),
 	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
 	CLI_OPT_TABLE(cli_view_opts, options, view),
 	CLI_OPT_END,
@@ -106,6 +114,27 @@ static bool is_catalog(const char *path)
 	return yes;
 }
 
+/* --source PATH...: the C files' graph `source`, printed like the others. */
+static int print_source(const char *cmd, options *o, char **paths, int n)
+{
+	int rc = EXIT_USAGE;
+	if (!o->source)
+		cli_error(cmd, "--compile-commands, -I and -D go with --source PATH... (see --help)");
+	else if (o->graph && strcmp(o->graph, "source") != 0)
+		cli_error(cmd, "--source makes graph source (not %s)", o->graph);
+	else if (n == 0 && !o->src.compile_commands)
+		cli_error(cmd, "--source needs PATHs (C files or directories)");
+	else if (cli_choice(cmd, "format", o->format ? o->format : "text", "text\0json\0dot\0")) {
+		source_result *r = cli_source_analyze(cmd, &o->src, paths, n);
+		rc = r ? print(r->graph, o->format ? o->format : "text") : EXIT_INPUT;
+		source_result_free(r);
+		if (rc == EXIT_OK && !cli_flush(cmd))
+			rc = EXIT_INPUT;
+	}
+	cli_source_args_free(&o->src);
+	return rc;
+}
+
 int cmd_callgraph(int argc, char **argv)
 {
 	const char *cmd = "callgraph";
@@ -115,7 +144,11 @@ int cmd_callgraph(int argc, char **argv)
 	}
 	options o = {0};
 	int nfiles;
-	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles) || !cli_inputs_check(cmd, nfiles, o.capture))
+	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles))
+		return EXIT_USAGE;
+	if (o.source || o.src.compile_commands || o.src.includes.n || o.src.defines.n)
+		return print_source(cmd, &o, argv + 1, nfiles);
+	if (!cli_inputs_check(cmd, nfiles, o.capture))
 		return EXIT_USAGE;
 	if (nfiles == 1 && !o.capture[0] && is_catalog(argv[1]))   /* a drawing, dot unless told */
 		return cli_view_catalog(cmd, argv[1], o.graph, &o.view, o.format ? o.format : "dot");

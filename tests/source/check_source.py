@@ -230,12 +230,32 @@ def queries(cat):
     check(rc != 0 and "max_depth" in err, f"--max-depth 0 refused ({rc}: {err.strip()})")
 
 
+def callgraph_source(tmp, cat):
+    tree = os.path.join(tmp, "calls")
+    rc, out, err = run([FACET, "callgraph", "--source", "--format", "json", "."], cwd=tree)
+    check(rc == 0, f"callgraph --source exits 0 ({rc}: {err.strip()[-300:]})")
+    if rc != 0:
+        return
+    g = json.loads(out)
+    db = sqlite3.connect(cat)
+    n_sites = db.execute("SELECT count(*) FROM sites").fetchone()[0]
+    db.close()
+    check(g["graph"] == "source" and len(g["sites"]) == n_sites,
+          f"callgraph --source: graph source, the catalog's {n_sites} sites ({g['graph']}, {len(g['sites'])})")
+    local = [s for s in g["sites"] if s["file"] == "a.c" and s["line"] == 43]
+    check(len(local) == 1 and sorted(local[0]["targets"]) == ["alt", "boom"] and local[0]["kind"] == "indirect",
+          f"callgraph --source: local(3) at a.c:43 calls boom and alt ({local})")
+    rc, _, err = run([FACET, "callgraph", "-I", "x", "."], cwd=tree)
+    check(rc == 2 and "--source" in err, f"-I without --source: usage error ({rc}: {err.strip()})")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="facet-source-") as tmp:
         cat = trees(tmp)
         compile_commands(tmp)
         hostile(tmp)
         queries(cat)
+        callgraph_source(tmp, cat)
     print(f"{checks - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

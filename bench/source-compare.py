@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""source-compare.py — facet source on unbuilt corpus trees against the
+bitcode R± graph of the same program, beside the naive name-match baseline.
+
+  bench/source-compare.py [--facet build/facet] [--work DIR] [--corpus bench/work]
+                          [--speed SUBJECT...] [SUBJECT...]
+
+For each subject the Debian orig tarball (CORPUS/src/PKG/*.orig.tar.*) is
+unpacked fresh into WORK/PKG — only the source tree: no configure, no
+build, no compile_commands.json — and `facet source .` runs there. The
+reference is the R± graph (`rpm`) of CORPUS/bc/SUBJECT.bc, built with
+`facet build` once into WORK/SUBJECT.bc.facet.
+
+Matching is by call site (file, line) and target name: a reference edge is
+(file, line, target's source name) of a site in the bitcode (its innermost
+source position, so an inlined call is matched where it is written), and a
+tool finds it when it has an edge to a function of that name from a call on
+that line. Files are compared relative to the tree (the bitcode's names are
+matched to the tree's files by their trailing components); reference edges
+in files the tree does not hold (generated at build time) are counted
+apart. LLVM intrinsics (llvm.*) are left out of the reference.
+
+Figures per subject and graph-wise totals:
+  direct recall    found reference direct edges / reference direct edges
+  indirect recall  found reference indirect edges / reference indirect edges
+  targets/site     mean targets the tool gives an indirect call at a line
+                   where the reference has an indirect site
+
+The baseline is what tree-sitter-style call graphs do (bench/namematch.py):
+the rightmost identifier before '(' is the callee, linked to every function
+of that name defined anywhere in the tree (a name no file defines is an
+external edge of that name); macros are not expanded.
+
+--speed SUBJECT also times `clang-22 -fsyntax-only` over the same files with
+the same include directories and lenient flags (one process per file, as
+facet parses them), both under /usr/bin/time -v (wall time, peak RSS).
+Prints a markdown table; --json FILE writes the figures."""
+import argparse
+import glob
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import namematch  # noqa: E402
+
+SUBJECTS = {  # subject (bc name) -> source package
+    "lua": "lua5.4", "md4c": "md4c", "gdbm": "gdbm", "oniguruma": "libonig", "nginx": "nginx",
+    "sqlite": "sqlite3", "libxml2": "libxml2", "libjpeg-turbo": "libjpeg-turbo", "redis": "redis",
+    "tmux": "tmux", "libarchive": "libarchive", "sudo": "sudo", "dwarfutils": "dwarfutils", "dovecot": "dovecot",
+    "curl": "curl",
+}
+DEFAULT = ["lua", "md4c", "gdbm", "oniguruma", "nginx", "sqlite", "libxml2", "libjpeg-turbo", "redis", "tmux"]
+
+
+def sh(args, cwd=None):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+
+
+def timed(args, cwd=None):
+    """Runs args under /usr/bin/time -v: (returncode, seconds, peak KiB, stderr)."""
+    p = subprocess.run(["/usr/bin/time", "-v", *args], cwd=cwd, capture_output=True, text=True)
+    secs = rss = 0.0
+    for line in p.stderr.splitlines():
+        line = line.strip()
+        if line.startswith("Elapsed (wall clock) time"):
+            t = line.split(": ", 1)[1].split(":")
+            secs = sum(float(x) * 60 ** i for i, x in enumerate(reversed(t)))
+        elif line.startswith("Maximum resident set size"):
+            rss = float(line.split(": ", 1)[1])
+    return p.returncode, secs, rss, p.stderr
+
+
+def unpack(corpus, work, pkg):
+    tree = os.path.join(work, pkg)
+    if os.path.isdir(tree) and os.listdir(tree):
+        return tree
+    tars = [t for t in glob.glob(os.path.join(corpus, "src", pkg, "*.orig.tar.*")) if "-www" not in t]
+    if not tars:
+        sys.exit(f"source-compare: no orig tarball under {corpus}/src/{pkg}")
+    os.makedirs(tree, exist_ok=True)
+    subprocess.run(["tar", "-xf", sorted(tars)[0], "-C", tree, "--strip-components=1"], check=True)
+    return tree
+
+
+def tree_files(tree):
+    out = set()
+    for root, dirs, files in os.walk(tree):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for f in files:
+            if f.endswith((".c", ".h")):
+                out.add(os.path.relpath(os.path.join(root, f), tree))
+    return out
+
+
+def normalise(path):
+    parts = []
+    for p in path.split("/"):
+        if p in ("", "."):
+            continue
+        if p == ".." and parts and parts[-1] != "..":
+            parts.pop()
+        else:
+            parts.append(p)
+    return "/".join(parts)
+
+
+class Relativiser:
+    """Bitcode file names (relative to a build directory that may sit
+    anywhere in the tree, or absolute) to the tree's relative paths: the
+    tree file with the same base name sharing the most trailing components
+    (all of the shorter one's); ties go to the first in sorted order."""
+
+    def __init__(self, files):
+        self.by_base = {}
+        for f in sorted(files):
+            self.by_base.setdefault(os.path.basename(f), []).append(f)
+        self.cache = {}
+
+    def __call__(self, name):
+        if name in self.cache:
+            return self.cache[name]
+        parts = [p for p in normalise(name or "").split("/") if p != ".."]
+        best, best_score = None, 0
+        for cand in self.by_base.get(parts[-1] if parts else "", ()):
+            cp = cand.split("/")
+            k = 0
+            while k < min(len(cp), len(parts)) and cp[-1 - k] == parts[-1 - k]:
+                k += 1
+            if k == min(len(cp), len(parts)) and k > best_score:
+                best, best_score = cand, k
+        self.cache[name] = best
+        return best
+
+
+def edges(catalog, graph, rel):
+    """{(file, line): {"kind": set, "targets": {name}}} and the raw reference
+    edge lists (direct and indirect) of a catalog's graph."""
+    db = sqlite3.connect(catalog)
+    names = {i: (n, bool(intr)) for i, n, intr in db.execute("SELECT id, source_name, intrinsic FROM functions")}
+    sites = {}
+    for sid, kind, file, line in db.execute("SELECT id, kind, file, line FROM sites"):
+        sites[sid] = (kind, file, line)
+    per_site = {}
+    for site, target in db.execute(f"SELECT site, target FROM edges_{graph}"):
+        per_site.setdefault(site, []).append(target)
+    db.close()
+    out = {"direct": set(), "indirect": set(), "indirect_sites": {}, "missing_file": {"direct": 0, "indirect": 0}}
+    for sid, (kind, file, line) in sites.items():
+        if kind not in ("direct", "indirect"):
+            continue
+        f = rel(file)
+        for t in per_site.get(sid, []):
+            n, intrinsic = names[t]
+            if intrinsic or n.startswith("llvm."):
+                continue
+            if f is None:
+                out["missing_file"][kind] += 1
+                continue
+            out[kind].add((f, line, n))
+            if kind == "indirect":
+                out["indirect_sites"].setdefault((f, line), set()).add((n, t))   # two statics of one name: two
+    return out
+
+
+def tool_edges(catalog, graph, rel):
+    """All of a tool's edges as (file, line, name), and its indirect targets by line."""
+    e = edges(catalog, graph, rel)
+    return e["direct"] | e["indirect"], e["indirect_sites"]
+
+
+def figures(ref, found_all, found_ind_lines):
+    d_total, i_total = len(ref["direct"]), len(ref["indirect"])
+    d_hit = len(ref["direct"] & found_all)
+    i_hit = len(ref["indirect"] & found_all)
+    ref_lines = set(ref["indirect_sites"])
+    widths = [len(found_ind_lines.get(line, ())) for line in ref_lines]
+    return {"direct_edges": d_total, "direct_found": d_hit, "direct_recall": d_hit / d_total if d_total else None,
+            "indirect_edges": i_total, "indirect_found": i_hit,
+            "indirect_recall": i_hit / i_total if i_total else None,
+            "indirect_lines": len(ref_lines),
+            "targets_per_site": sum(widths) / len(widths) if widths else None,
+            "lines_with_targets": sum(1 for w in widths if w)}
+
+
+def one(args, subject):
+    pkg = SUBJECTS[subject]
+    tree = unpack(args.corpus, args.work, pkg)
+    files = tree_files(tree)
+    rel = Relativiser(files)
+    ref_cat = os.path.join(args.work, subject + ".bc.facet")
+    if not os.path.exists(ref_cat):
+        p = sh([args.facet, "build", "-o", ref_cat, os.path.join(args.corpus, "bc", subject + ".bc")])
+        if p.returncode:
+            sys.exit(f"source-compare: facet build {subject}: {p.stderr.strip()}")
+    ref = edges(ref_cat, "rpm", rel)
+    src_cat = os.path.join(args.work, subject + ".src.facet")
+    rc, secs, rss, err = timed([args.facet, "source", "-o", src_cat, "."], cwd=tree)
+    if rc:
+        sys.exit(f"source-compare: facet source {subject}: {err.strip()[-2000:]}")
+    summary = [l for l in err.splitlines() if l.startswith("facet source: wrote")]
+    found, found_lines = tool_edges(src_cat, "source", lambda f: normalise(f) if f else None)
+    t0 = time.time()
+    base_all, base_lines = namematch.edges(tree)
+    base_secs = time.time() - t0
+    row = {"subject": subject, "package": pkg, "tree_files": len(files), "seconds": secs, "peak_kib": rss,
+           "summary": summary[-1] if summary else "", "baseline_seconds": base_secs,
+           "reference_missing_file": ref["missing_file"],
+           "source": figures(ref, found, found_lines), "baseline": figures(ref, base_all, base_lines)}
+    return row
+
+
+def speed(args, subject, prior):
+    """facet source against clang-22 -fsyntax-only over the same units
+    (facet's own run reused when the recall table ran it: one run each)."""
+    tree = unpack(args.corpus, args.work, SUBJECTS[subject])
+    c_files = sorted(f for f in tree_files(tree) if f.endswith(".c"))
+    dirs = namematch.include_dirs(tree)
+    flags = ["-ferror-limit=0", "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+             "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
+             "-Wno-error=incompatible-pointer-types", "-Wno-error=return-type"]
+    for d in dirs:
+        flags += ["-I", d]
+    listing = os.path.join(args.work, subject + ".units")
+    with open(listing, "w") as f:
+        f.write("\n".join(c_files) + "\n")
+    rc, secs, rss, _ = timed(["xargs", "-a", listing, "-n", "1", "clang-22", "-fsyntax-only", *flags], cwd=tree)
+    if prior:
+        frc, fsecs, frss = 0, prior["seconds"], prior["peak_kib"]
+    else:
+        out = os.path.join(args.work, subject + ".speed.facet")
+        frc, fsecs, frss, _ = timed([args.facet, "source", "-o", out, "."], cwd=tree)
+    return {"subject": subject, "units": len(c_files), "include_dirs": len(dirs), "clang_seconds": secs,
+            "clang_peak_kib": rss, "clang_exit": rc, "facet_seconds": fsecs, "facet_peak_kib": frss,
+            "facet_exit": frc, "ratio": fsecs / secs if secs else None}
+
+
+def pct(x):
+    return "—" if x is None else f"{x:.3f}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--facet", default="build/facet")
+    ap.add_argument("--work", default="/tmp/source-bench")
+    ap.add_argument("--corpus", default="bench/work")
+    ap.add_argument("--speed", nargs="*", default=[])
+    ap.add_argument("--json")
+    ap.add_argument("subjects", nargs="*")
+    args = ap.parse_args()
+    args.facet = os.path.abspath(args.facet)
+    args.corpus = os.path.abspath(args.corpus)
+    os.makedirs(args.work, exist_ok=True)
+    subjects = args.subjects if args.subjects or args.speed else DEFAULT
+    rows, speeds = [], []
+    print("| subject | files | facet source s / MiB | direct R (source) | direct R (name match) | "
+          "indirect R (source) | indirect R (name match) | targets/site (source) | targets/site (name match) | "
+          "ref. edges in generated files (direct/indirect) |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for s in subjects:
+        r = one(args, s)
+        rows.append(r)
+        a, b = r["source"], r["baseline"]
+        print(f"| {s} | {r['tree_files']} | {r['seconds']:.1f} / {r['peak_kib'] / 1024:.0f} | "
+              f"{pct(a['direct_recall'])} ({a['direct_found']}/{a['direct_edges']}) | {pct(b['direct_recall'])} | "
+              f"{pct(a['indirect_recall'])} ({a['indirect_found']}/{a['indirect_edges']}) | "
+              f"{pct(b['indirect_recall'])} | {pct(a['targets_per_site'])} | {pct(b['targets_per_site'])} | "
+              f"{r['reference_missing_file']['direct']}/{r['reference_missing_file']['indirect']} |", flush=True)
+    if rows:
+        def total(key, tool):
+            hit = sum(r[tool][key + "_found"] for r in rows)
+            all_ = sum(r[tool][key + "_edges"] for r in rows)
+            return hit / all_ if all_ else None
+
+        def macro(key, tool):
+            v = [r[tool][key] for r in rows if r[tool][key] is not None]
+            return sum(v) / len(v) if v else None
+        print(f"| all (edges pooled) | | | {pct(total('direct', 'source'))} | {pct(total('direct', 'baseline'))} | "
+              f"{pct(total('indirect', 'source'))} | {pct(total('indirect', 'baseline'))} | "
+              f"{pct(macro('targets_per_site', 'source'))} | {pct(macro('targets_per_site', 'baseline'))} | |")
+        print(f"| mean of subjects | | | {pct(macro('direct_recall', 'source'))} | "
+              f"{pct(macro('direct_recall', 'baseline'))} | {pct(macro('indirect_recall', 'source'))} | "
+              f"{pct(macro('indirect_recall', 'baseline'))} | | | |")
+    for s in args.speed:
+        sp = speed(args, s, next((r for r in rows if r["subject"] == s), None))
+        speeds.append(sp)
+        print(f"\nspeed {s}: {sp['units']} units, {sp['include_dirs']} -I; clang-22 -fsyntax-only "
+              f"{sp['clang_seconds']:.1f} s {sp['clang_peak_kib'] / 1024:.0f} MiB (exit {sp['clang_exit']}); "
+              f"facet source {sp['facet_seconds']:.1f} s {sp['facet_peak_kib'] / 1024:.0f} MiB; "
+              f"ratio {sp['ratio']:.2f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rows": rows, "speed": speeds}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
