@@ -141,7 +141,8 @@ def edges(catalog, graph, rel):
     """{(file, line): {"kind": set, "targets": {name}}} and the raw reference
     edge lists (direct and indirect) of a catalog's graph."""
     db = sqlite3.connect(catalog)
-    names = {i: (n, bool(intr)) for i, n, intr in db.execute("SELECT id, source_name, intrinsic FROM functions")}
+    names = {i: (n, bool(intr), bool(d)) for i, n, intr, d in
+             db.execute("SELECT id, source_name, intrinsic, defined FROM functions")}
     sites = {}
     for sid, kind, file, line in db.execute("SELECT id, kind, file, line FROM sites"):
         sites[sid] = (kind, file, line)
@@ -149,19 +150,22 @@ def edges(catalog, graph, rel):
     for site, target in db.execute(f"SELECT site, target FROM edges_{graph}"):
         per_site.setdefault(site, []).append(target)
     db.close()
-    out = {"direct": set(), "indirect": set(), "indirect_sites": {}, "missing_file": {"direct": 0, "indirect": 0}}
+    out = {"direct": set(), "indirect": set(), "indirect_sites": {}, "missing_file": {"direct": 0, "indirect": 0},
+           "direct_defined": set()}
     for sid, (kind, file, line) in sites.items():
         if kind not in ("direct", "indirect"):
             continue
         f = rel(file)
         for t in per_site.get(sid, []):
-            n, intrinsic = names[t]
+            n, intrinsic, defined = names[t]
             if intrinsic or n.startswith("llvm."):
                 continue
             if f is None:
                 out["missing_file"][kind] += 1
                 continue
             out[kind].add((f, line, n))
+            if kind == "direct" and defined:
+                out["direct_defined"].add((f, line, n))
             if kind == "indirect":
                 out["indirect_sites"].setdefault((f, line), set()).add((n, t))   # two statics of one name: two
     return out
@@ -176,10 +180,13 @@ def tool_edges(catalog, graph, rel):
 def figures(ref, found_all, found_ind_lines):
     d_total, i_total = len(ref["direct"]), len(ref["indirect"])
     d_hit = len(ref["direct"] & found_all)
+    dd_total, dd_hit = len(ref["direct_defined"]), len(ref["direct_defined"] & found_all)
     i_hit = len(ref["indirect"] & found_all)
     ref_lines = set(ref["indirect_sites"])
     widths = [len(found_ind_lines.get(line, ())) for line in ref_lines]
     return {"direct_edges": d_total, "direct_found": d_hit, "direct_recall": d_hit / d_total if d_total else None,
+            "direct_defined_edges": dd_total, "direct_defined_found": dd_hit,
+            "direct_defined_recall": dd_hit / dd_total if dd_total else None,
             "indirect_edges": i_total, "indirect_found": i_hit,
             "indirect_recall": i_hit / i_total if i_total else None,
             "indirect_lines": len(ref_lines),
@@ -258,15 +265,17 @@ def main():
     subjects = args.subjects if args.subjects or args.speed else DEFAULT
     rows, speeds = [], []
     print("| subject | files | facet source s / MiB | direct R (source) | direct R (name match) | "
+          "direct R to program functions (source / name match) | "
           "indirect R (source) | indirect R (name match) | targets/site (source) | targets/site (name match) | "
           "ref. edges in generated files (direct/indirect) |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for s in subjects:
         r = one(args, s)
         rows.append(r)
         a, b = r["source"], r["baseline"]
         print(f"| {s} | {r['tree_files']} | {r['seconds']:.1f} / {r['peak_kib'] / 1024:.0f} | "
               f"{pct(a['direct_recall'])} ({a['direct_found']}/{a['direct_edges']}) | {pct(b['direct_recall'])} | "
+              f"{pct(a['direct_defined_recall'])} / {pct(b['direct_defined_recall'])} | "
               f"{pct(a['indirect_recall'])} ({a['indirect_found']}/{a['indirect_edges']}) | "
               f"{pct(b['indirect_recall'])} | {pct(a['targets_per_site'])} | {pct(b['targets_per_site'])} | "
               f"{r['reference_missing_file']['direct']}/{r['reference_missing_file']['indirect']} |", flush=True)
@@ -280,10 +289,12 @@ def main():
             v = [r[tool][key] for r in rows if r[tool][key] is not None]
             return sum(v) / len(v) if v else None
         print(f"| all (edges pooled) | | | {pct(total('direct', 'source'))} | {pct(total('direct', 'baseline'))} | "
+              f"{pct(total('direct_defined', 'source'))} / {pct(total('direct_defined', 'baseline'))} | "
               f"{pct(total('indirect', 'source'))} | {pct(total('indirect', 'baseline'))} | "
               f"{pct(macro('targets_per_site', 'source'))} | {pct(macro('targets_per_site', 'baseline'))} | |")
         print(f"| mean of subjects | | | {pct(macro('direct_recall', 'source'))} | "
-              f"{pct(macro('direct_recall', 'baseline'))} | {pct(macro('indirect_recall', 'source'))} | "
+              f"{pct(macro('direct_recall', 'baseline'))} | {pct(macro('direct_defined_recall', 'source'))} / "
+              f"{pct(macro('direct_defined_recall', 'baseline'))} | {pct(macro('indirect_recall', 'source'))} | "
               f"{pct(macro('indirect_recall', 'baseline'))} | | | |")
     for s in args.speed:
         sp = speed(args, s, next((r for r in rows if r["subject"] == s), None))

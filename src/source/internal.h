@@ -39,6 +39,7 @@ typedef struct src_fnref {
 	const char *name;
 	unsigned local_def;
 	bool builtin;              /* __builtin_*: not a call of the program */
+	unsigned unit;             /* the naming unit: its own definitions come first */
 } src_fnref;
 
 typedef enum src_callee_kind {
@@ -105,12 +106,15 @@ typedef struct src_facts {
 	VEC(src_arg) args;
 	VEC(src_flow) flows;
 	strmap keys;               /* key -> src_keyinfo* */
+	strmap unit_defs;          /* "UNIT\x01name" -> def index + 1: what each unit defines */
 	VEC(source_unit) units;
 } src_facts;
 
 const char *src_intern(src_facts *f, const char *s);
 /* The location of parameter i of definition d ("param:KEY:i"). */
 const char *src_param_key(src_facts *f, const src_def *d, unsigned i);
+/* The definition of name that unit holds, SRC_NONE when none. */
+unsigned src_unit_def(src_facts *f, unsigned unit, const char *name);
 
 /* Parses one unit (args: the compiler arguments without the file) and adds
  * its facts; the unit's diagnostics go to unit. False + err only when

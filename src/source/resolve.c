@@ -120,8 +120,9 @@ static void resolve_ref(resolver *r, const src_fnref *ref, uvec *out, bool *ambi
 {
 	VEC_CLEAR(out);
 	*ambiguous = false;
-	if (ref->local_def != SRC_NONE) {
-		VEC_PUSH(out, r->f->defs.items[ref->local_def].fn);
+	unsigned own = ref->local_def != SRC_NONE ? ref->local_def : src_unit_def(r->f, ref->unit, ref->name);
+	if (own != SRC_NONE) {
+		VEC_PUSH(out, r->f->defs.items[own].fn);
 		return;
 	}
 	uvec *ext = ref->builtin ? NULL : strmap_get(&r->externals, ref->name);

@@ -35,6 +35,7 @@ static void facts_free(src_facts *f)
 	VEC_FREE(&f->units);
 	strmap_free(&f->def_by_key);
 	strmap_free(&f->keys);
+	strmap_free(&f->unit_defs);
 	strmap_free(&f->interned);
 	arena_free(&f->arena);
 	free(f);
@@ -68,6 +69,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	strmap_init(&f->interned);
 	strmap_init(&f->def_by_key);
 	strmap_init(&f->keys);
+	strmap_init(&f->unit_defs);
 	source_result *r = xcalloc(1, sizeof *r);
 	r->counts.include_dirs = in.n_include_dirs;
 	bool ok = parse_all(f, &in, &r->counts, err);

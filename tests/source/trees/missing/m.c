@@ -14,3 +14,21 @@ int main(void)
 	lost();                                    /* -> lost */
 	return r;
 }
+
+/* A call with an argument of the unknown type: clang keeps no callee,
+ * only the written name, which is what is resolved. */
+static int takes(mystery_t *m) { return m != 0; }
+#define CHECK(m) takes(m)
+int caller2(mystery_t *m)
+{
+	int r = takes(m);                          /* -> takes@m.c */
+	return r + CHECK(m);                       /* -> takes@m.c */
+}
+
+/* An argument no header declares (an enumerator of a generated header):
+ * clang keeps the call as a recovery expression, still a call of note. */
+void note(int code, int fatal);
+void fails(void)
+{
+	note(1, CODE_FROM_GENERATED_HEADER);       /* -> note */
+}
