@@ -113,7 +113,8 @@ static bool collect_paths(const source_options *o, str_vec *c_files, str_vec *h_
 		return false;
 	}
 	qsort(c_files->items, c_files->len, sizeof *c_files->items, str_cmp);
-	qsort(h_files->items, h_files->len, sizeof *h_files->items, str_cmp);
+	if (h_files->len > 1)   /* a tree without headers has no array at all */
+		qsort(h_files->items, h_files->len, sizeof *h_files->items, str_cmp);
 	return true;
 }
 
@@ -145,7 +146,8 @@ static void index_headers(header_index *hx, const str_vec *h_files)
 	hx->sorted = xmalloc((h_files->len + 1) * sizeof *hx->sorted);
 	for (size_t i = 0; i < h_files->len; i++)
 		hx->sorted[i] = h_files->items[i];
-	qsort(hx->sorted, h_files->len, sizeof *hx->sorted, base_cmp);
+	if (h_files->len > 1)
+		qsort(hx->sorted, h_files->len, sizeof *hx->sorted, base_cmp);
 	strmap_init(&hx->by_base);
 	memset(&hx->runs, 0, sizeof hx->runs);
 	for (size_t i = 0; i < h_files->len;) {
