@@ -374,6 +374,7 @@ static void make_sites(resolver *r, site_out *o)
 		s->loc.col = c->col;
 		s->call_type = sig_string(r, c->sig);
 		s->callee_value = s->result = IR_NONE;
+		s->vcall = IR_NONE;   /* C has no virtual calls */
 		o->res->site_index[i] = IR_NONE;
 		if (c->kind == CALLEE_NAME) {
 			bool amb;
