@@ -68,7 +68,7 @@ curl          curl           src/curl
 memcached     memcached      memcached
 tcl           tcl8.6         unix/tclsh
 ninja         ninja-build    _build/ninja
-leveldb       leveldb        _build/leveldbutil
+leveldb       leveldb        _build/db_bench
 re2           re2            _build/re2_bench
 "
 # The first 14 are the paper's corpus; the others were added by issue 15 (programs facet was never
@@ -100,6 +100,8 @@ deps_for() {
         make) echo "autopoint texinfo" ;;
         curl) echo "zlib1g-dev" ;;
         memcached) echo "libevent-dev" ;;
+        leveldb) echo "libgtest-dev libgmock-dev" ;;
+        re2) echo "libgtest-dev libbenchmark-dev" ;;
         *) echo "" ;;
     esac
 }
@@ -209,8 +211,12 @@ cmake_build() { # cmake_build TARGET [ARGS...] : out-of-tree build of one target
 
 build_ninja() { cmake_build ninja -DBUILD_TESTING=OFF; }   # the build tool (no re2c regeneration)
 
-build_leveldb() { # the key-value store; leveldbutil dumps its files, the workload writes them first
-    cmake_build leveldbutil -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+build_leveldb() { # the key-value store and its own db_bench (CMake would want the empty third_party/
+    # googletest and benchmark submodules for it; db_bench needs only gtest's headers, from libgtest-dev)
+    cmake_build leveldb -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+    # -fno-rtti: the library is built without RTTI (its CMakeLists), and so must db_bench be
+    "$CXX" -std=c++11 -fno-rtti -I. -Iinclude -I_build/include -DLEVELDB_PLATFORM_POSIX=1 -DLEVELDB_HAS_PORT_CONFIG_H=1 \
+        benchmarks/db_bench.cc util/histogram.cc util/testutil.cc _build/libleveldb.a -pthread -o _build/db_bench
 }
 
 build_re2() { cmake_build re2_bench -DRE2_BUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF; }

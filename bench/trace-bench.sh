@@ -92,7 +92,7 @@ program_of() {
 	expat) echo expat/src/expat/_build/xmlwf/xmlwf ;; jq) echo jq/src/jq ;; m4) echo m4/src/src/m4 ;;
 	gawk) echo gawk/src/gawk ;; tiff) echo tiff/src/_build/tools/tiffcp ;; make) echo make/src/make ;;
 	curl) echo curl/src/src/curl ;; memcached) echo memcached/src/memcached ;; tcl) echo tcl/src/unix/tclsh ;;
-	ninja) echo ninja/src/_build/ninja ;; leveldb) echo leveldb/src/_build/leveldbutil ;;
+	ninja) echo ninja/src/_build/ninja ;; leveldb) echo leveldb/src/_build/db_bench ;;
 	re2) echo re2/src/_build/re2_bench ;;
 	*) return 1 ;;
 	esac

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/sbitmap.h"
+#include "util/strmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
@@ -26,6 +27,7 @@ typedef struct engine {
 	unsigned *taken, n_taken;  /* functions whose address is taken outside vtables */
 	unsigned *buf;             /* 2 * n_functions scratch for targets */
 	bool *mark;                /* n_functions scratch */
+	strmap by_key;             /* class key -> id + 1 */
 } engine;
 
 /* ---- the hierarchy ----------------------------------------------------------------------- */
@@ -123,7 +125,7 @@ static unsigned cha_targets(engine *E, const ir_vcall *vc, unsigned *out, bool i
 
 /* ---- points-to objects and their classes --------------------------------------------------- */
 
-static unsigned alloc_class(const ir_program *p, unsigned value)
+static const ir_class_use *alloc_entry(const ir_program *p, unsigned value)
 {
 	unsigned lo = 0, hi = p->n_alloc_classes;
 	while (lo < hi) {
@@ -133,19 +135,77 @@ static unsigned alloc_class(const ir_program *p, unsigned value)
 		else
 			hi = mid;
 	}
-	return lo < p->n_alloc_classes && p->alloc_classes[lo].key == value ? p->alloc_classes[lo].cls : IR_NONE;
+	return lo < p->n_alloc_classes && p->alloc_classes[lo].key == value ? &p->alloc_classes[lo] : NULL;
 }
 
-static unsigned object_class(const engine *E, unsigned obj)
+static const ir_class_use *object_entry(const engine *E, unsigned obj)
 {
 	const ir_program *p = E->p;
 	const pta_obj_info *o = &E->pta->objects[obj];
 	switch (o->kind) {
-	case OBJ_STACK: return alloc_class(p, o->index);
-	case OBJ_GLOBAL: return o->index < p->n_globals ? alloc_class(p, p->globals[o->index]->value) : IR_NONE;
-	case OBJ_HEAP: return o->index < p->n_sites ? alloc_class(p, p->sites[o->index].value) : IR_NONE;
-	default: return IR_NONE;
+	case OBJ_STACK: return alloc_entry(p, o->index);
+	case OBJ_GLOBAL: return o->index < p->n_globals ? alloc_entry(p, p->globals[o->index]->value) : NULL;
+	case OBJ_HEAP: return o->index < p->n_sites ? alloc_entry(p, p->sites[o->index].value) : NULL;
+	default: return NULL;
 	}
+}
+
+static unsigned class_of_type(const engine *E, const di_type *t)
+{
+	t = di_strip((di_type *)t);
+	uintptr_t c = t && t->identifier ? (uintptr_t)strmap_get(&E->by_key, t->identifier) : 0;
+	return c ? (unsigned)(c - 1) : IR_NONE;
+}
+
+/* The complete object of a class that byte off of an object of type t lies
+ * in (a field, an array element, t itself; base subobjects stay part of the
+ * object that holds them): its class, and off made relative to it. */
+static unsigned complete_at(const engine *E, const di_type *t, int64_t *off, int depth)
+{
+	t = di_strip((di_type *)t);
+	if (!t || depth > 16 || *off < 0)
+		return IR_NONE;
+	if (t->kind == DI_ARRAY && t->base) {
+		const di_type *el = di_strip(t->base);
+		int64_t es = el ? (int64_t)(el->size_bits / 8) : 0;
+		if (es <= 0)
+			return IR_NONE;
+		*off %= es;
+		return complete_at(E, el, off, depth + 1);
+	}
+	unsigned here = class_of_type(E, t);
+	for (unsigned i = 0; i < t->n_members; i++) {
+		const di_member *m = &t->members[i];
+		const di_type *mt = di_strip(m->type);
+		int64_t mo = (int64_t)(m->offset_bits / 8), ms = mt ? (int64_t)(mt->size_bits / 8) : 0;
+		if (m->base || m->bitfield || !mt || *off < mo || *off >= mo + ms)
+			continue;
+		int64_t rel = *off - mo;
+		unsigned inner = complete_at(E, mt, &rel, depth + 1);
+		if (inner != IR_NONE) {
+			*off = rel;
+			return inner;
+		}
+	}
+	return here;
+}
+
+/* The class of the complete object that location (obj, *off) lies in, *off
+ * made relative to it; IR_NONE when it cannot be read. */
+static unsigned object_class(const engine *E, unsigned obj, int64_t *off)
+{
+	const ir_class_use *u = object_entry(E, obj);
+	if (!u)
+		return IR_NONE;
+	if (u->type) {
+		int64_t rel = *off;
+		unsigned c = complete_at(E, u->type, &rel, 0);
+		if (c != IR_NONE) {
+			*off = rel;
+			return c;
+		}
+	}
+	return u->cls;
 }
 
 /* `this` of a method that only vtables reach holds only objects of classes
@@ -177,7 +237,8 @@ static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, boo
 	if (pts)
 		SBM_FOREACH(pts, loc) {
 			unsigned obj = pta_loc_object(s, loc);
-			unsigned c = obj != PTA_NONE ? object_class(E, obj) : IR_NONE;
+			int64_t off = pta_loc_offset(s, loc);
+			unsigned c = obj != PTA_NONE ? object_class(E, obj, &off) : IR_NONE;
 			if (c == IR_NONE) {
 				*unknown = true;
 				continue;
@@ -185,8 +246,8 @@ static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, boo
 			if (this_excludes(E, vc, c))
 				continue;
 			unsigned before = n;
-			n = lookup(E, c, vc->cls, pta_loc_offset(s, loc), vc, out, n);
-			/* an object whose class has no vtable at that offset: a member subobject */
+			n = lookup(E, c, vc->cls, off, vc, out, n);
+			/* a class with no vtable in the module: its objects cannot be read */
 			if (n == before && E->p->classes[c]->n_points == 0)
 				*unknown = true;
 		}
@@ -345,6 +406,9 @@ static void engine_init(engine *E, const ir_program *p, mode m)
 	E->direct_calls = xcalloc(nf, sizeof *E->direct_calls);
 	E->in_some_slot = xcalloc(nf, sizeof *E->in_some_slot);
 	E->buf = xcalloc(2 * (size_t)nf, sizeof *E->buf);
+	strmap_init(&E->by_key);
+	for (unsigned c = 0; c < p->n_classes; c++)
+		strmap_put(&E->by_key, p->classes[c]->key, (void *)(uintptr_t)(c + 1));
 	E->mark = xcalloc(nf, sizeof *E->mark);
 	E->taken = xcalloc(nf, sizeof *E->taken);
 	for (unsigned i = 0; i < p->n_functions; i++) {
@@ -374,6 +438,7 @@ static cg_graph *engine_graph(engine *E, const char *name)
 		cg_set_targets(g, i, E->buf, n);
 	}
 	free(E->taken);
+	strmap_free(&E->by_key);
 	for (unsigned c = 0; c < p->n_classes; c++)
 		free(E->subs[c]);
 	free(E->subs);

@@ -407,6 +407,21 @@ static int use_cmp(const void *a, const void *b)
 	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->cls > y->cls) - (x->cls < y->cls);
 }
 
+/* A debug-info type worth keeping for an allocation: a struct or class (or an array of them). */
+static di_type *record_type(di_type *t)
+{
+	t = di_strip(t);
+	while (t && t->kind == DI_ARRAY)
+		t = di_strip(t->base);
+	return t && t->kind == DI_STRUCT && t->n_members ? t : NULL;
+}
+
+static void push_alloc(use_vec *out, unsigned value, ir_class *c, di_type *t)
+{
+	if (c || record_type(t))
+		VEC_PUSH(out, ((ir_class_use){.key = value, .cls = c ? c->id : IR_NONE, .type = t}));
+}
+
 static void alloc_classes(cxx_state *S, use_vec *out)
 {
 	lowering *L = S->L;
@@ -414,35 +429,38 @@ static void alloc_classes(cxx_state *S, use_vec *out)
 	unsigned heap_kind = LLVMGetMDKindIDInContext(L->ctx, "heapallocsite", 13);
 	for (unsigned i = 0; i < p->n_bindings; i++) {
 		const ir_dbg_binding *b = &p->bindings[i];
-		ir_class *c = b->declare && b->empty_expr ? class_of_di(S, b->var->type) : NULL;
-		if (c)
-			VEC_PUSH(out, ((ir_class_use){.key = b->value, .cls = c->id}));
+		if (b->declare && b->empty_expr)
+			push_alloc(out, b->value, class_of_di(S, b->var->type), b->var->type);
 	}
 	for (unsigned i = 0; i < p->n_globals; i++) {
 		ir_global *g = p->globals[i];
 		ir_class *c = g->var ? class_of_di(S, g->var->type) : NULL;
 		if (!c && g->defined && !has_prefix(g->name, "_ZT"))
 			c = class_of_ir_type(S, LLVMGlobalGetValueType(LLVMGetNamedGlobal(L->mod, g->name)));
-		if (c)
-			VEC_PUSH(out, ((ir_class_use){.key = g->value, .cls = c->id}));
+		push_alloc(out, g->value, c, g->var && !g->var_fragment ? g->var->type : NULL);
 	}
 	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f))
 		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
 			for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-				ir_class *c = NULL;
-				if (LLVMIsAAllocaInst(in))
-					c = class_of_ir_type(S, LLVMGetAllocatedType(in));
-				else if (lower_is_call(in) && LLVMGetMetadata(in, heap_kind))
-					c = class_of_di(S, dinfo_type(&L->di, LLVMValueAsMetadata(LLVMGetMetadata(in, heap_kind))));
-				if (c)
-					VEC_PUSH(out, ((ir_class_use){.key = lower_value_id(L, in), .cls = c->id}));
+				if (LLVMIsAAllocaInst(in)) {
+					push_alloc(out, lower_value_id(L, in), class_of_ir_type(S, LLVMGetAllocatedType(in)), NULL);
+				} else if (lower_is_call(in) && LLVMGetMetadata(in, heap_kind)) {
+					di_type *t = dinfo_type(&L->di, LLVMValueAsMetadata(LLVMGetMetadata(in, heap_kind)));
+					push_alloc(out, lower_value_id(L, in), class_of_di(S, t), t);
+				}
 			}
 	qsort(out->items, out->len, sizeof *out->items, use_cmp);
-	/* One class per allocation: the first source that named one (debug info, then IR types). */
+	/* One entry per allocation: a class where some source names one (sorted first), with the
+	 * first debug-info type any source gave */
 	size_t w = 0;
-	for (size_t i = 0; i < out->len; i++)
-		if (w == 0 || out->items[w - 1].key != out->items[i].key)
-			out->items[w++] = out->items[i];
+	for (size_t i = 0; i < out->len; i++) {
+		if (w && out->items[w - 1].key == out->items[i].key) {
+			if (!out->items[w - 1].type)
+				out->items[w - 1].type = out->items[i].type;
+			continue;
+		}
+		out->items[w++] = out->items[i];
+	}
 	out->len = w;
 }
 

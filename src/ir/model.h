@@ -333,7 +333,8 @@ typedef struct ir_vcall {
 /* A (key, class) pair; lists of them are sorted by key. */
 typedef struct ir_class_use {
 	unsigned key;
-	unsigned cls;
+	unsigned cls;              /* IR_NONE in alloc_classes when only the type is known */
+	di_type *type;             /* alloc_classes: the allocation's debug-info type (NULL: none) */
 } ir_class_use;
 
 /* ---- the program ---------------------------------------------------------------------- */
@@ -379,7 +380,8 @@ typedef struct ir_program {
 	ir_vcall *vcalls;
 	unsigned n_vcalls;
 	/* value id of an allocation (alloca, heap call, global) -> the class it
-	 * creates, from !heapallocsite, the allocated IR type, the debug info */
+	 * creates and its debug-info type (whose fields may be objects of
+	 * classes), from !heapallocsite, the debug info, the allocated IR type */
 	ir_class_use *alloc_classes;
 	unsigned n_alloc_classes;
 	/* function id -> a class it instantiates (a constructor call that is not
