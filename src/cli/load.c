@@ -1,4 +1,5 @@
 #include "cli/load.h"
+#include "cli/progress.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 
@@ -67,6 +68,7 @@ static facet_result *refine(cli_graphs *s, facet_oracle *oracle)
 	if (s->have_opt && (s->opt.tau || s->opt.tau_set))
 		fo.tau = s->opt.tau;
 	fo.oracle = oracle;
+	cli_progress("refinement", 0, 0);
 	facet_result *fr = facet_refine(s->pta, &fo);
 	if (fr->note && !s->noted) {
 		cli_note(s->cmd, "%s", fr->note);
@@ -90,8 +92,10 @@ cg_graph *cli_graphs_get(cli_graphs *s, const char *name)
 	}
 	if (id == CG_CHA || id == CG_RTA)
 		return cxx_graph(id, s->prog, NULL, NULL, NULL);
-	if (!s->pta)
+	if (!s->pta) {
+		cli_progress("points-to analysis", 0, 0);
 		s->pta = pta_analyze(s->prog, NULL);
+	}
 	if (id == CG_ANDERSEN || id == CG_R0)
 		return pta_callgraph(s->pta, id == CG_R0);
 	if (id == CG_VTA || id == CG_VSLOT) {   /* over R0 or R± at the sites that are not virtual */
@@ -156,6 +160,7 @@ int cli_run_open(cli_run *r, const char *cmd, const cli_oracle_args *oargs, char
 	static const cli_oracle_args none = {0};
 	memset(r, 0, sizeof *r);
 	r->cmd = cmd;
+	cli_progress_start(cmd);   /* a line on a terminal once the command runs over a second */
 	int rc = cli_oracle_open(cmd, oargs ? oargs : &none, &r->oracle);
 	if (rc != EXIT_OK)
 		return rc;
@@ -180,6 +185,7 @@ static void drop_captured(cli_run *r)
 
 int cli_run_load(cli_run *r, bool verify, bool sites_only)
 {
+	cli_progress("reading and linking the inputs", 0, 0);
 	r->prog = load(r->cmd, r->files, r->n_files, verify, sites_only);
 	drop_captured(r);
 	return r->prog ? EXIT_OK : EXIT_INPUT;
@@ -187,6 +193,7 @@ int cli_run_load(cli_run *r, bool verify, bool sites_only)
 
 int cli_run_close(cli_run *r, int rc)
 {
+	cli_progress_clear();
 	drop_captured(r);
 	ir_program_free(r->prog);
 	r->prog = NULL;

@@ -1,5 +1,6 @@
 /* opt.c — the option parser and the message format (opt.h). */
 #include "cli/opt.h"
+#include "cli/progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@ bool cli_wants_help(int argc, char **argv)
 
 static void vsay(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
+	cli_progress_clear();   /* a message never lands on the end of the progress line */
 	fprintf(stderr, "facet %s: %s: ", cmd, kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

@@ -1,7 +1,9 @@
 /* progress.h — the progress line a long command shows on a terminal:
  * "facet CMD: PHASE 35% (120/340)" rewritten in place on stderr, only when
  * stderr is a terminal and the command has run for over a second, and
- * cleared before any other output. Never on a pipe or a file. */
+ * cleared before any other output (cli_error and friends clear it). Never
+ * on a pipe or a file. FACET_PROGRESS_AFTER=SECONDS in the environment
+ * moves the one-second mark. */
 #ifndef FACET_CLI_PROGRESS_H
 #define FACET_CLI_PROGRESS_H
 
