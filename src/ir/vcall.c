@@ -11,7 +11,9 @@
  *   2. else the debug info: the type of the object the receiver points to,
  *      followed through locals, globals, arguments, call results, loads and
  *      constant offsets (fields and base subobjects);
- *   3. else unknown (the analyses then take every vtable).
+ *   3. else unknown: the analyses take every vtable's slot there and, as
+ *      the same shape is a C-style callback read from offset 0 of a struct,
+ *      the function-pointer targets too (ir_vcall.mixed).
  * A receiver the debug info types as a class with neither typeinfo nor a
  * vtable is not a virtual call (a C table of function pointers at offset 0
  * of a struct has the same shape). A member-function pointer call (a phi of
@@ -251,6 +253,9 @@ static void classify_site(vstate *V, ir_site *s, LLVMValueRef call, vcall_vec *o
 	}
 	free(key);
 	vc.cls = c ? c->id : IR_NONE;
+	/* *(*(x)) with nothing naming a class is also a function pointer read
+	 * from offset 0 of a struct (a C-style callback record): keep both readings */
+	vc.mixed |= c == NULL;
 	vc.receiver = lower_value_id(V->L, receiver);
 	vc.receiver_this = is_own_this(receiver, LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
 	ir_class *st = vc.receiver_this ? structor_of(V, s->caller, false) : NULL;
