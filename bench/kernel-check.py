@@ -21,7 +21,9 @@ Checks (each prints PASS/FAIL and what differed):
   2. `facet query reach __x64_sys_ioctl ext4_ioctl` finds a path and names
      the site and warrant of each step;
   3. every initcall stub of levels 0..7 is a target of the indirect call in
-     do_one_initcall (R0 and R±).
+     do_one_initcall (R0 and R±), both for the functions the units register
+     with *_initcall() macros (from the C sources) and, when vmlinux.o
+     exists, for the entry labels of its level sections.
 Figures: KLoC of the linked units' C files, functions, indirect sites,
 mean targets per indirect site over the sites each graph resolves (R0, R+,
 R±), dispatched-field shares (the catalog's dispatch table).
@@ -159,7 +161,49 @@ def initcall_stubs(src):
     return stubs
 
 
+INITCALL_RE = re.compile(r'^\s*(?:pure|core|postcore|arch|subsys|fs|rootfs|device|late|module|early)_initcall'
+                         r'(?:_sync)?\(\s*(\w+)\s*\)', re.M)
+
+
+def source_initcalls(units):
+    """Functions the units register with an initcall macro (console_initcall aside: console_init walks those)."""
+    fns = set()
+    for c in units:
+        fns |= set(INITCALL_RE.findall(strip_comments(open(c, errors='replace').read())))
+    return fns
+
+
+def check_source_initcalls(db, units, report):
+    """Each function registered by an initcall macro has its stub among do_one_initcall's targets."""
+    fns = source_initcalls(units)
+    sites = db.execute("SELECT s.id FROM sites s JOIN functions f ON f.id = s.caller "
+                       "WHERE f.source_name = 'do_one_initcall' AND s.kind = 'indirect'").fetchall()
+    def stub_of(fn, names):
+        pat = re.compile(r'^__initstub__kmod_\w*_\d+_' + re.escape(fn) + r'(?:early|rootfs|\d+s?)\d*$')
+        return next((t for t in names if pat.match(t)), None)
+
+    # A registration the preprocessor dropped (#ifdef) has no stub in the
+    # module: only the stubs the compiler made count.
+    defined = [r[0] for r in db.execute("SELECT name FROM functions WHERE defined = 1 AND name LIKE '__initstub__%'")]
+    compiled = {fn for fn in fns if stub_of(fn, defined)}
+    result = {'registered': len(fns), 'compiled': len(compiled), 'stubs_defined': len(defined)}
+    for graph in ('r0', 'rpm'):
+        got = set()
+        for (site,) in sites:
+            got |= site_targets(db, site, GRAPH_BITS[graph])
+        stubs = [t for t in got if t.startswith('__initstub__')]
+        missing = sorted(fn for fn in compiled if not stub_of(fn, stubs))
+        report(f'initcalls from the sources, {graph}', bool(compiled) and not missing,
+               f'{len(fns)} functions registered by *_initcall() in the units, {len(compiled)} of them compiled '
+               f'(a stub defined; {len(defined)} stubs in all), {len(stubs)} stubs among {len(got)} targets at '
+               f'do_one_initcall ({len(sites)} sites); not reached: {missing[:10]}{" ..." if len(missing) > 10 else ""}')
+        result[graph] = {'stub_targets': len(stubs), 'missing': missing}
+    return result
+
+
 def check_initcalls(db, src, report):
+    if not os.path.exists(os.path.join(src, 'vmlinux.o')):
+        return None
     stubs = initcall_stubs(src)
     sites = db.execute("SELECT s.id FROM sites s JOIN functions f ON f.id = s.caller "
                        "WHERE f.source_name = 'do_one_initcall' AND s.kind = 'indirect'").fetchall()
@@ -202,6 +246,8 @@ def main():
     ap.add_argument('--catalog', required=True)
     ap.add_argument('--facet', required=True)
     ap.add_argument('--json')
+    ap.add_argument('--units', help='a file listing the linked objects (paths relative to --src), in place of '
+                                   'vmlinux.a: for a module linked from part of the build')
     a = ap.parse_args()
     results = {'checks': []}
 
@@ -209,13 +255,18 @@ def main():
         print(f'{"PASS" if ok else "FAIL"}  {name}: {detail}')
         results['checks'].append({'name': name, 'ok': ok, 'detail': detail})
 
-    units = linked_units(a.src)
+    if a.units:
+        units = sorted({os.path.join(a.src, u.strip())[:-2] + '.c' for u in open(a.units) if u.strip()})
+        units = [u for u in units if os.path.exists(u)]
+    else:
+        units = linked_units(a.src)
     fields = fops_fields(a.src)
     stored = stored_functions(units, fields)
     results['stored'] = {k: sorted(v) for k, v in stored.items() if v}
     db = sqlite3.connect(f'file:{a.catalog}?immutable=1', uri=True)
     results['ioctl'] = check_ioctl(db, stored, report)
     results['reach'] = check_reach(a.facet, a.catalog, report)
+    results['initcalls_source'] = check_source_initcalls(db, units, report)
     results['initcalls'] = check_initcalls(db, a.src, report)
     results['figures'] = figures(db, units)
     print(json.dumps(results['figures'], indent=1))
