@@ -7,13 +7,21 @@
 
 #include "facet/sig.h"
 #include "pta/holders.h"
+#include "util/ptrmap.h"
+#include "util/xalloc.h"
+
+enum { HOLDERS_SHOWN = 3 };
+
+typedef struct holders {
+	unsigned n;
+	pta_holder widest[HOLDERS_SHOWN];
+} holders;
 
 typedef struct graphs {
 	cg_graph *g[4];            /* r0, rulesonly, rplus, rpm */
 	pta_collapsed collapsed;   /* the collapsed objects holding anything */
+	ptrmap by_set;             /* a callee's points-to set -> its holders (sites share sets) */
 } graphs;
-
-enum { HOLDERS_SHOWN = 3 };
 
 /* g[i] is graph CG_R0 + i: the graphs the provenance derives. */
 #define graph_names(i) cg_graph_name(CG_R0 + (i))
@@ -77,11 +85,19 @@ static json_t *decision_json(const facet_decision *d)
 /* The collapsed objects holding part of the callee's points-to set (R0's
  * targets come from it): the widest few, with what collapsed each and
  * where (pta/holders.h), and how many there are. NULL when none. */
-static json_t *collapsed_json(const facet_result *r, const graphs *gs, const ir_site *s)
+static json_t *collapsed_json(const facet_result *r, graphs *gs, const ir_site *s)
 {
 	const sbitmap *callee = r->pta && s->callee_value != IR_NONE ? pta_value_pts(r->pta, s->callee_value) : NULL;
-	pta_holder hs[HOLDERS_SHOWN];
-	unsigned n = callee ? pta_collapsed_holders(r->pta, &gs->collapsed, callee, hs, HOLDERS_SHOWN) : 0;
+	if (!callee)
+		return json_null();
+	holders *found = ptrmap_get(&gs->by_set, callee);
+	if (!found) {
+		found = xcalloc(1, sizeof *found);
+		found->n = pta_collapsed_holders(r->pta, &gs->collapsed, callee, found->widest, HOLDERS_SHOWN);
+		ptrmap_put(&gs->by_set, callee, found);
+	}
+	unsigned n = found->n;
+	const pta_holder *hs = found->widest;
 	if (n == 0)
 		return json_null();
 	json_t *a = json_array();
@@ -121,7 +137,7 @@ static int by_name(const void *a, const void *b, void *ctx)
 	return strcmp(p->functions[*(const unsigned *)a]->name, p->functions[*(const unsigned *)b]->name);
 }
 
-static json_t *site_json(const facet_result *r, const graphs *gs, unsigned idx)
+static json_t *site_json(const facet_result *r, graphs *gs, unsigned idx)
 {
 	const ir_program *p = r->prog;
 	const facet_site *fs = &r->sites[idx];
@@ -218,6 +234,7 @@ json_t *facet_explain_sites(const facet_result *r, const facet_explain_select *s
 		gs.g[g] = facet_graph(r, (cg_graph_id)(CG_R0 + g));
 	if (r->pta)
 		pta_collapsed_init(r->pta, &gs.collapsed);
+	ptrmap_init(&gs.by_set);
 	json_t *sites = json_array();
 	for (unsigned i = 0; i < r->n_sites; i++) {
 		const ir_site *s = &p->sites[r->sites[i].site];
@@ -228,5 +245,8 @@ json_t *facet_explain_sites(const facet_result *r, const facet_explain_select *s
 	for (int g = 0; g < 4; g++)
 		cg_free(gs.g[g]);
 	pta_collapsed_free(&gs.collapsed);
+	for (size_t i = 0; i < gs.by_set.cap; i++)
+		free(gs.by_set.slots[i].value);
+	ptrmap_free(&gs.by_set);
 	return sites;
 }
