@@ -275,8 +275,10 @@ static unsigned indirect_targets(engine *E, const ir_site *s, unsigned *out)
 		return 1;
 	}
 	if (E->other) {
-		memcpy(out, E->other->targets[s->id], E->other->n_targets[s->id] * sizeof *out);
-		return E->other->n_targets[s->id];
+		unsigned n_other = E->other->n_targets[s->id];
+		if (n_other)
+			memcpy(out, E->other->targets[s->id], n_other * sizeof *out);
+		return n_other;
 	}
 	for (unsigned i = 0; i < E->n_taken; i++)
 		if (pta_type_fits(s, p->functions[E->taken[i]]))

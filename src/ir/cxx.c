@@ -449,7 +449,8 @@ static void alloc_classes(cxx_state *S, use_vec *out)
 					push_alloc(out, lower_value_id(L, in), class_of_di(S, t), t);
 				}
 			}
-	qsort(out->items, out->len, sizeof *out->items, use_cmp);
+	if (out->len)
+		qsort(out->items, out->len, sizeof *out->items, use_cmp);
 	/* One entry per allocation: a class where some source names one (sorted first), with the
 	 * first debug-info type any source gave */
 	size_t w = 0;

@@ -490,7 +490,8 @@ void cxx_vcalls(lowering *L, const strmap *by_key, const strmap *by_name)
 		function_instantiations(&V, fn, f, &insts);
 	}
 	global_instantiations(&V, &insts);
-	qsort(insts.items, insts.len, sizeof *insts.items, use_cmp);
+	if (insts.len)
+		qsort(insts.items, insts.len, sizeof *insts.items, use_cmp);
 	p->n_vcalls = (unsigned)vcalls.len;
 	p->vcalls = arena_memdup(&p->arena, vcalls.items, vcalls.len * sizeof *vcalls.items);
 	p->n_instantiations = (unsigned)insts.len;
