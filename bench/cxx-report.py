@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cxx-report.py — the "C++ virtual calls" section of bench/RESULTS.md (issue 19).
 
-Usage: cxx-report.py WORKDIR [--results RESULTS.md] -- SUBJECT...
+Usage: cxx-report.py WORKDIR [--results RESULTS.md] [--note TEXT] -- SUBJECT...
 
 Reads WORKDIR/<subject>/score.json (facet score --per-site over cha, rta,
 vta, vslot, r0, rpm) and WORKDIR/<subject>/cha.json (facet callgraph --graph
@@ -54,6 +54,7 @@ def main():
     work, results = opts[0], None
     if "--results" in opts:
         results = opts[opts.index("--results") + 1]
+    note = opts[opts.index("--note") + 1] if "--note" in opts else None
     lines = [BEGIN, "## C++ virtual calls (issue 19)", "",
              "Whole-program bitcode of C++ Debian packages (bench/corpus.sh; clang++-22 -flto -g, the preopt "
              "module), traced with `facet trace` under bench/workloads/<subject>.sh and scored with `facet score "
@@ -85,6 +86,8 @@ def main():
                 lines.append("vslot's recall is below cha's (%s sites)" % ("all", "virtual")[which])
                 rc = 1
         lines.append("")
+    if note:
+        lines += [note, ""]
     lines.append(END)
     text = "\n".join(lines) + "\n"
     print(text)
