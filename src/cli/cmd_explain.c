@@ -52,39 +52,51 @@ static void usage(FILE *out)
 	      out);
 }
 
+static const char *str(json_t *o, const char *key, const char *none)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : none;
+}
+
+static bool in_graph(json_t *target, const char *graph)
+{
+	size_t i;
+	json_t *g;
+	json_array_foreach(json_object_get(target, "in_graphs"), i, g)
+		if (strcmp(json_string_value(g), graph) == 0)
+			return true;
+	return false;
+}
+
+static void print_field_text(json_t *d, json_t *f)
+{
+	printf("  dispatched field: %s %s (%s.%s, signature %s) — %s, found %s\n", str(f, "kind", "?"),
+	       str(f, "key", "?"), str(f, "record", "?"), str(f, "name", "?"), str(f, "signature", "?"),
+	       str(d, "status", "?"), str(d, "step", "?"));
+	if (json_is_string(json_object_get(f, "element")))
+		printf("  the index is not a constant: the key is the whole array, and F every element's\n");
+	printf("  F(field): %lld functions, %lld by initializers", (long long)json_integer_value(json_object_get(f, "assigned")),
+	       (long long)json_integer_value(json_object_get(f, "init")));
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(f, "signature_rejected"), i, r)
+		printf("%s%s", i ? ", " : "; written there with an incompatible signature: ", str(r, "function", "?"));
+	printf("\n");
+}
+
 static void print_site_text(json_t *s)
 {
-	printf("site %lld in %s at %s:%lld:%lld\n", (long long)json_integer_value(json_object_get(s, "site")),
-	       json_string_value(json_object_get(s, "caller")),
-	       json_is_string(json_object_get(s, "file")) ? json_string_value(json_object_get(s, "file")) : "?",
-	       (long long)json_integer_value(json_object_get(s, "line")),
+	printf("site %lld in %s at %s:%lld:%lld\n", (long long)json_integer_value(json_object_get(s, "id")),
+	       str(s, "caller", "?"), str(s, "file", "?"), (long long)json_integer_value(json_object_get(s, "line")),
 	       (long long)json_integer_value(json_object_get(s, "column")));
-	json_t *f = json_object_get(s, "field");
-	const char *status = json_string_value(json_object_get(s, "status"));
-	if (json_is_object(f))
-		printf("  dispatched field: %s %s (%s.%s, signature %s) — %s, found %s\n",
-		       json_string_value(json_object_get(f, "kind")), json_string_value(json_object_get(f, "key")),
-		       json_string_value(json_object_get(f, "record")), json_string_value(json_object_get(f, "name")),
-		       json_string_value(json_object_get(f, "signature")), status,
-		       json_is_string(json_object_get(s, "step")) ? json_string_value(json_object_get(s, "step")) : "?");
-	if (json_is_object(f) && json_is_string(json_object_get(f, "element")))
-		printf("  the index is not a constant: the key is the whole array, and F every element's\n");
-	if (!json_is_object(f)) {
-		printf("  dispatched field: unrecovered (%s)\n", json_string_value(json_object_get(s, "reason")));
-		if (json_is_string(json_object_get(s, "callee_type")))
-			printf("  callee declared as %s (variable %s)\n", json_string_value(json_object_get(s, "callee_type")),
-			       json_string_value(json_object_get(s, "callee_variable")));
-	}
+	json_t *f = json_object_get(s, "field"), *d = json_object_get(s, "dispatch");
 	if (json_is_object(f)) {
-		printf("  F(field): %lld functions, %lld by initializers",
-		       (long long)json_integer_value(json_object_get(f, "assigned")),
-		       (long long)json_integer_value(json_object_get(f, "init")));
-		size_t i;
-		json_t *r;
-		json_array_foreach(json_object_get(f, "signature_rejected"), i, r)
-			printf("%s%s", i ? ", " : "; written there with an incompatible signature: ",
-			       json_string_value(json_object_get(r, "function")));
-		printf("\n");
+		print_field_text(d, f);
+	} else {
+		printf("  dispatched field: unrecovered (%s)\n", str(d, "reason", "(null)"));
+		if (json_is_string(json_object_get(d, "callee_type")))
+			printf("  callee declared as %s (variable %s)\n", str(d, "callee_type", "?"),
+			       str(d, "callee_variable", "(null)"));
 	}
 	json_t *c = json_object_get(s, "collapsed"), *h;
 	size_t w;
@@ -100,29 +112,32 @@ static void print_site_text(json_t *s)
 	if (json_integer_value(json_object_get(c, "objects")) > (json_int_t)json_array_size(json_object_get(c, "widest")))
 		printf("  ... and %lld more collapsed objects hold some of them\n",
 		       (long long)(json_integer_value(json_object_get(c, "objects")) - (json_int_t)json_array_size(json_object_get(c, "widest"))));
-	printf("  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(s, "r0_size")),
-	       (long long)json_integer_value(json_object_get(s, "symbolic_size")),
-	       json_is_true(json_object_get(s, "abstains")) ? " — abstains (no addition, no residual removal)" : "");
+	printf("  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(d, "n_r0")),
+	       (long long)json_integer_value(json_object_get(d, "n_sym")),
+	       json_is_true(json_object_get(d, "abstains")) ? " — abstains (no addition, no residual removal)" : "");
 	size_t i;
 	json_t *t;
 	json_array_foreach(json_object_get(s, "targets"), i, t) {
-		printf("  %-40s", json_string_value(json_object_get(t, "function")));
+		bool derived = json_array_size(json_object_get(t, "warrants")) > 0;
 		for (int g = 0; g < 4; g++)
-			printf(" %s%s", json_is_true(json_object_get(t, cg_graph_name(CG_R0 + g))) ? "+" : "-", cg_graph_name(CG_R0 + g));
+			derived |= in_graph(t, cg_graph_name(CG_R0 + g));
+		if (!derived)
+			continue;   /* andersen's alone: the text shows the derived graphs */
+		printf("  %-40s", str(t, "name", "?"));
+		for (int g = 0; g < 4; g++)
+			printf(" %s%s", in_graph(t, cg_graph_name(CG_R0 + g)) ? "+" : "-", cg_graph_name(CG_R0 + g));
 		printf("\n");
 		size_t k;
-		json_t *d;
-		json_array_foreach(json_object_get(t, "decisions"), k, d) {
-			const char *premise = json_is_string(json_object_get(d, "premise")) ? json_string_value(json_object_get(d, "premise")) : "";
-			printf("      %s %s by %s%s%s%s: %s\n", json_string_value(json_object_get(d, "fact")),
-			       json_string_value(json_object_get(d, "outcome")), json_string_value(json_object_get(d, "rule")),
-			       *premise ? " [premise " : "", premise, *premise ? "]" : "",
-			       json_is_string(json_object_get(d, "evidence")) ? json_string_value(json_object_get(d, "evidence")) : "");
+		json_t *w;
+		json_array_foreach(json_object_get(t, "warrants"), k, w) {
+			const char *premise = str(w, "premise", "");
+			printf("      %s %s by %s%s%s%s: %s\n", str(w, "fact", "?"), str(w, "outcome", "?"), str(w, "rule", "?"),
+			       *premise ? " [premise " : "", premise, *premise ? "]" : "", str(w, "evidence", ""));
 		}
 	}
 	json_t *q;
 	json_array_foreach(json_object_get(s, "questions"), i, q)
-		printf("  residual question (%s): %zu candidates%s\n", json_string_value(json_object_get(q, "kind")),
+		printf("  residual question (%s): %zu candidates%s\n", str(q, "kind", "?"),
 		       json_array_size(json_object_get(q, "candidates")),
 		       json_is_true(json_object_get(q, "answered")) ? ", answered" : ", unanswered (no oracle, or no usable answer)");
 }
@@ -224,6 +239,7 @@ static void render(const facet_result *r, json_t *sites, bool json, const cli_or
 		return;
 	}
 	json_t *top = json_object();
+	json_object_set_new(top, "explain_version", json_integer(FACET_EXPLAIN_VERSION));
 	json_object_set_new(top, "tau", json_integer(r->options.tau));
 	json_object_set_new(top, "note", r->note ? json_string(r->note) : json_null());
 	json_object_set_new(top, "sites", sites);
@@ -261,7 +277,9 @@ int cmd_explain(int argc, char **argv)
 		facet_result *r = facet_refine(pta, &fo);
 		if (r->note)
 			cli_note(cmd, "%s", r->note);
-		json_t *sites = facet_explain_sites(r, &sel);
+		cg_graph *andersen = pta_callgraph(pta, false);
+		json_t *sites = facet_explain_sites(r, andersen, &sel);
+		cg_free(andersen);
 		if (json_array_size(sites) == 0)
 			rc = nothing_selected(run.prog, &sel);
 		render(r, sites, !strcmp(o.format, "json"), &run.oracle);

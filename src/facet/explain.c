@@ -17,14 +17,14 @@ typedef struct holders {
 	pta_holder widest[HOLDERS_SHOWN];
 } holders;
 
+/* g[i] is graph CG_R0 + i, the graphs the provenance derives; andersen may be NULL. */
 typedef struct graphs {
-	cg_graph *g[4];            /* r0, rulesonly, rplus, rpm */
+	cg_graph *g[4];
+	const cg_graph *andersen;
 	pta_collapsed collapsed;   /* the collapsed objects holding anything */
 	ptrmap by_set;             /* a callee's points-to set -> its holders (sites share sets) */
 } graphs;
 
-/* g[i] is graph CG_R0 + i: the graphs the provenance derives. */
-#define graph_names(i) cg_graph_name(CG_R0 + (i))
 
 static bool in_graph(const cg_graph *g, unsigned site, unsigned f)
 {
@@ -32,6 +32,41 @@ static bool in_graph(const cg_graph *g, unsigned site, unsigned f)
 		if (g->targets[site][i] == f)
 			return true;
 	return false;
+}
+
+static json_t *text_or_null(const char *t) { return t ? json_string(t) : json_null(); }
+
+json_t *facet_xwarrant_json(const facet_xwarrant *w)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "fact", text_or_null(w->fact), "outcome",
+	                 text_or_null(w->outcome), "rule", text_or_null(w->rule), "premise", text_or_null(w->premise),
+	                 "source", text_or_null(w->source), "evidence", text_or_null(w->evidence));
+}
+
+json_t *facet_xdispatch_json(const facet_xdispatch *d)
+{
+	return json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}", "status",
+	                 text_or_null(d->status), "step", text_or_null(d->step), "depth", (json_int_t)d->depth, "field",
+	                 text_or_null(d->field), "field_name", text_or_null(d->field_name), "signature",
+	                 text_or_null(d->signature), "reason", text_or_null(d->reason), "base_type",
+	                 text_or_null(d->base_type), "n_r0", (json_int_t)d->n_r0, "n_sym", (json_int_t)d->n_sym,
+	                 "abstains", d->abstains, "callee_type", text_or_null(d->callee_type), "callee_variable",
+	                 text_or_null(d->callee_variable));
+}
+
+json_t *facet_xtarget_json(const char *name, unsigned bits, json_t *warrants)
+{
+	json_t *in = json_array();
+	for (int g = 0; g < CG_N_GRAPHS; g++)
+		if (bits & (1u << g))
+			json_array_append_new(in, json_string(cg_graph_name((cg_graph_id)g)));
+	return json_pack("{s:s, s:o, s:o}", "name", name, "in_graphs", in, "warrants", warrants);
+}
+
+json_t *facet_xquestion_json(long long id, const char *kind, json_t *candidates, bool answered)
+{
+	return json_pack("{s:I, s:o, s:o, s:b}", "id", (json_int_t)id, "kind", text_or_null(kind), "candidates",
+	                 candidates, "answered", answered);
 }
 
 /* The functions written into the field that the signature filter kept out
@@ -72,14 +107,10 @@ static json_t *field_json(const ir_program *p, const facet_field *fl)
 
 static json_t *decision_json(const facet_decision *d)
 {
-	json_t *j = json_object();
-	json_object_set_new(j, "fact", json_string(fact_kind_name(d->fact)));
-	json_object_set_new(j, "outcome", json_string(fact_outcome_name(d->outcome)));
-	json_object_set_new(j, "rule", json_string(facet_rule_name(d->rule)));
-	json_object_set_new(j, "premise", d->premise == PREMISE_NONE ? json_null() : json_string(facet_premise_name(d->premise)));
-	json_object_set_new(j, "evidence", d->evidence ? json_string(d->evidence) : json_null());
-	json_object_set_new(j, "source", json_string(d->source == SOURCE_ORACLE ? "oracle" : "symbolic"));
-	return j;
+	facet_xwarrant w = {fact_kind_name(d->fact), fact_outcome_name(d->outcome), facet_rule_name(d->rule),
+	                    d->premise == PREMISE_NONE ? NULL : facet_premise_name(d->premise),
+	                    d->source == SOURCE_ORACLE ? "oracle" : "symbolic", d->evidence};
+	return facet_xwarrant_json(&w);
 }
 
 /* The collapsed objects holding part of the callee's points-to set (R0's
@@ -137,78 +168,92 @@ static int by_name(const void *a, const void *b, void *ctx)
 	return strcmp(p->functions[*(const unsigned *)a]->name, p->functions[*(const unsigned *)b]->name);
 }
 
-static json_t *site_json(const facet_result *r, graphs *gs, unsigned idx)
+/* The query layer's site object (docs/queries.md), from the program. */
+static json_t *head_json(const ir_site *s, unsigned id)
+{
+	json_t *inl = json_array();
+	for (unsigned i = 0; i < s->n_inlined; i++)
+		json_array_append_new(inl, json_pack("{s:o, s:o, s:I, s:I}", "function",
+		                                     text_or_null(s->inlined_at[i].function), "file",
+		                                     text_or_null(s->inlined_at[i].loc.file), "line",
+		                                     (json_int_t)s->inlined_at[i].loc.line, "column",
+		                                     (json_int_t)s->inlined_at[i].loc.col));
+	return json_pack("{s:I, s:s, s:s, s:o, s:I, s:I, s:o, s:o}", "id", (json_int_t)id, "caller", s->caller->name,
+	                 "kind", site_kind_name(s->kind), "file", text_or_null(s->loc.file), "line",
+	                 (json_int_t)s->loc.line, "column", (json_int_t)s->loc.col, "call_type",
+	                 text_or_null(s->call_type), "inlined_at", inl);
+}
+
+static json_t *dispatch_json(const facet_result *r, const facet_site *fs)
+{
+	const facet_field *fl = fs->field != IR_NONE ? &r->fields[fs->field] : NULL;
+	char sig[256];
+	facet_xdispatch d = {
+		.status = disp_status_name(fs->status), .step = fs->step ? disp_step_name(fs->step) : NULL,
+		.depth = fs->depth, .field = fl ? fl->key : NULL, .field_name = fl ? fl->name : NULL,
+		.signature = fl ? fl->sig_text : NULL, .reason = fs->reason, .base_type = fs->base_type,
+		.n_r0 = fs->n_r0, .n_sym = fs->n_sym, .abstains = fs->abstains,
+		.callee_type = fs->callee_sig ? sig_text(fs->callee_sig, sig, sizeof sig) : NULL,
+		.callee_variable = fs->callee_var};
+	return facet_xdispatch_json(&d);
+}
+
+static unsigned graph_bits(const graphs *gs, unsigned site, unsigned f)
+{
+	unsigned bits = gs->andersen && in_graph(gs->andersen, site, f) ? 1u << CG_ANDERSEN : 0;
+	for (int g = 0; g < 4; g++)
+		if (in_graph(gs->g[g], site, f))
+			bits |= 1u << (CG_R0 + g);
+	return bits;
+}
+
+/* Every function a graph or a decision names at the site, by name. */
+static json_t *targets_json(const facet_result *r, const graphs *gs, unsigned site)
 {
 	const ir_program *p = r->prog;
-	const facet_site *fs = &r->sites[idx];
-	const ir_site *s = &p->sites[fs->site];
-	json_t *j = json_object();
-	json_object_set_new(j, "site", json_integer(fs->site));
-	json_object_set_new(j, "caller", json_string(s->caller->name));
-	json_object_set_new(j, "file", s->loc.file ? json_string(s->loc.file) : json_null());
-	json_object_set_new(j, "line", json_integer(s->loc.line));
-	json_object_set_new(j, "column", json_integer(s->loc.col));
-	json_t *inl = json_array();
-	for (unsigned i = 0; i < s->n_inlined; i++) {
-		json_t *f = json_object();
-		json_object_set_new(f, "function", json_string(s->inlined_at[i].function ? s->inlined_at[i].function : "?"));
-		json_object_set_new(f, "file", s->inlined_at[i].loc.file ? json_string(s->inlined_at[i].loc.file) : json_null());
-		json_object_set_new(f, "line", json_integer(s->inlined_at[i].loc.line));
-		json_object_set_new(f, "column", json_integer(s->inlined_at[i].loc.col));
-		json_array_append_new(inl, f);
-	}
-	json_object_set_new(j, "inlined_at", inl);
-	json_object_set_new(j, "status", json_string(disp_status_name(fs->status)));
-	json_object_set_new(j, "step", fs->step ? json_string(disp_step_name(fs->step)) : json_null());
-	json_object_set_new(j, "depth", json_integer(fs->depth));
-	json_object_set_new(j, "reason", fs->reason ? json_string(fs->reason) : json_null());
-	json_object_set_new(j, "base_type", fs->base_type ? json_string(fs->base_type) : json_null());
-	json_object_set_new(j, "field", fs->field != IR_NONE ? field_json(p, &r->fields[fs->field]) : json_null());
-	char sig[256];
-	json_object_set_new(j, "callee_type", fs->callee_sig ? json_string(sig_text(fs->callee_sig, sig, sizeof sig)) : json_null());
-	json_object_set_new(j, "callee_variable", fs->callee_var ? json_string(fs->callee_var) : json_null());
-	json_object_set_new(j, "r0_size", json_integer(fs->n_r0));
-	json_object_set_new(j, "symbolic_size", json_integer(fs->n_sym));
-	json_object_set_new(j, "abstains", json_boolean(fs->abstains));
-	json_object_set_new(j, "collapsed", collapsed_json(r, gs, s));
-
-	/* Every function any graph or decision mentions at this site. */
 	unsigned *fns = malloc((p->n_functions + 1) * sizeof *fns), n = 0;
-	for (int g = 0; g < 4; g++)
-		for (unsigned i = 0; i < gs->g[g]->n_targets[fs->site]; i++)
-			add_unique(fns, &n, gs->g[g]->targets[fs->site][i]);
+	for (int g = 0; g < 5; g++) {
+		const cg_graph *cg = g < 4 ? gs->g[g] : gs->andersen;
+		for (unsigned i = 0; cg && i < cg->n_targets[site]; i++)
+			add_unique(fns, &n, cg->targets[site][i]);
+	}
 	for (unsigned i = 0; i < r->n_decisions; i++)
-		if (r->decisions[i].site == fs->site)
+		if (r->decisions[i].site == site)
 			add_unique(fns, &n, r->decisions[i].function);
 	qsort_r(fns, n, sizeof *fns, by_name, (void *)p);
 	json_t *targets = json_array();
 	for (unsigned k = 0; k < n; k++) {
-		json_t *t = json_object();
-		json_object_set_new(t, "function", json_string(p->functions[fns[k]]->name));
-		for (int g = 0; g < 4; g++)
-			json_object_set_new(t, graph_names(g), json_boolean(in_graph(gs->g[g], fs->site, fns[k])));
-		json_t *ds = json_array();
+		json_t *ws = json_array();
 		for (unsigned i = 0; i < r->n_decisions; i++)
-			if (r->decisions[i].site == fs->site && r->decisions[i].function == fns[k])
-				json_array_append_new(ds, decision_json(&r->decisions[i]));
-		json_object_set_new(t, "decisions", ds);
-		json_array_append_new(targets, t);
+			if (r->decisions[i].site == site && r->decisions[i].function == fns[k])
+				json_array_append_new(ws, decision_json(&r->decisions[i]));
+		json_array_append_new(targets,
+		                      facet_xtarget_json(p->functions[fns[k]]->name, graph_bits(gs, site, fns[k]), ws));
 	}
 	free(fns);
-	json_object_set_new(j, "targets", targets);
+	return targets;
+}
+
+static json_t *site_json(const facet_result *r, graphs *gs, unsigned idx)
+{
+	const ir_program *p = r->prog;
+	const facet_site *fs = &r->sites[idx];
+	json_t *j = head_json(&p->sites[fs->site], fs->site);
+	json_object_set_new(j, "dispatch", dispatch_json(r, fs));
+	json_object_set_new(j, "field", fs->field != IR_NONE ? field_json(p, &r->fields[fs->field]) : json_null());
+	json_object_set_new(j, "collapsed", collapsed_json(r, gs, &p->sites[fs->site]));
+	json_object_set_new(j, "targets", targets_json(r, gs, fs->site));
 	json_t *qs = json_array();
 	for (unsigned i = 0; i < r->n_questions; i++) {
 		const facet_question *q = &r->questions[i];
 		if (q->site != fs->site)
 			continue;
-		json_t *jq = json_object();
-		json_object_set_new(jq, "kind", json_string(q->kind == QUESTION_COMPLETION ? "completion" : "disambiguation"));
 		json_t *c = json_array();
 		for (unsigned k = 0; k < q->n_candidates; k++)
 			json_array_append_new(c, json_string(p->functions[q->candidates[k]]->name));
-		json_object_set_new(jq, "candidates", c);
-		json_object_set_new(jq, "answered", json_boolean(q->answered));
-		json_array_append_new(qs, jq);
+		json_array_append_new(qs, facet_xquestion_json(i, q->kind == QUESTION_COMPLETION ? "completion"
+		                                                                                 : "disambiguation",
+		                                               c, q->answered));
 	}
 	json_object_set_new(j, "questions", qs);
 	return j;
@@ -226,10 +271,10 @@ bool facet_loc_matches(const ir_loc *l, const char *file, unsigned line)
 }
 
 
-json_t *facet_explain_sites(const facet_result *r, const facet_explain_select *sel)
+json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, const facet_explain_select *sel)
 {
 	const ir_program *p = r->prog;
-	graphs gs = {0};
+	graphs gs = {.andersen = andersen};
 	for (int g = 0; g < 4; g++)
 		gs.g[g] = facet_graph(r, (cg_graph_id)(CG_R0 + g));
 	if (r->pta)

@@ -15,6 +15,39 @@
 
 #include "facet/facet.h"
 
+/* The one explain model. `facet explain` fills it from a refinement result
+ * and the query verbs explain and indirect-targets from a catalog; both
+ * render it with the functions below, so its keys are one contract
+ * (docs/formats.md, "facet explain", explain_version 2; docs/queries.md). */
+#define FACET_EXPLAIN_VERSION 2
+
+/* A decision about (site, function) as a warrant: {fact, outcome, rule,
+ * premise, source, evidence} (premise and evidence NULL when none). */
+typedef struct facet_xwarrant {
+	const char *fact, *outcome, *rule, *premise, *source, *evidence;
+} facet_xwarrant;
+
+/* How a site dispatches: {status, step, depth, field, field_name, signature,
+ * reason, base_type, n_r0, n_sym, abstains, callee_type, callee_variable};
+ * every string NULL when it does not apply. */
+typedef struct facet_xdispatch {
+	const char *status, *step;
+	long long depth;
+	const char *field, *field_name, *signature;   /* the field's key, member name, signature */
+	const char *reason, *base_type;
+	long long n_r0, n_sym;                        /* |R0| and the symbolic result's size */
+	bool abstains;
+	const char *callee_type, *callee_variable;
+} facet_xdispatch;
+
+json_t *facet_xwarrant_json(const facet_xwarrant *w);
+json_t *facet_xdispatch_json(const facet_xdispatch *d);
+/* A candidate target: {name, in_graphs: the names of the graphs in bits
+ * (bit 1 << cg_graph_id, registry order), warrants} (warrants is stolen). */
+json_t *facet_xtarget_json(const char *name, unsigned bits, json_t *warrants);
+/* A residual question: {id, kind, candidates (names; stolen), answered}. */
+json_t *facet_xquestion_json(long long id, const char *kind, json_t *candidates, bool answered);
+
 /* Which sites: every indirect one, the one with id site, or those whose
  * location is FILE:LINE (file matching the end of the recorded path at a
  * path boundary: http/ngx_http.c:211). */
@@ -27,8 +60,11 @@ typedef struct facet_explain_select {
 } facet_explain_select;
 
 /* The selected sites of r as a JSON array of site objects, in site order
- * (the caller json_decref's). */
-json_t *facet_explain_sites(const facet_result *r, const facet_explain_select *sel);
+ * (the caller json_decref's): the query layer's site object (id, caller,
+ * kind, file, line, column, call_type, inlined_at), dispatch, field (the
+ * recovered field in full, or null), targets (every function andersen, when
+ * given, or a derived graph holds or a decision names) and questions. */
+json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, const facet_explain_select *sel);
 
 /* True when l is FILE:LINE in the sense above. */
 bool facet_loc_matches(const ir_loc *l, const char *file, unsigned line);

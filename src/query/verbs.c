@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facet/explain.h"
 #include "util/xalloc.h"
+
+static const char *col_str(sqlite3_stmt *st, int col) { return (const char *)sqlite3_column_text(st, col); }
 
 static json_t *col_text(sqlite3_stmt *st, int col)
 {
@@ -353,19 +356,11 @@ static json_t *warrants(qctx *q, unsigned site, unsigned fn)
 	                                "WHERE site = ?1 AND function = ?2 ORDER BY id");
 	sqlite3_bind_int64(st, 1, site);
 	sqlite3_bind_int64(st, 2, fn);
-	while (q_step(q->s, st))
-		json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "fact", col_text(st, 0), "outcome",
-		                                     col_text(st, 1), "rule", col_text(st, 2), "premise", col_text(st, 3),
-		                                     "source", col_text(st, 4), "evidence", col_text(st, 5)));
-	return arr;
-}
-
-static json_t *graphs_of(unsigned bits)
-{
-	json_t *arr = json_array();
-	for (int g = 0; g < CG_N_GRAPHS; g++)
-		if (bits & (1u << g))
-			json_array_append_new(arr, json_string(cg_graph_name(g)));
+	while (q_step(q->s, st)) {
+		facet_xwarrant w = {col_str(st, 0), col_str(st, 1), col_str(st, 2), col_str(st, 3), col_str(st, 4),
+		                    col_str(st, 5)};
+		json_array_append_new(arr, facet_xwarrant_json(&w));
+	}
 	return arr;
 }
 
@@ -379,17 +374,15 @@ static json_t *site_detail(qctx *q, unsigned site)
 	                                "d.base_type, d.n_r0, d.n_sym, d.abstains, d.callee_type, d.callee_variable "
 	                                "FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
 	sqlite3_bind_int64(st, 1, site);
-	if (q_step(q->s, st))
-		json_object_set_new(sj, "dispatch", json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}",
-		                                              "status", col_text(st, 0), "step", col_text(st, 1), "depth",
-		                                              (json_int_t)sqlite3_column_int64(st, 2), "field",
-		                                              col_text(st, 3), "field_name", col_text(st, 4), "signature",
-		                                              col_text(st, 5), "reason", col_text(st, 6), "base_type",
-		                                              col_text(st, 7), "n_r0",
-		                                              (json_int_t)sqlite3_column_int64(st, 8), "n_sym",
-		                                              (json_int_t)sqlite3_column_int64(st, 9), "abstains",
-		                                              sqlite3_column_int(st, 10), "callee_type", col_text(st, 11),
-		                                              "callee_variable", col_text(st, 12)));
+	if (q_step(q->s, st)) {
+		/* the catalog writes no step as "": null, as facet explain says it */
+		const char *step = col_str(st, 1);
+		facet_xdispatch d = {col_str(st, 0), step && *step ? step : NULL, sqlite3_column_int64(st, 2), col_str(st, 3),
+		                     col_str(st, 4), col_str(st, 5), col_str(st, 6), col_str(st, 7),
+		                     sqlite3_column_int64(st, 8), sqlite3_column_int64(st, 9), sqlite3_column_int(st, 10),
+		                     col_str(st, 11), col_str(st, 12)};
+		json_object_set_new(sj, "dispatch", facet_xdispatch_json(&d));
+	}
 	else
 		json_object_set_new(sj, "dispatch", json_null());
 	json_t *targets = json_array(), *dropped = json_array();
@@ -403,8 +396,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 		VEC_PUSH(&bits, (unsigned)sqlite3_column_int64(st, 1));
 	}
 	for (size_t i = 0; i < ts.len; i++) {
-		json_t *t = json_pack("{s:s, s:o, s:o}", "name", q_fn_name(q, ts.items[i]), "in_graphs",
-		                      graphs_of(bits.items[i]), "warrants", warrants(q, site, ts.items[i]));
+		json_t *t = facet_xtarget_json(q_fn_name(q, ts.items[i]), bits.items[i], warrants(q, site, ts.items[i]));
 		if (bits.items[i] & q->bit)
 			json_object_set_new(t, "proof", q_proof_json(q, site, ts.items[i], NULL, NULL));
 		json_array_append_new((bits.items[i] & q->bit) ? targets : dropped, t);
@@ -418,8 +410,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 	while (q_step(q->s, st))
 		VEC_PUSH(&others, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < others.len; i++)
-		json_array_append_new(dropped, json_pack("{s:s, s:[], s:o}", "name", q_fn_name(q, others.items[i]),
-		                                         "in_graphs", "warrants", warrants(q, site, others.items[i])));
+		json_array_append_new(dropped,
+		                      facet_xtarget_json(q_fn_name(q, others.items[i]), 0, warrants(q, site, others.items[i])));
 	json_object_set_new(sj, "targets", targets);
 	json_object_set_new(sj, "not_in_graph", dropped);
 	json_t *agents = json_array();
@@ -466,6 +458,27 @@ json_t *qv_indirect_targets(qctx *q)
 	                 q_uncertainty(q, n_unres, unres));
 }
 
+/* The residual questions asked about site, each with its candidates. */
+static json_t *questions(qctx *q, unsigned site)
+{
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, kind, answered FROM questions WHERE site = ?1 ORDER BY id");
+	sqlite3_bind_int64(st, 1, site);
+	json_t *qs = json_array();
+	while (q_step(q->s, st))
+		json_array_append_new(qs, facet_xquestion_json(sqlite3_column_int64(st, 0), col_str(st, 1), json_array(),
+		                                               sqlite3_column_int(st, 2)));
+	size_t i;
+	json_t *one;
+	json_array_foreach(qs, i, one) {
+		st = q_stmt(q->s, "SELECT function FROM question_candidates WHERE question = ?1 ORDER BY rowid");
+		sqlite3_bind_int64(st, 1, json_integer_value(json_object_get(one, "id")));
+		while (q_step(q->s, st))
+			json_array_append_new(json_object_get(one, "candidates"),
+			                      json_string(q_fn_name(q, (unsigned)sqlite3_column_int64(st, 0))));
+	}
+	return qs;
+}
+
 json_t *qv_explain(qctx *q)
 {
 	long long site;
@@ -476,13 +489,7 @@ json_t *qv_explain(qctx *q)
 		return NULL;
 	}
 	json_t *d = site_detail(q, (unsigned)site);
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT id, kind, answered FROM questions WHERE site = ?1 ORDER BY id");
-	sqlite3_bind_int64(st, 1, site);
-	json_t *qs = json_array();
-	while (q_step(q->s, st))
-		json_array_append_new(qs, json_pack("{s:I, s:o, s:b}", "id", (json_int_t)sqlite3_column_int64(st, 0), "kind",
-		                                    col_text(st, 1), "answered", sqlite3_column_int(st, 2)));
-	json_object_set_new(d, "questions", qs);
+	json_object_set_new(d, "questions", questions(q, (unsigned)site));
 	bool unresolved = strcmp(json_string_value(json_object_get(d, "kind")), "indirect") == 0 &&
 	                  json_array_size(json_object_get(d, "targets")) == 0;
 	json_t *ids = json_array();

@@ -114,14 +114,14 @@ def explain(facet, bcs, tau):
 
 
 def members(site, graph):
-    return sorted(t["function"] for t in site["targets"] if t[graph])
+    return sorted(t["name"] for t in site["targets"] if graph in t["in_graphs"])
 
 
 def field_text(site):
     f = site["field"]
-    if site["status"] == "named":
+    if site["dispatch"]["status"] == "named":
         return "named"
-    if site["status"] == "unrecovered" or f is None:
+    if site["dispatch"]["status"] == "unrecovered" or f is None:
         return "unrecovered"
     if f["kind"] == "global":
         return "global " + f["record"]
@@ -132,17 +132,17 @@ def field_text(site):
 
 def check_invariants(c, label, data):
     for s in data["sites"]:
-        where = f"{label} site {s['site']} ({s['file']}:{s['line']})"
+        where = f"{label} site {s['id']} ({s['file']}:{s['line']})"
         r0, rs, rp, rpm = (set(members(s, g)) for g in GRAPHS)
         c.check(r0 <= rp, f"{where}: R0 ⊆ R+")
         c.check(rs <= r0, f"{where}: Rules-only ⊆ R0")
-        if s["abstains"]:
+        if s["dispatch"]["abstains"]:
             c.check(rpm <= r0 and rp == r0, f"{where}: an abstaining site gains nothing")
         for t in s["targets"]:
-            for d in t["decisions"]:
+            for d in t["warrants"]:
                 if d["outcome"] != "residual":
                     c.check(d["rule"] != "residual" and d["premise"] is not None,
-                            f"{where}: {t['function']} {d['fact']} {d['outcome']} carries a warrant")
+                            f"{where}: {t['name']} {d['fact']} {d['outcome']} carries a warrant")
 
 
 def check_expect(c, label, sites, data, e):
@@ -156,7 +156,7 @@ def check_expect(c, label, sites, data, e):
         c.check(False, f"{label} {e['where']}: no indirect site at {file}:{line}")
         return
     for s in found:
-        what = f"{label} {e['where']} site {name} (id {s['site']})"
+        what = f"{label} {e['where']} site {name} (id {s['id']})"
         kind, value = e["kind"], e["value"]
         if kind in GRAPHS:
             want = [] if value == "-" else sorted(value.split())
@@ -165,16 +165,16 @@ def check_expect(c, label, sites, data, e):
         elif kind == "field":
             got = field_text(s)
             c.check(got == value, f"{what}: field {got}, expected {value}"
-                    + (f" (reason: {s['reason']})" if s["reason"] else ""))
+                    + (f" (reason: {s['dispatch']['reason']})" if s["dispatch"]["reason"] else ""))
         elif kind == "rejected":
             f = s["field"] or {}
             got = sorted(r["function"] for r in f.get("signature_rejected", []))
             want = [] if value == "-" else sorted(value.split())
             c.check(got == want, f"{what}: signature-rejected {got}, expected {want}")
         elif kind == "step":
-            c.check(s["step"] == value, f"{what}: step {s['step']}, expected {value}")
+            c.check(s["dispatch"]["step"] == value, f"{what}: step {s['dispatch']['step']}, expected {value}")
         elif kind == "abstains":
-            c.check(s["abstains"] == (value == "yes"), f"{what}: abstains {s['abstains']}, expected {value}")
+            c.check(s["dispatch"]["abstains"] == (value == "yes"), f"{what}: abstains {s['dispatch']['abstains']}, expected {value}")
         elif kind == "question":
             kinds = sorted(q["kind"] for q in s["questions"]) or ["none"]
             c.check(kinds == [value], f"{what}: questions {kinds}, expected {value}")
@@ -188,11 +188,11 @@ def check_expect(c, label, sites, data, e):
             c.check(got == value, f"{what}: collapsed {got}, expected {value}")
         elif kind == "decision":
             want = value.split()
-            ds = [t["decisions"] for t in s["targets"] if t["function"] == e["arg"]]
+            ds = [t["warrants"] for t in s["targets"] if t["name"] == e["arg"]]
             got = [[d["fact"], d["outcome"], d["rule"], d["premise"] or "-"] for d in (ds[0] if ds else [])]
             c.check(want in got, f"{what}: decisions on {e['arg']} {got}, expected {want}")
         elif kind == "evidence":
-            ds = [t["decisions"] for t in s["targets"] if t["function"] == e["arg"]]
+            ds = [t["warrants"] for t in s["targets"] if t["name"] == e["arg"]]
             got = [d["evidence"] or "" for d in (ds[0] if ds else [])]
             c.check(any(g.split(" ")[0] == value for g in got), f"{what}: evidence on {e['arg']} {got}, expected {value} ...")
         else:
@@ -237,7 +237,7 @@ def check_replay(c, label, facet, bcs, work, taus, runs):
                 c.check(False, f"{label}: rederive --tau {tau} failed: {err.strip()}")
                 continue
             got = {s["id"]: sorted(s["targets"]) for s in json.loads(out)["sites"]}
-            want = {s["site"]: members(s, g) for s in data["sites"]}
+            want = {s["id"]: members(s, g) for s in data["sites"]}
             c.check(all(got.get(k, []) == v for k, v in want.items()),
                     f"{label}: rederive --tau {tau} --graph {g} equals a fresh analysis at τ {tau}")
     os.remove(cat)

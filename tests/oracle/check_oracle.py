@@ -92,7 +92,7 @@ class Ctx:
 
 
 def members(site, graph):
-    return sorted(t["function"] for t in site["targets"] if t[graph])
+    return sorted(t["name"] for t in site["targets"] if graph in t["in_graphs"])
 
 
 def oracle_programs():
@@ -441,7 +441,7 @@ def x_srcdir():
 
 
 def decisions(site, fn):
-    return next((t["decisions"] for t in site["targets"] if t["function"] == fn), [])
+    return next((t["warrants"] for t in site["targets"] if t["name"] == fn), [])
 
 
 def section_adversarial(x):
@@ -458,33 +458,33 @@ def section_adversarial(x):
             for tau in (None, 0):
                 targs = ["--tau", str(tau)] if tau is not None else []
                 base, _ = x.explain(bcs, targs)
-                bsites = {s["site"]: s for s in base["sites"]}
+                bsites = {s["id"]: s for s in base["sites"]}
                 for mode in ("yes", "no", "invent-only"):
                     label = f"adversarial {mode} on {name} -{opt}" + (f" --tau {tau}" if tau is not None else "")
                     data, _ = x.explain(bcs, targs + ["--oracle", "command", "--oracle-command",
                                                       f"python3 {fake} {mode}"])
                     asked += data["oracle"]["questions"]
                     for s in data["sites"]:
-                        b = bsites[s["site"]]
-                        where = f"{label} site {s['site']} ({key_of(s)})"
+                        b = bsites[s["id"]]
+                        where = f"{label} site {s['id']} ({key_of(s)})"
                         rpm, brpm = set(members(s, "rpm")), set(members(b, "rpm"))
                         c.check(members(s, "rplus") == members(b, "rplus"), f"{where}: R+ identical")
                         c.check(members(s, "r0") == members(b, "r0"), f"{where}: R0 identical")
-                        if b["abstains"] or not s["questions"] or mode == "invent-only":
+                        if b["dispatch"]["abstains"] or not s["questions"] or mode == "invent-only":
                             c.check(rpm == brpm, f"{where}: R± untouched ({sorted(brpm)} -> {sorted(rpm)})")
                         for t in b["targets"]:
-                            sym = [d for d in t["decisions"] if d["source"] == "symbolic"]
+                            sym = [d for d in t["warrants"] if d["source"] == "symbolic"]
                             warranted = any(d["fact"] == "add" and d["outcome"] == "supported" for d in sym)
                             refuted = any(d["fact"] == "prune" and d["outcome"] == "supported" for d in sym)
-                            if warranted and t["function"] in brpm:
-                                c.check(t["function"] in rpm, f"{where}: warranted {t['function']} kept")
+                            if warranted and t["name"] in brpm:
+                                c.check(t["name"] in rpm, f"{where}: warranted {t['name']} kept")
                             if refuted:
-                                c.check(t["function"] not in rpm, f"{where}: refuted {t['function']} not added")
+                                c.check(t["name"] not in rpm, f"{where}: refuted {t['name']} not added")
                         for t in s["targets"]:
-                            for d in t["decisions"]:
+                            for d in t["warrants"]:
                                 if d["source"] == "oracle" and d["outcome"] == "rejected":
-                                    c.check(t["function"] not in rpm,
-                                            f"{where}: rejected oracle add {t['function']} not adopted")
+                                    c.check(t["name"] not in rpm,
+                                            f"{where}: rejected oracle add {t['name']} not adopted")
                         if mode == "yes":
                             c.check(rpm >= brpm, f"{where}: always-yes removes nothing")
                         if mode == "no":
