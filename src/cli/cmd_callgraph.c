@@ -172,7 +172,7 @@ int cmd_callgraph(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	bool want_pta = cg_graph_info_of((cg_graph_id)id)->needs_model;
-	cli_graph_options gopt = {.tau_set = o.tau != NULL};
+	facet_graph_options gopt = {.tau_set = o.tau != NULL, .progress = cli_graph_progress};
 	if ((o.tau && !cli_parse_tau(cmd, o.tau, &gopt.tau)) ||
 	    !cli_choice(cmd, "format", o.format, "text\0json\0dot\0llvm\0"))
 		return EXIT_USAGE;
@@ -189,9 +189,11 @@ int cmd_callgraph(int argc, char **argv)
 		cg_print_llvm(stdout, run.prog);
 	} else if (rc == EXIT_OK) {
 		gopt.oracle = run.oracle.oracle;
-		cg_graph *g = cli_graph(cmd, run.prog, o.graph, &gopt);
+		facet_graphs *set = facet_graphs_new(run.prog, &gopt);
+		cg_graph *g = cli_graph(cmd, set, o.graph);
 		rc = g ? print(g, o.format) : EXIT_USAGE;
 		cg_free(g);
+		facet_graphs_free(set);
 	}
 	return cli_run_close(&run, rc);
 }

@@ -169,37 +169,11 @@ static int run_generate(const opts *o)
 	return EXIT_OK;
 }
 
-/* A file, or standard input for "-" (so `facet oo --generate | facet oo --algo dyn -` works). */
-static int load(const char *path, oo_program **p, facet_error *err)
-{
-	if (strcmp(path, "-") != 0)
-		return oo_parse_file(path, p, err);
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	do {
-		if (len + 65536 > cap) {
-			cap = cap ? 2 * cap : 65536 * 2;
-			char *grown = realloc(buf, cap);
-			if (!grown) {
-				free(buf);
-				error_set(err, "<stdin>: out of memory");
-				return -1;
-			}
-			buf = grown;
-		}
-		n = fread(buf + len, 1, cap - len, stdin);
-		len += n;
-	} while (n > 0);
-	int rc = ferror(stdin) ? (error_set(err, "<stdin>: read error"), -1) : oo_parse(buf ? buf : "", len, "<stdin>", p, err);
-	free(buf);
-	return rc;
-}
-
 static int run_algo(const opts *o)
 {
 	facet_error err = {0};
 	oo_program *p;
-	if (load(o->files[0], &p, &err)) {
+	if (oo_parse_file(o->files[0], &p, &err)) {
 		cli_error("oo", "%s", err.msg);
 		return EXIT_INPUT;
 	}
@@ -235,7 +209,7 @@ static int run_table(const opts *o)
 	for (int f = 0; f < o->nfiles && rc == EXIT_OK; f++) {
 		facet_error err = {0};
 		oo_program *p;
-		if (load(o->files[f], &p, &err)) {
+		if (oo_parse_file(o->files[f], &p, &err)) {
 			cli_error("oo", "%s", err.msg);
 			rc = EXIT_INPUT;
 			break;

@@ -120,26 +120,20 @@ static bool program_graphs(char **files, int nfiles, bool verify, const char **g
 		return false;
 	facet_error err = {0};
 	bool ok = trace_observed_matches(o, p, files[0], &err);
-	if (ok) {
-		const char **names = xcalloc(p->n_functions + 1, sizeof *names);
-		for (unsigned i = 0; i < p->n_functions; i++)
-			names[i] = p->functions[i]->name;
-		ok = trace_observed_check_program(o, p->n_sites, names, p->n_functions, files[0], &err);
-		free(names);
-	}
 	if (!ok)
 		cli_error("score", "%s", err.msg);
 	*indirect = 0;
 	for (unsigned i = 0; i < p->n_sites; i++)
 		*indirect += p->sites[i].kind == SITE_INDIRECT;
-	cli_graphs *set = ok ? cli_graphs_new("score", p, NULL) : NULL;
+	facet_graph_options gopt = {.progress = cli_graph_progress};
+	facet_graphs *set = ok ? facet_graphs_new(p, &gopt) : NULL;
 	for (unsigned i = 0; ok && i < ngr; i++) {
-		cg_graph *g = cli_graphs_get(set, graphs[i]);
+		cg_graph *g = cli_graph("score", set, graphs[i]);
 		if ((ok = g != NULL))
 			trace_scored_from_cg(&gs[(*ng)++], graphs[i], g, o);
 		cg_free(g);
 	}
-	cli_graphs_free(set);
+	facet_graphs_free(set);
 	ir_program_free(p);
 	return ok;
 }

@@ -9,9 +9,6 @@
 #include <unistd.h>
 
 #include "ir/ingest.h"
-#include "cxx/cxx.h"
-#include "facet/facet.h"
-#include "pta/andersen.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -39,98 +36,17 @@ ir_program *cli_load_sites(const char *cmd, char **files, int n, bool verify)
 	return load(cmd, files, n, verify, true);
 }
 
-struct cli_graphs {
-	const char *cmd;
-	const ir_program *prog;
-	cli_graph_options opt;
-	bool have_opt;
-	pta_result *pta;           /* computed on first need */
-	facet_result *refined;     /* without the oracle: rulesonly, rplus */
-	bool noted;
-};
+void cli_graph_progress(const char *phase) { cli_progress(phase, 0, 0); }
 
-cli_graphs *cli_graphs_new(const char *cmd, const ir_program *p, const cli_graph_options *opt)
+cg_graph *cli_graph(const char *cmd, facet_graphs *set, const char *name)
 {
-	cli_graphs *s = xcalloc(1, sizeof *s);
-	s->cmd = cmd;
-	s->prog = p;
-	if (opt) {
-		s->opt = *opt;
-		s->have_opt = true;
-	}
-	return s;
-}
-
-static facet_result *refine(cli_graphs *s, facet_oracle *oracle)
-{
-	facet_options fo;
-	facet_options_default(&fo);
-	if (s->have_opt && (s->opt.tau || s->opt.tau_set))
-		fo.tau = s->opt.tau;
-	fo.oracle = oracle;
-	cli_progress("refinement", 0, 0);
-	facet_result *fr = facet_refine(s->pta, &fo);
-	if (fr->note && !s->noted) {
-		cli_note(s->cmd, "%s", fr->note);
-		s->noted = true;
-	}
-	return fr;
-}
-
-cg_graph *cli_graphs_get(cli_graphs *s, const char *name)
-{
-	int id = cg_graph_parse(name);
-	if (id < 0) {
-		cli_error(s->cmd, "unknown graph '%s' (%s)", name, cg_graph_list());
-		return NULL;
-	}
-	if (id == CG_DIRECT)
-		return cg_direct(s->prog);
-	if (cg_graph_info_of((cg_graph_id)id)->from_source) {
-		cli_error(s->cmd, "graph %s is made from C files by 'facet source', not from bitcode", name);
-		return NULL;
-	}
-	if (id == CG_CHA || id == CG_RTA)
-		return cxx_graph(id, s->prog, NULL, NULL, NULL);
-	if (!s->pta) {
-		cli_progress("points-to analysis", 0, 0);
-		s->pta = pta_analyze(s->prog, NULL);
-	}
-	if (id == CG_ANDERSEN || id == CG_R0)
-		return pta_callgraph(s->pta, id == CG_R0);
-	if (id == CG_VTA || id == CG_VSLOT) {   /* over R0 or R± at the sites that are not virtual */
-		cg_graph *base = cli_graphs_get(s, id == CG_VTA ? "r0" : "rpm");
-		cg_graph *g = base ? cxx_graph(id, s->prog, s->pta, base, base) : NULL;
-		cg_free(base);
-		return g;
-	}
-	/* Only R± can adopt an oracle's answer: the other graphs ask nothing. */
-	facet_oracle *oracle = id == CG_RPM && s->have_opt ? s->opt.oracle : NULL;
-	if (oracle) {
-		facet_result *fr = refine(s, oracle);
-		cg_graph *g = facet_graph(fr, (cg_graph_id)id);
-		facet_result_free(fr);
-		return g;
-	}
-	if (!s->refined)
-		s->refined = refine(s, NULL);
-	return facet_graph(s->refined, (cg_graph_id)id);
-}
-
-void cli_graphs_free(cli_graphs *s)
-{
-	if (!s)
-		return;
-	facet_result_free(s->refined);
-	pta_result_free(s->pta);
-	free(s);
-}
-
-cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt)
-{
-	cli_graphs *s = cli_graphs_new(cmd, p, opt);
-	cg_graph *g = cli_graphs_get(s, name);
-	cli_graphs_free(s);
+	facet_error err = {0};
+	cg_graph *g = facet_graphs_get(set, name, &err);
+	const char *note = facet_graphs_note(set);
+	if (note)
+		cli_note(cmd, "%s", note);
+	if (!g)
+		cli_error(cmd, "%s", err.msg);
 	return g;
 }
 

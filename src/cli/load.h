@@ -8,6 +8,7 @@
 
 #include "cg/graph.h"
 #include "facet/facet.h"
+#include "facet/graphs.h"
 #include "ir/model.h"
 #include "cli/oracle_cli.h"
 
@@ -51,22 +52,10 @@ int cli_run_close(cli_run *r, int rc);
  * cli_error's "--tau wants ..." and returns false otherwise. */
 bool cli_parse_tau(const char *cmd, const char *s, unsigned *out);
 
-typedef struct cli_graph_options {
-	unsigned tau;              /* abstention threshold for rplus/rpm; 0 = the default (2) */
-	bool tau_set;              /* tau was given (so 0 means 0: never abstain) */
-	facet_oracle *oracle;      /* the residual oracle for rplus/rpm, NULL = none (cli/oracle_cli.h) */
-} cli_graph_options;
-
-/* Builds the named graph of p, running whatever analyses it needs. Prints a
- * "facet CMD: ..." message and returns NULL when the graph is unknown or
- * cannot be built. The caller frees the graph with cg_free. */
-cg_graph *cli_graph(const char *cmd, const ir_program *p, const char *name, const cli_graph_options *opt);
-
-/* Several graphs of one program: the points-to analysis and the refinement
- * run once for all of them (facet score asks for five). */
-typedef struct cli_graphs cli_graphs;
-cli_graphs *cli_graphs_new(const char *cmd, const ir_program *p, const cli_graph_options *opt);
-cg_graph *cli_graphs_get(cli_graphs *s, const char *name);   /* NULL + message when unknown */
-void cli_graphs_free(cli_graphs *s);
+/* The named graph of set (facet/graphs.h), printing the refinement's note
+ * and, returning NULL, the error as "facet CMD: ..." messages. */
+cg_graph *cli_graph(const char *cmd, facet_graphs *set, const char *name);
+/* facet_graph_options.progress for the commands: the terminal progress line (cli/progress.h). */
+void cli_graph_progress(const char *phase);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "cli/opt.h"
+#include "oracle/report.h"
 
 const char cli_oracle_help[] =
 	"  --oracle B            the residual oracle (§3.4): none (default: nothing\n"
@@ -158,42 +159,11 @@ const char *cli_oracle_label(const cli_oracle *o, char *buf, size_t n)
 	return buf;
 }
 
-json_t *cli_oracle_stats_json(const cli_oracle *o)
-{
-	const oracle_stats *s = oracle_stats_of(o->oracle);
-	if (!s)
-		return json_null();
-	json_t *j = json_object();
-	json_object_set_new(j, "backend", json_string(o->oracle->name));
-	json_object_set_new(j, "model", o->cfg.model ? json_string(o->cfg.model)
-	                                : o->cfg.command ? json_string(o->cfg.command) : json_null());
-	json_object_set_new(j, "replay_only", json_boolean(o->cfg.replay_only));
-	json_object_set_new(j, "opaque_fields", json_boolean(o->cfg.opaque_fields));
-#define N(f) json_object_set_new(j, #f, json_integer((json_int_t)s->f))
-	N(questions); N(queries); N(requests); N(retries); N(cache_hits); N(answered); N(unusable);
-	N(failures); N(timeouts); N(invented); N(skipped_cap); N(replay_misses); N(missing_sources);
-	N(prompt_tokens); N(completion_tokens);
-#undef N
-	const char *e = oracle_first_error(o->oracle);
-	json_object_set_new(j, "first_error", e ? json_string(e) : json_null());
-	return j;
-}
+json_t *cli_oracle_stats_json(const cli_oracle *o) { return oracle_stats_json(o->oracle, &o->cfg); }
 
 void cli_oracle_print_stats(FILE *out, const char *prefix, const cli_oracle *o)
 {
-	const oracle_stats *s = oracle_stats_of(o->oracle);
-	if (!s)
-		return;
-	fprintf(out, "%soracle %s%s%s%s: %u questions, %u queries (%u requests, %u retries), %u cache hits, "
-	             "%u answered, %u unusable, %u failures (%u timeouts), %u invented names ignored, "
-	             "%u over the caps, %u replay misses, %u sources missing, tokens %llu prompt + %llu completion\n",
-	        prefix, o->oracle->name, o->cfg.model ? " (model " : "", o->cfg.model ? o->cfg.model : "",
-	        o->cfg.model ? ")" : "", s->questions, s->queries, s->requests, s->retries, s->cache_hits, s->answered,
-	        s->unusable, s->failures, s->timeouts, s->invented, s->skipped_cap, s->replay_misses,
-	        s->missing_sources, s->prompt_tokens, s->completion_tokens);
-	const char *e = oracle_first_error(o->oracle);
-	if (e)
-		fprintf(out, "%sfirst oracle failure: %s\n", prefix, e);
+	oracle_stats_print(out, prefix, o->oracle, &o->cfg);
 }
 
 bool cli_oracle_close(const char *cmd, cli_oracle *o)

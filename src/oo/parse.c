@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* Deep enough for any real program, shallow enough that garbage such as
@@ -878,7 +879,10 @@ int oo_parse(const char *src, size_t len, const char *file, oo_program **out, fa
 int oo_parse_file(const char *path, oo_program **out, facet_error *err)
 {
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
+	bool in = strcmp(path, "-") == 0;
+	if (in)
+		path = "<stdin>";
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f) {
 		error_set(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
@@ -892,7 +896,8 @@ int oo_parse_file(const char *path, oo_program **out, facet_error *err)
 		buf.len += n;
 	}
 	int bad = ferror(f);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (bad) {
 		VEC_FREE(&buf);
 		error_set(err, "%s: read error", path);

@@ -91,6 +91,8 @@ typedef struct oo_program {
 /* Parses and type-checks src[0, len). `file` names the input in messages,
  * which read "file:line:col: problem". Returns 0 and sets *out, or -1. */
 int  oo_parse(const char *src, size_t len, const char *file, oo_program **out, facet_error *err);
+/* The same over a file's contents; path "-" reads standard input (named
+ * "<stdin>" in messages). */
 int  oo_parse_file(const char *path, oo_program **out, facet_error *err);
 void oo_program_free(oo_program *p);
 

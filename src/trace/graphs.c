@@ -177,5 +177,10 @@ bool trace_observed_matches(const trace_observed *o, const ir_program *p, const 
 			error_set(err, "%s: site %u is not an indirect call in %s", o->key_file, o->sites[i], prog);
 			return false;
 		}
-	return true;
+	const char **names = xcalloc(p->n_functions + 1, sizeof *names);
+	for (unsigned i = 0; i < p->n_functions; i++)
+		names[i] = p->functions[i]->name;
+	bool ok = trace_observed_check_program(o, p->n_sites, names, p->n_functions, prog, err);
+	free(names);
+	return ok;
 }

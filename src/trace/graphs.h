@@ -35,7 +35,8 @@ bool trace_scored_read_json(trace_scored *sc, const char *path, const trace_obse
 void trace_scored_free(trace_scored *sc);
 
 /* True when o was traced from p (named prog in messages): the trace's
- * fingerprint matches p's and every observed site is an indirect call of p.
+ * fingerprint matches p's, every observed site is an indirect call of p and
+ * every observed callee a function of p (trace_observed_check_program).
  * False + err otherwise. */
 bool trace_observed_matches(const trace_observed *o, const ir_program *p, const char *prog, facet_error *err);
 
