@@ -402,8 +402,149 @@ static bool find_edge(const overlay *o, edge_vec *v, json_t *key, size_t *index,
 	return false;
 }
 
+/* The record's provenance as a non-empty array of non-empty strings (a
+ * string alone is one line), a new reference; NULL + err otherwise. */
+static json_t *provenance_of(json_t *rec, facet_error *err)
+{
+	json_t *prov = json_object_get(rec, "provenance");
+	if (json_is_string(prov))
+		prov = json_pack("[O]", prov);
+	else
+		json_incref(prov);
+	bool prov_ok = json_is_array(prov) && json_array_size(prov) > 0;
+	for (size_t i = 0; prov_ok && i < json_array_size(prov); i++) {
+		const char *p = json_string_value(json_array_get(prov, i));
+		prov_ok = p && *p;
+	}
+	if (!prov_ok) {
+		json_decref(prov);
+		error_set(err, "'provenance' is required: the source lines behind the edge, as a non-empty "
+		               "array of strings (\"file:line: text\")");
+		return NULL;
+	}
+	return prov;
+}
+
+/* add: a new edge, or an existing one's confidence and provenance updated
+ * (its verdict stays: only retract resets it). */
+static bool apply_add(const overlay *o, edge_vec *v, json_t *rec, json_t **norm, facet_error *err)
+{
+	static const char *const keys[] = {"op", "via_field", "site", "to", "confidence", "provenance", "graph",
+	                                   NULL};
+	if (!check_keys(rec, keys, err))
+		return false;
+	overlay_confidence conf = overlay_confidence_parse(json_string_value(json_object_get(rec, "confidence")));
+	if (!conf) {
+		error_set(err, "'confidence' must be high, medium or low");
+		return false;
+	}
+	json_t *prov = provenance_of(rec, err);
+	if (!prov)
+		return false;
+	overlay_edge e = {.confidence = conf, .provenance = prov};
+	if (!json_object_get(rec, "to")) {
+		edge_free(&e);
+		error_set(err, "missing 'to'");
+		return false;
+	}
+	if (!attach(o, rec, &e, err) ||
+	    !resolve_to(o, json_object_get(rec, "to"), &e.to, &e.to_symbol, &e.to_module, err)) {
+		edge_free(&e);
+		return false;
+	}
+	/* An add on an existing edge updates confidence and provenance; its
+	 * verdict stays (only retract resets it). */
+	size_t at = v->len;
+	for (size_t i = 0; i < v->len && at == v->len; i++) {
+		overlay_edge *x = &v->items[i];
+		if (x->to == e.to && x->via_field == e.via_field &&
+		    (e.via_field ? x->field == e.field : x->site == e.site))
+			at = i;
+	}
+	if (at < v->len) {
+		overlay_edge *x = &v->items[at];
+		if (x->confidence == e.confidence && x->graph == e.graph && json_equal(x->provenance, e.provenance)) {
+			edge_free(&e);   /* the same add again changes nothing: not logged twice */
+			*norm = NULL;
+			return true;
+		}
+		x->confidence = e.confidence;
+		x->graph = e.graph;
+		free(x->sites);
+		x->sites = e.sites;
+		x->n_sites = e.n_sites;
+		e.sites = NULL;
+		json_decref(x->provenance);
+		x->provenance = json_incref(e.provenance);
+		edge_free(&e);
+	} else {
+		VEC_PUSH(v, e);
+	}
+	const overlay_edge *x = &v->items[at];
+	json_t *n = json_deep_copy(rec);
+	json_object_set_new(n, "to", json_pack("{s:s, s:s}", "module_id", x->to_module, "symbol", x->to_symbol));
+	json_object_set(n, "provenance", x->provenance);
+	json_object_set_new(n, "graph", json_string(cg_graph_name(x->graph)));
+	*norm = n;
+	return true;
+}
+
+static bool apply_verify(const overlay *o, edge_vec *v, json_t *rec, json_t **norm, facet_error *err)
+{
+	static const char *const keys[] = {"op", "edge", "tool", "verdict", "note", NULL};
+	if (!check_keys(rec, keys, err))
+		return false;
+	const char *tool = json_string_value(json_object_get(rec, "tool"));
+	const char *verdict = json_string_value(json_object_get(rec, "verdict"));
+	if (!tool || (strcmp(tool, "reread") && strcmp(tool, "svf") && strcmp(tool, "phasar"))) {
+		error_set(err, "'tool' must be reread, svf or phasar");
+		return false;
+	}
+	overlay_verdict vd = !verdict ? VERDICT_NONE
+	                     : !strcmp(verdict, "confirmed") ? VERDICT_CONFIRMED
+	                     : !strcmp(verdict, "refuted") ? VERDICT_REFUTED
+	                     : !strcmp(verdict, "inconclusive") ? VERDICT_INCONCLUSIVE : VERDICT_NONE;
+	if (vd == VERDICT_NONE) {
+		error_set(err, "'verdict' must be confirmed, refuted or inconclusive");
+		return false;
+	}
+	size_t i;
+	if (!find_edge(o, v, json_object_get(rec, "edge"), &i, err))
+		return false;
+	overlay_edge *x = &v->items[i];
+	x->verdict = vd;
+	free(x->verdict_tool);
+	x->verdict_tool = xstrdup(tool);
+	json_t *n = json_deep_copy(rec);
+	json_object_set_new(n, "edge", overlay_edge_key(x));
+	*norm = n;
+	return true;
+}
+
+static bool apply_retract(const overlay *o, edge_vec *v, json_t *rec, json_t **norm, facet_error *err)
+{
+	static const char *const keys[] = {"op", "edge", "reason", NULL};
+	if (!check_keys(rec, keys, err))
+		return false;
+	const char *reason = json_string_value(json_object_get(rec, "reason"));
+	if (!reason || !*reason) {
+		error_set(err, "'reason' is required on a retract");
+		return false;
+	}
+	size_t i;
+	if (!find_edge(o, v, json_object_get(rec, "edge"), &i, err))
+		return false;
+	json_t *n = json_deep_copy(rec);
+	json_object_set_new(n, "edge", overlay_edge_key(&v->items[i]));
+	edge_free(&v->items[i]);
+	memmove(&v->items[i], &v->items[i + 1], (v->len - i - 1) * sizeof *v->items);
+	v->len--;
+	*norm = n;
+	return true;
+}
+
 /* Applies one record to v; on success *norm is the record as the log keeps
- * it (`to` resolved to {module_id, symbol}). */
+ * it (`to` resolved to {module_id, symbol}), NULL when it changed nothing. */
 static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm, facet_error *err)
 {
 	if (!json_is_object(rec)) {
@@ -415,129 +556,12 @@ static bool apply_one(const overlay *o, edge_vec *v, json_t *rec, json_t **norm,
 		error_set(err, "missing 'op' (add, verify or retract)");
 		return false;
 	}
-	if (strcmp(op, "add") == 0) {
-		static const char *const keys[] = {"op", "via_field", "site", "to", "confidence", "provenance", "graph",
-		                                   NULL};
-		if (!check_keys(rec, keys, err))
-			return false;
-		overlay_confidence conf = overlay_confidence_parse(json_string_value(json_object_get(rec, "confidence")));
-		if (!conf) {
-			error_set(err, "'confidence' must be high, medium or low");
-			return false;
-		}
-		json_t *prov = json_object_get(rec, "provenance");
-		if (json_is_string(prov))
-			prov = json_pack("[O]", prov);
-		else
-			json_incref(prov);
-		bool prov_ok = json_is_array(prov) && json_array_size(prov) > 0;
-		for (size_t i = 0; prov_ok && i < json_array_size(prov); i++) {
-			const char *p = json_string_value(json_array_get(prov, i));
-			prov_ok = p && *p;
-		}
-		if (!prov_ok) {
-			json_decref(prov);
-			error_set(err, "'provenance' is required: the source lines behind the edge, as a non-empty "
-			               "array of strings (\"file:line: text\")");
-			return false;
-		}
-		overlay_edge e = {.confidence = conf, .provenance = prov};
-		if (!json_object_get(rec, "to")) {
-			edge_free(&e);
-			error_set(err, "missing 'to'");
-			return false;
-		}
-		if (!attach(o, rec, &e, err) ||
-		    !resolve_to(o, json_object_get(rec, "to"), &e.to, &e.to_symbol, &e.to_module, err)) {
-			edge_free(&e);
-			return false;
-		}
-		/* An add on an existing edge updates confidence and provenance; its
-		 * verdict stays (only retract resets it). */
-		size_t at = v->len;
-		for (size_t i = 0; i < v->len && at == v->len; i++) {
-			overlay_edge *x = &v->items[i];
-			if (x->to == e.to && x->via_field == e.via_field &&
-			    (e.via_field ? x->field == e.field : x->site == e.site))
-				at = i;
-		}
-		if (at < v->len) {
-			overlay_edge *x = &v->items[at];
-			if (x->confidence == e.confidence && x->graph == e.graph && json_equal(x->provenance, e.provenance)) {
-				edge_free(&e);   /* the same add again changes nothing: not logged twice */
-				*norm = NULL;
-				return true;
-			}
-			x->confidence = e.confidence;
-			x->graph = e.graph;
-			free(x->sites);
-			x->sites = e.sites;
-			x->n_sites = e.n_sites;
-			e.sites = NULL;
-			json_decref(x->provenance);
-			x->provenance = json_incref(e.provenance);
-			edge_free(&e);
-		} else {
-			VEC_PUSH(v, e);
-		}
-		const overlay_edge *x = &v->items[at];
-		json_t *n = json_deep_copy(rec);
-		json_object_set_new(n, "to", json_pack("{s:s, s:s}", "module_id", x->to_module, "symbol", x->to_symbol));
-		json_object_set(n, "provenance", x->provenance);
-		json_object_set_new(n, "graph", json_string(cg_graph_name(x->graph)));
-		*norm = n;
-		return true;
-	}
-	if (strcmp(op, "verify") == 0) {
-		static const char *const keys[] = {"op", "edge", "tool", "verdict", "note", NULL};
-		if (!check_keys(rec, keys, err))
-			return false;
-		const char *tool = json_string_value(json_object_get(rec, "tool"));
-		const char *verdict = json_string_value(json_object_get(rec, "verdict"));
-		if (!tool || (strcmp(tool, "reread") && strcmp(tool, "svf") && strcmp(tool, "phasar"))) {
-			error_set(err, "'tool' must be reread, svf or phasar");
-			return false;
-		}
-		overlay_verdict vd = !verdict ? VERDICT_NONE
-		                     : !strcmp(verdict, "confirmed") ? VERDICT_CONFIRMED
-		                     : !strcmp(verdict, "refuted") ? VERDICT_REFUTED
-		                     : !strcmp(verdict, "inconclusive") ? VERDICT_INCONCLUSIVE : VERDICT_NONE;
-		if (vd == VERDICT_NONE) {
-			error_set(err, "'verdict' must be confirmed, refuted or inconclusive");
-			return false;
-		}
-		size_t i;
-		if (!find_edge(o, v, json_object_get(rec, "edge"), &i, err))
-			return false;
-		overlay_edge *x = &v->items[i];
-		x->verdict = vd;
-		free(x->verdict_tool);
-		x->verdict_tool = xstrdup(tool);
-		json_t *n = json_deep_copy(rec);
-		json_object_set_new(n, "edge", overlay_edge_key(x));
-		*norm = n;
-		return true;
-	}
-	if (strcmp(op, "retract") == 0) {
-		static const char *const keys[] = {"op", "edge", "reason", NULL};
-		if (!check_keys(rec, keys, err))
-			return false;
-		const char *reason = json_string_value(json_object_get(rec, "reason"));
-		if (!reason || !*reason) {
-			error_set(err, "'reason' is required on a retract");
-			return false;
-		}
-		size_t i;
-		if (!find_edge(o, v, json_object_get(rec, "edge"), &i, err))
-			return false;
-		json_t *n = json_deep_copy(rec);
-		json_object_set_new(n, "edge", overlay_edge_key(&v->items[i]));
-		edge_free(&v->items[i]);
-		memmove(&v->items[i], &v->items[i + 1], (v->len - i - 1) * sizeof *v->items);
-		v->len--;
-		*norm = n;
-		return true;
-	}
+	if (strcmp(op, "add") == 0)
+		return apply_add(o, v, rec, norm, err);
+	if (strcmp(op, "verify") == 0)
+		return apply_verify(o, v, rec, norm, err);
+	if (strcmp(op, "retract") == 0)
+		return apply_retract(o, v, rec, norm, err);
 	error_set(err, "unknown op '%s' (add, verify or retract)", op);
 	return false;
 }
