@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cg/registry.h"
 #include "ir/slice.h"
+#include "query/query.h"
 
 static int cmd_query(int argc, char **argv) { return cli_query(argc, argv, ir_slice_write); }
+static int cmd_completion(int argc, char **argv);
 
 typedef struct command {
 	const char *name;
@@ -33,7 +36,62 @@ static const command commands[] = {
 	{"mcp",       cmd_mcp,       "serve the catalog queries and the overlay to AI agents (MCP on stdio)"},
 	{"capture",   cmd_capture,   "run a build observing its compiles and links; list and extract its programs' bitcode"},
 	{"oo",        cmd_oo,        "class-hierarchy lab: CHA, RTA, XTA, VTA, points-to, dynamic"},
+	{"completion", cmd_completion, "print a bash completion script (source <(facet completion bash))"},
 };
+
+static void words(FILE *out, const char *var, query_verb_group group)
+{
+	fprintf(out, "%s='", var);
+	const char *sep = "";
+	for (const query_verb_info *v = query_verb_table; v->name; v++)
+		if (v->group == group) {
+			fprintf(out, "%s%s", sep, v->cli);
+			sep = " ";
+		}
+	fputs("'\n", out);
+}
+
+/* The commands, verbs and graphs from their tables (this one, the verb
+ * registry, cg/registry.h); a command's options from its own --help, read
+ * when completing, so the script never lists an option twice. */
+static int cmd_completion(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		puts("usage: facet completion bash\n\nPrints a bash completion script for facet: source <(facet completion bash)");
+		return EXIT_OK;
+	}
+	if (argc != 2 || strcmp(argv[1], "bash") != 0) {
+		fputs("facet completion: error: name the shell: facet completion bash\n", stderr);
+		return EXIT_USAGE;
+	}
+	printf("# facet's bash completion (facet completion bash)\n_facet_commands='");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		printf("%s%s", i ? " " : "", commands[i].name);
+	printf("'\n_facet_graphs='");
+	for (int g = 0; g < CG_N_GRAPHS; g++)
+		printf("%s%s", g ? " " : "", cg_graph_name(g));
+	printf("'\n");
+	words(stdout, "_facet_query_verbs", QV_QUERY);
+	words(stdout, "_facet_overlay_verbs", QV_OVERLAY);
+	fputs("_facet()\n"
+	      "{\n"
+	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}\n"
+	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"$_facet_commands\" -- \"$cur\")); return; fi\n"
+	      "\tcase $prev in --graph) COMPREPLY=($(compgen -W \"$_facet_graphs\" -- \"$cur\")); return;; esac\n"
+	      "\tif [ \"$COMP_CWORD\" -eq 2 ] && [ \"$cmd\" = query ]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$_facet_query_verbs\" -- \"$cur\")); return; fi\n"
+	      "\tif [ \"$COMP_CWORD\" -eq 2 ] && [ \"$cmd\" = overlay ]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$_facet_overlay_verbs\" -- \"$cur\")); return; fi\n"
+	      "\tif [[ $cur == -* ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" \"$cmd\" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)\" -- \"$cur\"))\n"
+	      "\t\treturn\n"
+	      "\tfi\n"
+	      "\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "}\n"
+	      "complete -o filenames -F _facet facet\n",
+	      stdout);
+	return EXIT_OK;
+}
 
 static void usage(FILE *out)
 {

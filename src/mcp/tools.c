@@ -7,13 +7,17 @@
  * and one from `facet query` are the same object. */
 #include "mcp/tools.h"
 
+#include "cg/registry.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Argument rows shared by several tools. */
 
-#define GRAPH_ENUM "{\"type\":\"string\",\"enum\":[\"direct\",\"andersen\",\"r0\",\"rulesonly\",\"rplus\",\"rpm\",\"source\"]}"
+/* The graph names come from the registry (cg/registry.h): mcp_tool_schema
+ * replaces this placeholder enum with them. */
+#define GRAPH_ENUM "{\"type\":\"string\",\"enum\":\"@graphs\"}"
 
 /* A function argument: a name, or {module_id, symbol} naming one of the
  * definitions of a static that several modules define. The query layer
@@ -331,6 +335,29 @@ const mcp_tool *mcp_tool_find(const char *name)
 	return NULL;
 }
 
+/* Every "enum": "@graphs" inside s becomes the registry's graph names. */
+static void graph_enums(json_t *s)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	if (json_is_array(s))
+		json_array_foreach(s, i, v)
+			graph_enums(v);
+	if (!json_is_object(s))
+		return;
+	json_object_foreach(s, key, v) {
+		if (strcmp(key, "enum") == 0 && json_is_string(v) && strcmp(json_string_value(v), "@graphs") == 0) {
+			json_t *names = json_array();
+			for (int g = 0; g < CG_N_GRAPHS; g++)
+				json_array_append_new(names, json_string(cg_graph_name(g)));
+			json_object_set_new(s, key, names);
+		} else {
+			graph_enums(v);
+		}
+	}
+}
+
 json_t *mcp_tool_schema(const mcp_tool *t)
 {
 	json_t *props = json_object();
@@ -343,6 +370,7 @@ json_t *mcp_tool_schema(const mcp_tool *t)
 			fprintf(stderr, "facet mcp: bad schema for %s.%s: %s\n", t->name, (*a)->name, jerr.text);
 			abort();
 		}
+		graph_enums(s);
 		json_object_set_new(s, "description", json_string((*a)->description));
 		json_object_set_new(props, (*a)->name, s);
 		if ((*a)->required)
