@@ -102,7 +102,7 @@ program_of() {
 # workload's exit status); sets the status.
 score_one() {
 	# The time and peak memory of scoring: ingest, one Andersen analysis and
-	# one refinement, shared by all the graphs (cli_graphs).
+	# one refinement, shared by all the graphs (facet/graphs.h).
 	local gs=("${graphs[@]}")
 	case " $CXX " in *" $s "*)
 		gs=("${cxx_graphs[@]}" --per-site)

@@ -49,19 +49,26 @@ static const char *record_word(di_kind k)
 
 static void canon(outbuf *o, di_type *t, int depth);
 
-static void canon_params(outbuf *o, di_type *fn, int depth)
+/* A parameter list: each type by spell, separated by sep; a last NULL
+ * parameter is the varargs "...". params[0] is the return type. */
+static void put_params(outbuf *o, di_type *fn, int depth, const char *sep, const char *none,
+                       void (*spell)(outbuf *, di_type *, int))
 {
 	put(o, "(");
+	if (fn->n_params <= 1 && none)
+		put(o, none);
 	for (unsigned i = 1; i < fn->n_params; i++) {
 		if (i > 1)
-			put(o, ",");
+			put(o, sep);
 		if (!fn->params[i] && i == fn->n_params - 1)
 			put(o, "...");
 		else
-			canon(o, fn->params[i], depth + 1);
+			spell(o, fn->params[i], depth + 1);
 	}
 	put(o, ")");
 }
+
+static void canon_params(outbuf *o, di_type *fn, int depth) { put_params(o, fn, depth, ",", NULL, canon); }
 
 static void canon(outbuf *o, di_type *t, int depth)
 {
@@ -278,21 +285,7 @@ static void free_interned(sig_cache *c)
 
 static void text(outbuf *o, di_type *t, int depth);
 
-static void text_params(outbuf *o, di_type *fn, int depth)
-{
-	put(o, "(");
-	if (fn->n_params <= 1)
-		put(o, "void");
-	for (unsigned i = 1; i < fn->n_params; i++) {
-		if (i > 1)
-			put(o, ", ");
-		if (!fn->params[i] && i == fn->n_params - 1)
-			put(o, "...");
-		else
-			text(o, fn->params[i], depth + 1);
-	}
-	put(o, ")");
-}
+static void text_params(outbuf *o, di_type *fn, int depth) { put_params(o, fn, depth, ", ", "void", text); }
 
 static void text(outbuf *o, di_type *t, int depth)
 {
