@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "ir/index.h"
-#include "util/ptrmap.h"
+#include "util/intmap.h"
 #include "util/strmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
@@ -46,8 +46,8 @@ typedef struct extractor {
 	pta_solver *s;
 	pta_wrappers *wrappers;       /* NULL when the option is off */
 	VEC(clone) *clones;           /* per indirect site: the wrapper call sites it answers for */
-	ptrmap cloned;                /* (site, context) pairs subscribed: key (site << 32 | ctx) + 1 */
-	ptrmap clone_obj;             /* context site + 1 -> object + 1: its one fresh object */
+	intmap cloned;                /* (site, context) pairs subscribed: key site << 32 | ctx */
+	intmap clone_obj;             /* context site -> its one fresh object */
 	unsigned clone_budget;        /* subscriptions left before wrappers bind uncloned */
 	bool bind_all;
 	unsigned *ret_node;           /* by function id, PTA_NONE until needed */
@@ -57,7 +57,7 @@ typedef struct extractor {
 	bool have_ix;
 	bool varargs;                 /* pta_options.varargs */
 	VEC(watch) watches;
-	ptrmap bound;                 /* (site, function) pairs bound: key (site << 32 | fn) + 1 */
+	intmap bound;                 /* (site, function) pairs bound: key site << 32 | fn */
 	VEC(pta_obj_info) objects;
 	strmap unmodelled;
 	VEC(unsigned) *targets;       /* per site */
@@ -347,11 +347,11 @@ bool pta_type_fits(const ir_site *s, const ir_function *f)
 /* The one fresh object of wrapper call site ctx (of wrapper w). */
 static unsigned clone_object(extractor *x, unsigned ctx, unsigned w)
 {
-	void *v = ptrmap_get(&x->clone_obj, (void *)(uintptr_t)(ctx + 1));
-	if (v)
-		return (unsigned)((uintptr_t)v - 1);
+	uint64_t v;
+	if (intmap_get(&x->clone_obj, ctx, &v))
+		return (unsigned)v;
 	unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, ctx, w);
-	ptrmap_put(&x->clone_obj, (void *)(uintptr_t)(ctx + 1), (void *)(uintptr_t)(obj + 1));
+	intmap_put(&x->clone_obj, ctx, obj);
 	x->r->n_clones++;
 	return obj;
 }
@@ -447,10 +447,10 @@ static void answer_sources(extractor *x, const ir_function *f, const unsigned *c
 				continue;
 			}
 		} else if (x->clone_budget) {
-			uint64_t key = ((uint64_t)s->id << 32 | ctx) + 1;
-			if (ptrmap_get(&x->cloned, (void *)(uintptr_t)key))
+			uint64_t key = (uint64_t)s->id << 32 | ctx;
+			if (intmap_get(&x->cloned, key, NULL))
 				continue;
-			ptrmap_put(&x->cloned, (void *)(uintptr_t)key, (void *)1);
+			intmap_put(&x->cloned, key, 1);
 			x->clone_budget--;
 			clone c = {ctx, result, w, depth, {0}, false};
 			memcpy(c.calls, calls, (depth + 1) * sizeof *c.calls);
@@ -539,10 +539,10 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
 {
 	watch w = x->watches.items[tag];
-	uint64_t key = ((uint64_t)tag << 32 | f->id) + 1;
-	if (ptrmap_get(&x->bound, (void *)(uintptr_t)key))
+	uint64_t key = (uint64_t)tag << 32 | f->id;
+	if (intmap_get(&x->bound, key, NULL))
 		return;
-	ptrmap_put(&x->bound, (void *)(uintptr_t)key, (void *)1);
+	intmap_put(&x->bound, key, 1);
 	const ir_site *s = &x->prog->sites[w.site];
 
 	if (!w.callback) {
@@ -763,7 +763,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	for (unsigned i = 0; i < p->n_functions; i++)
 		x.ret_node[i] = x.static_obj[i] = x.varargs_addr[i] = PTA_NONE;
 	x.targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.targets);
-	ptrmap_init(&x.bound);
+	intmap_init(&x.bound);
 	strmap_init(&x.unmodelled);
 	if (opt->wrappers) {
 		x.wrappers = pta_find_wrappers(p);
@@ -772,8 +772,8 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 		x.clones = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.clones);
 		x.clone_budget = CLONES_PER_SITE * (p->n_sites + 64);
 	}
-	ptrmap_init(&x.cloned);
-	ptrmap_init(&x.clone_obj);
+	intmap_init(&x.cloned);
+	intmap_init(&x.clone_obj);
 
 	extract_globals(&x);
 	model_outside_callers(&x);
@@ -818,12 +818,12 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	for (unsigned i = 0; x.clones && i < p->n_sites; i++)
 		VEC_FREE(&x.clones[i]);
 	free(x.clones);
-	ptrmap_free(&x.cloned);
-	ptrmap_free(&x.clone_obj);
+	intmap_free(&x.cloned);
+	intmap_free(&x.clone_obj);
 	if (x.have_ix)
 		ir_index_free(&x.ix);
 	VEC_FREE(&x.watches);
-	ptrmap_free(&x.bound);
+	intmap_free(&x.bound);
 	strmap_free(&x.unmodelled);
 	r->seconds = now() - t0;
 	return r;

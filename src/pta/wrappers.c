@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "util/ptrmap.h"
+#include "util/intmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
@@ -17,12 +17,12 @@ typedef struct scan {
 	const ir_program *p;
 	const ir_function *f;
 	const bool *wrapper;
-	ptrmap state;            /* value id + 1 -> state */
-	ptrmap allocas;          /* value id + 1 -> 1 for f's stack slots */
+	intmap state;            /* value id -> state (absent: 0) */
+	intmap allocas;          /* value id -> 1 for f's stack slots */
 } scan;
 
-static int get(scan *sc, unsigned v) { return (int)(uintptr_t)ptrmap_get(&sc->state, (void *)(uintptr_t)(v + 1)); }
-static void set(scan *sc, unsigned v, int st) { ptrmap_put(&sc->state, (void *)(uintptr_t)(v + 1), (void *)(uintptr_t)st); }
+static int get(scan *sc, unsigned v) { return (int)intmap_get_or(&sc->state, v, 0); }
+static void set(scan *sc, unsigned v, int st) { intmap_put(&sc->state, v, (uint64_t)st); }
 
 static const ir_stmt *stmts(scan *sc, unsigned *n)
 {
@@ -49,7 +49,7 @@ static bool allocates(scan *sc, const ir_site *s)
 
 static bool is_slot(scan *sc, unsigned v)
 {
-	return v != IR_NONE && ptrmap_get(&sc->allocas, (void *)(uintptr_t)(v + 1));
+	return v != IR_NONE && intmap_get(&sc->allocas, v, NULL);
 }
 
 static bool qualifies(scan *sc, unsigned v);
@@ -119,14 +119,14 @@ static bool qualifies(scan *sc, unsigned v)
  * their copies and GEPs, the stack slots they are stored into and the values
  * reloaded from those slots (at -O0 `p->fire = f` writes through a reload of
  * p's slot, not through the value returned). */
-typedef struct taint { ptrmap values, slots; } taint;
+typedef struct taint { intmap values, slots; } taint;
 
-static bool has(ptrmap *m, unsigned v) { return v != IR_NONE && ptrmap_get(m, (void *)(uintptr_t)(v + 1)); }
-static bool add(ptrmap *m, unsigned v)
+static bool has(intmap *m, unsigned v) { return v != IR_NONE && intmap_get(m, v, NULL); }
+static bool add(intmap *m, unsigned v)
 {
 	if (v == IR_NONE || has(m, v))
 		return false;
-	ptrmap_put(m, (void *)(uintptr_t)(v + 1), (void *)1);
+	intmap_put(m, v, 1);
 	return true;
 }
 
@@ -135,8 +135,8 @@ static void spread_taint(scan *sc, taint *t)
 	unsigned n;
 	const ir_stmt *st = stmts(sc, &n);
 	for (unsigned i = 0; i < sc->state.cap; i++)
-		if (sc->state.slots[i].key && (uintptr_t)sc->state.slots[i].value == YES)
-			add(&t->values, (unsigned)((uintptr_t)sc->state.slots[i].key - 1));
+		if (sc->state.slots[i].used && sc->state.slots[i].value == YES)
+			add(&t->values, (unsigned)sc->state.slots[i].key);
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (unsigned i = 0; i < n; i++) {
@@ -156,8 +156,8 @@ static void spread_taint(scan *sc, taint *t)
 static bool uses_ok(scan *sc)
 {
 	taint t;
-	ptrmap_init(&t.values);
-	ptrmap_init(&t.slots);
+	intmap_init(&t.values);
+	intmap_init(&t.slots);
 	spread_taint(sc, &t);
 	unsigned n;
 	const ir_stmt *st = stmts(sc, &n);
@@ -202,8 +202,8 @@ static bool uses_ok(scan *sc)
 			break;
 		}
 	}
-	ptrmap_free(&t.values);
-	ptrmap_free(&t.slots);
+	intmap_free(&t.values);
+	intmap_free(&t.slots);
 	return ok;
 }
 
@@ -214,14 +214,14 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 	if (!f->defined || !f->returns_tracked || f->n_stmts == 0)
 		return false;
 	scan sc = {p, f, wrapper, {0}, {0}};
-	ptrmap_init(&sc.state);
-	ptrmap_init(&sc.allocas);
+	intmap_init(&sc.state);
+	intmap_init(&sc.allocas);
 	unsigned n, rets = 0;
 	bool ok = true;
 	const ir_stmt *st = stmts(&sc, &n);
 	for (unsigned i = 0; i < n; i++)   /* once, not per query: the checks ask often */
 		if (st[i].op == ST_ALLOCA && st[i].dst != IR_NONE)
-			ptrmap_put(&sc.allocas, (void *)(uintptr_t)(st[i].dst + 1), (void *)1);
+			intmap_put(&sc.allocas, st[i].dst, 1);
 	for (unsigned i = 0; i < n && ok; i++)
 		if (st[i].op == ST_RET) {
 			rets++;
@@ -234,8 +234,8 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 			if (s->result != IR_NONE && get(&sc, s->result) == YES)
 				VEC_PUSH(sources, s->id);
 		}
-	ptrmap_free(&sc.state);
-	ptrmap_free(&sc.allocas);
+	intmap_free(&sc.state);
+	intmap_free(&sc.allocas);
 	return ok;
 }
 

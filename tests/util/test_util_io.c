@@ -20,6 +20,7 @@
 #include "util/fsio.h"
 #include "util/hash.h"
 #include "util/interner.h"
+#include "util/intmap.h"
 
 static char dir[64];
 
@@ -317,6 +318,42 @@ static void test_interner(void **state)
 	u32_interner_free(&in);
 }
 
+/* intmap: every key (0 and UINT64_MAX too) kept, replaced, absent ones
+ * absent, through growth; checked against a plain array of what was put. */
+static void test_intmap(void **state)
+{
+	(void)state;
+	intmap m;
+	intmap_init(&m);
+	assert_false(intmap_get(&m, 0, NULL));
+	assert_int_equal(intmap_get_or(&m, 7, 99), 99);
+	intmap_put(&m, 0, 10);
+	intmap_put(&m, UINT64_MAX, 20);
+	uint64_t v = 0;
+	assert_true(intmap_get(&m, 0, &v));
+	assert_int_equal(v, 10);
+	assert_true(intmap_get(&m, UINT64_MAX, &v));
+	assert_int_equal(v, 20);
+	/* 5000 keys spread over the whole range (and colliding low bits) */
+	enum { N = 5000 };
+	for (uint64_t i = 1; i <= N; i++)
+		intmap_put(&m, i << 40, i * 3);
+	for (uint64_t i = 1; i <= N; i += 2)
+		intmap_put(&m, i << 40, i * 5);   /* replaces */
+	assert_int_equal(m.len, N + 2);
+	for (uint64_t i = 1; i <= N; i++) {
+		assert_true(intmap_get(&m, i << 40, &v));
+		assert_int_equal(v, i % 2 ? i * 5 : i * 3);
+		assert_false(intmap_get(&m, (i << 40) + 1, NULL));
+	}
+	size_t seen = 0;
+	for (size_t i = 0; i < m.cap; i++)
+		seen += m.slots[i].used;
+	assert_int_equal(seen, m.len);
+	intmap_free(&m);
+	assert_false(intmap_get(&m, 0, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_hash_fnv),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_interner),
+		cmocka_unit_test(test_intmap),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
