@@ -48,26 +48,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, run  # noqa: E402  (tests/lib/harness.py)
+
 GRAPHS = ("r0", "rulesonly", "rplus", "rpm")
 EXPECT_RE = re.compile(r"//\s*EXPECT((?:@[A-Za-z0-9=]+)*)\s+(\w+)\s+(\w+)(?:\s+([\w.]+))?\s*:\s*(.*)$")
 SITE_RE = re.compile(r"/\*\s*SITE\s+(\w+)\s*\*/")
 COUNT_RE = re.compile(r"//\s*COUNT\s+(stats|fields)\s+(\w+)\s*:\s*(\d+)\s*$")
-
-
-class Checks:
-    def __init__(self, verbose):
-        self.passed = 0
-        self.failed = 0
-        self.verbose = verbose
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-            if self.verbose:
-                print("ok   " + what)
-        else:
-            self.failed += 1
-            print("FAIL " + what)
 
 
 def parse_program(paths):
@@ -98,11 +85,6 @@ def parse_program(paths):
                     expects.append(dict(name=name, kind=kind, arg=arg, value=value.strip(), opt=opt, tau=tau,
                                         where=f"{os.path.basename(path)}:{lineno}"))
     return sites, expects
-
-
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def explain(facet, bcs, tau):

@@ -34,6 +34,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, run as harness_run  # noqa: E402  (tests/lib/harness.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SITE_RE = re.compile(r"/\*\s*SITE\s+(\w+)\s*\*/")
 TRUTH_RE = re.compile(r"//\s*TRUTH\s+(\w+)\s*:\s*(.*)$")
@@ -43,25 +46,8 @@ GRAPHS = ("r0", "rulesonly", "rplus", "rpm")
 PRIMARY = "codec"   # the program the backend cases run on: two completion questions
 
 
-class Checks:
-    def __init__(self, verbose):
-        self.passed = self.failed = 0
-        self.verbose = verbose
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-            if self.verbose:
-                print("ok   " + what)
-        else:
-            self.failed += 1
-            print("FAIL " + what)
-        return ok
-
-
 def run(cmd, env=None, timeout=600):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+    return harness_run(cmd, env=env, timeout=timeout)
 
 
 class Ctx:
