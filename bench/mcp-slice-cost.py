@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""mcp_slice_cost.py - what isolating slice's bitcode read in a child costs
+"""mcp-slice-cost.py - what isolating slice's bitcode read in a child costs
 (issue 22.1): N slice calls with emit_module in one `facet mcp` session,
 the server's CPU time (children included) and the wall time.
 
-Usage: bench/mcp_slice_cost.py FACET CATALOG N [FROM TO]
+Usage: bench/mcp-slice-cost.py FACET CATALOG N [FROM TO]
 
 To compare with the read in-process, build a variant whose ir_slice_write
 calls slice_in_child directly instead of guard_run_child (src/ir/slice.c)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""overlay_record_scaling.py - cost of one record_edges call as the overlay's
+"""overlay-record-scaling.py - cost of one record_edges call as the overlay's
 log grows (issue 22.8: it was 6.8 ms at 500 records, 126 ms at 4,000).
 
-Usage: bench/overlay_record_scaling.py FACET [N_MAX]
+Usage: bench/overlay-record-scaling.py FACET [N_MAX]
 
 Builds a program with 80 functions stored in a table and one indirect call,
 then, in one `facet mcp` session, adds edges with alternating confidence

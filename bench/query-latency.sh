@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# query_latency.sh — median and p95 wall time of facet queries on a catalog,
+# query-latency.sh — median and p95 wall time of facet queries on a catalog,
 # process start included (what a script or an agent calling the CLI pays).
 #
-# Usage: bench/query_latency.sh QUERY-BINARY CATALOG [RUNS] -- VERB ARGS... [-- VERB ARGS...]...
+# Usage: bench/query-latency.sh QUERY-BINARY CATALOG [RUNS] -- VERB ARGS... [-- VERB ARGS...]...
 #   QUERY-BINARY  build/facet-query (no LLVM) or build/facet (prefix "query" is added)
 #   RUNS          runs per query (default 30)
 # Prints one line per query: wall-time median, p95 and max, and the median
@@ -27,7 +27,7 @@ runs = 30
 if rest and rest[0] != "--":
     runs = int(rest.pop(0))
 if not rest or rest[0] != "--" or runs < 1:
-    print("usage: see the header of bench/query_latency.sh", file=sys.stderr)
+    print("usage: see the header of bench/query-latency.sh", file=sys.stderr)
     sys.exit(2)
 queries, cur = [], []
 for a in rest[1:]:

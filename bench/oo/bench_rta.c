@@ -14,7 +14,7 @@
  * Both solvers' results are compared (they must be equal). "steps" counts
  * statement visits plus (site, class) resolutions, machine-independent.
  *
- *   cmake --build BUILD --target oo_bench_rta && BUILD/tests/oo/oo_bench_rta [max_n]
+ *   cmake --build BUILD --target oo_bench_rta && BUILD/oo_bench_rta [max_n]
  * prints a Markdown table (bench/RESULTS.md, section ".oo lab"). */
 #include <stdio.h>
 #include <stdlib.h>
