@@ -46,6 +46,66 @@ static void tokens_from(const char *text, oracle_reply *out)
 	json_decref(j);
 }
 
+typedef VEC(char) char_vec;
+
+/* Writes q[0..qlen) to infd (non-blocking) while reading outfd into buf,
+ * until outfd ends, the deadline passes (*timed_out) or the output passes
+ * MAX_OUTPUT (*too_big); closes both descriptors. */
+static void pump(int infd, int outfd, const char *q, size_t qlen, long long deadline, char_vec *buf, bool *timed_out,
+                 bool *too_big)
+{
+	size_t written = 0;
+	int wfd = infd, rfd = outfd;
+	if (qlen == 0) {
+		close(wfd);
+		wfd = -1;
+	}
+	while (rfd >= 0) {
+		long long left = deadline - now_ms();
+		if (left <= 0) {
+			*timed_out = true;
+			break;
+		}
+		struct pollfd fds[2] = {{.fd = rfd, .events = POLLIN}, {.fd = wfd, .events = POLLOUT}};
+		int n = poll(fds, wfd >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n <= 0)
+			continue;
+		if (wfd >= 0 && fds[1].revents) {
+			ssize_t w = write(wfd, q + written, qlen - written);
+			if (w > 0)
+				written += (size_t)w;
+			if (w < 0 && errno != EAGAIN && errno != EINTR)
+				written = qlen;   /* the reader went away: stop writing */
+			if (written == qlen) {
+				close(wfd);
+				wfd = -1;
+			}
+		}
+		if (fds[0].revents) {
+			char chunk[8192];
+			ssize_t r = read(rfd, chunk, sizeof chunk);
+			if (r > 0) {
+				if (buf->len + (size_t)r > MAX_OUTPUT) {
+					*too_big = true;
+					break;
+				}
+				VEC_RESERVE(buf, buf->len + (size_t)r + 1);
+				memcpy(buf->items + buf->len, chunk, (size_t)r);
+				buf->len += (size_t)r;
+			} else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+				close(rfd);
+				rfd = -1;
+			}
+		}
+	}
+	if (wfd >= 0)
+		close(wfd);
+	if (rfd >= 0)
+		close(rfd);
+}
+
 static oracle_call_status run(oracle_backend *b, const oracle_prompt *p, oracle_reply *out, oracle_stats *st,
                               facet_error *err)
 {
@@ -91,59 +151,11 @@ static oracle_call_status run(oracle_backend *b, const oracle_prompt *p, oracle_
 	close(outp[1]);
 	fcntl(in[1], F_SETFL, O_NONBLOCK);
 	const char *q = p->question_json;
-	size_t qlen = strlen(q), written = 0;
-	VEC(char) buf = {0};
+	size_t qlen = strlen(q);
+	char_vec buf = {0};
 	long long deadline = now_ms() + c->timeout_ms;
 	bool timed_out = false, too_big = false;
-	int wfd = in[1], rfd = outp[0];
-	if (qlen == 0) {
-		close(wfd);
-		wfd = -1;
-	}
-	while (rfd >= 0) {
-		long long left = deadline - now_ms();
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		struct pollfd fds[2] = {{.fd = rfd, .events = POLLIN}, {.fd = wfd, .events = POLLOUT}};
-		int n = poll(fds, wfd >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left));
-		if (n < 0 && errno != EINTR)
-			break;
-		if (n <= 0)
-			continue;
-		if (wfd >= 0 && fds[1].revents) {
-			ssize_t w = write(wfd, q + written, qlen - written);
-			if (w > 0)
-				written += (size_t)w;
-			if (w < 0 && errno != EAGAIN && errno != EINTR)
-				written = qlen;   /* the reader went away: stop writing */
-			if (written == qlen) {
-				close(wfd);
-				wfd = -1;
-			}
-		}
-		if (fds[0].revents) {
-			char chunk[8192];
-			ssize_t r = read(rfd, chunk, sizeof chunk);
-			if (r > 0) {
-				if (buf.len + (size_t)r > MAX_OUTPUT) {
-					too_big = true;
-					break;
-				}
-				VEC_RESERVE(&buf, buf.len + (size_t)r + 1);
-				memcpy(buf.items + buf.len, chunk, (size_t)r);
-				buf.len += (size_t)r;
-			} else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-				close(rfd);
-				rfd = -1;
-			}
-		}
-	}
-	if (wfd >= 0)
-		close(wfd);
-	if (rfd >= 0)
-		close(rfd);
+	pump(in[1], outp[0], q, qlen, deadline, &buf, &timed_out, &too_big);
 	if (timed_out || too_big)
 		kill(-pid, SIGKILL);
 	int status = 0;

@@ -284,6 +284,98 @@ static void note_missing(FILE *out, const ir_loc *l, const srcfile *f, unsigned 
 		fprintf(out, "(source not available: %s has no line %u)\n", display_path(l), l->line);
 }
 
+/* The call's surrounding code, the call line marked, into the user message
+ * u; returns the question's "site". */
+static json_t *site_part(oracle_sources *s, const ir_site *site, unsigned id, FILE *u, opaque_set *op,
+                         unsigned *missing)
+{
+	/* The call's surrounding code, the call line marked. */
+	char *code = NULL;
+	size_t code_len = 0;
+	FILE *cs = open_memstream(&code, &code_len);
+	srcfile *sf = source(s, &site->loc);
+	const char *ls;
+	size_t ll;
+	bool have_site = sf && site->loc.line && line_span(sf, site->loc.line, &ls, &ll);
+	if (have_site) {
+		unsigned from = site->loc.line > CONTEXT_BEFORE ? site->loc.line - CONTEXT_BEFORE : 1;
+		for (unsigned l = from; l <= site->loc.line + CONTEXT_AFTER && line_span(sf, l, &ls, &ll); l++) {
+			fprintf(cs, "%s%5u  ", l == site->loc.line ? ">>" : "  ", l);
+			put_code(cs, ls, ll, op);
+			fputc('\n', cs);
+		}
+	} else {
+		note_missing(cs, &site->loc, sf, missing);
+	}
+	fclose(cs);
+	fprintf(u, "```c\n%s```\n", code);
+	json_t *js = json_object();
+	json_object_set_new(js, "id", json_integer(id));
+	json_object_set_new(js, "caller", json_string(site->caller->name));
+	json_object_set_new(js, "file", site->loc.file ? json_string(site->loc.file) : json_null());
+	json_object_set_new(js, "line", json_integer(site->loc.line));
+	json_object_set_new(js, "column", json_integer(site->loc.col));
+	json_object_set_new(js, "code", json_string(code));
+	json_object_set_new(js, "source_missing", json_boolean(!have_site));
+	free(code);
+	return js;
+}
+
+/* Each candidate's body (or why it is missing) into the user message u and
+ * as the question's "candidates". */
+static json_t *candidates_part(oracle_sources *s, const ir_program *p, const facet_question *q, FILE *u,
+                               opaque_set *op, unsigned *missing)
+{
+	json_t *jc = json_array();
+	unsigned max_lines = q->n_candidates > MANY_CANDIDATES ? BODY_LINES_MANY : BODY_LINES;
+	for (unsigned i = 0; i < q->n_candidates; i++) {
+		const ir_function *fn = p->functions[q->candidates[i]];
+		char *body = NULL;
+		size_t body_len = 0;
+		FILE *b = open_memstream(&body, &body_len);
+		srcfile *ff = fn->defined ? source(s, &fn->loc) : NULL;
+		bool have = false;
+		if (!fn->defined)
+			fputs("(declared only: the program does not define it)\n", b);
+		else if (ff && fn->loc.line && (have = put_body(b, ff, fn->loc.line, max_lines, op)))
+			;
+		else
+			note_missing(b, &fn->loc, ff, missing);
+		fclose(b);
+		fprintf(u, "\nCandidate %u: %s (%s:%u)\n```c\n%s```\n", i + 1, fn->name, display_path(&fn->loc),
+		        fn->loc.line, body);
+		json_t *c = json_object();
+		json_object_set_new(c, "name", json_string(fn->name));
+		json_object_set_new(c, "file", fn->loc.file ? json_string(fn->loc.file) : json_null());
+		json_object_set_new(c, "line", json_integer(fn->loc.line));
+		json_object_set_new(c, "body", have ? json_string(body) : json_null());
+		json_object_set_new(c, "note", have ? json_null() : json_string(body));
+		json_array_append_new(jc, c);
+		free(body);
+	}
+	return jc;
+}
+
+/* The question's "field": the field the call loads from, null without one. */
+static json_t *field_part(const facet_field *fl, const char *field_name, bool opaque)
+{
+	json_t *jf = json_null();
+	if (fl) {
+		jf = json_object();
+		json_object_set_new(jf, "key", json_string(fl->key));
+		json_object_set_new(jf, "kind", json_string(fl->kind == FIELD_STRUCT ? "struct" : fl->kind == FIELD_GLOBAL ? "global" : "array"));
+		json_object_set_new(jf, "record", json_string(fl->record));
+		json_object_set_new(jf, "name", json_string(field_name ? field_name : fl->name));
+		json_object_set_new(jf, "signature", json_string(fl->sig_text ? fl->sig_text : "?"));
+		if (opaque && fl->kind == FIELD_STRUCT) {
+			char key[64];
+			snprintf(key, sizeof key, "%s@%llu", fl->record, (unsigned long long)fl->offset);
+			json_object_set_new(jf, "key", json_string(key));
+		}
+	}
+	return jf;
+}
+
 void oracle_prompt_build(oracle_sources *s, const facet_result *r, const facet_question *q, bool opaque,
                          oracle_prompt *out)
 {
@@ -324,36 +416,7 @@ void oracle_prompt_build(oracle_sources *s, const facet_result *r, const facet_q
 	fprintf(u, "Call site: %s:%u in function %s:\n", display_path(&site->loc), site->loc.line,
 	        site->caller->di_name ? site->caller->di_name : site->caller->name);
 
-	/* The call's surrounding code, the call line marked. */
-	char *code = NULL;
-	size_t code_len = 0;
-	FILE *cs = open_memstream(&code, &code_len);
-	srcfile *sf = source(s, &site->loc);
-	const char *ls;
-	size_t ll;
-	bool have_site = sf && site->loc.line && line_span(sf, site->loc.line, &ls, &ll);
-	if (have_site) {
-		unsigned from = site->loc.line > CONTEXT_BEFORE ? site->loc.line - CONTEXT_BEFORE : 1;
-		for (unsigned l = from; l <= site->loc.line + CONTEXT_AFTER && line_span(sf, l, &ls, &ll); l++) {
-			fprintf(cs, "%s%5u  ", l == site->loc.line ? ">>" : "  ", l);
-			put_code(cs, ls, ll, op);
-			fputc('\n', cs);
-		}
-	} else {
-		note_missing(cs, &site->loc, sf, &out->missing_sources);
-	}
-	fclose(cs);
-	fprintf(u, "```c\n%s```\n", code);
-	json_t *js = json_object();
-	json_object_set_new(js, "id", json_integer(q->site));
-	json_object_set_new(js, "caller", json_string(site->caller->name));
-	json_object_set_new(js, "file", site->loc.file ? json_string(site->loc.file) : json_null());
-	json_object_set_new(js, "line", json_integer(site->loc.line));
-	json_object_set_new(js, "column", json_integer(site->loc.col));
-	json_object_set_new(js, "code", json_string(code));
-	json_object_set_new(js, "source_missing", json_boolean(!have_site));
-	json_object_set_new(jq, "site", js);
-	free(code);
+	json_object_set_new(jq, "site", site_part(s, site, q->site, u, op, &out->missing_sources));
 
 	/* The field as context, not evidence (§3.4.1). */
 	if (fl && fl->kind == FIELD_STRUCT) {
@@ -370,20 +433,7 @@ void oracle_prompt_build(oracle_sources *s, const facet_result *r, const facet_q
 	} else {
 		fputs("\nThe analysis could not tell which field or variable the called pointer comes from.\n", u);
 	}
-	json_t *jf = json_null();
-	if (fl) {
-		jf = json_object();
-		json_object_set_new(jf, "key", json_string(fl->key));
-		json_object_set_new(jf, "kind", json_string(fl->kind == FIELD_STRUCT ? "struct" : fl->kind == FIELD_GLOBAL ? "global" : "array"));
-		json_object_set_new(jf, "record", json_string(fl->record));
-		json_object_set_new(jf, "name", json_string(field_name ? field_name : fl->name));
-		json_object_set_new(jf, "signature", json_string(fl->sig_text ? fl->sig_text : "?"));
-		if (opaque && fl->kind == FIELD_STRUCT) {
-			char key[64];
-			snprintf(key, sizeof key, "%s@%llu", fl->record, (unsigned long long)fl->offset);
-			json_object_set_new(jf, "key", json_string(key));
-		}
-	}
+	json_t *jf = field_part(fl, field_name, opaque);
 	json_object_set_new(jq, "field", jf);
 
 	if (q->kind == QUESTION_COMPLETION)
@@ -398,33 +448,7 @@ void oracle_prompt_build(oracle_sources *s, const facet_result *r, const facet_q
 		           "invoke it at run time (yes: keep it; no: it is never called here).\n",
 		        q->n_candidates);
 
-	json_t *jc = json_array();
-	unsigned max_lines = q->n_candidates > MANY_CANDIDATES ? BODY_LINES_MANY : BODY_LINES;
-	for (unsigned i = 0; i < q->n_candidates; i++) {
-		const ir_function *fn = p->functions[q->candidates[i]];
-		char *body = NULL;
-		size_t body_len = 0;
-		FILE *b = open_memstream(&body, &body_len);
-		srcfile *ff = fn->defined ? source(s, &fn->loc) : NULL;
-		bool have = false;
-		if (!fn->defined)
-			fputs("(declared only: the program does not define it)\n", b);
-		else if (ff && fn->loc.line && (have = put_body(b, ff, fn->loc.line, max_lines, op)))
-			;
-		else
-			note_missing(b, &fn->loc, ff, &out->missing_sources);
-		fclose(b);
-		fprintf(u, "\nCandidate %u: %s (%s:%u)\n```c\n%s```\n", i + 1, fn->name, display_path(&fn->loc),
-		        fn->loc.line, body);
-		json_t *c = json_object();
-		json_object_set_new(c, "name", json_string(fn->name));
-		json_object_set_new(c, "file", fn->loc.file ? json_string(fn->loc.file) : json_null());
-		json_object_set_new(c, "line", json_integer(fn->loc.line));
-		json_object_set_new(c, "body", have ? json_string(body) : json_null());
-		json_object_set_new(c, "note", have ? json_null() : json_string(body));
-		json_array_append_new(jc, c);
-		free(body);
-	}
+	json_t *jc = candidates_part(s, p, q, u, op, &out->missing_sources);
 	json_object_set_new(jq, "candidates", jc);
 
 	fputs("\nAnswer with one JSON object and nothing else, giving \"yes\" or \"no\" for every candidate "
