@@ -128,11 +128,11 @@ static void print_site_text(json_t *s)
 			printf(" %s%s", in_graph(t, cg_graph_name(CG_R0 + g)) ? "+" : "-", cg_graph_name(CG_R0 + g));
 		printf("\n");
 		size_t k;
-		json_t *w;
-		json_array_foreach(json_object_get(t, "warrants"), k, w) {
-			const char *premise = str(w, "premise", "");
-			printf("      %s %s by %s%s%s%s: %s\n", str(w, "fact", "?"), str(w, "outcome", "?"), str(w, "rule", "?"),
-			       *premise ? " [premise " : "", premise, *premise ? "]" : "", str(w, "evidence", ""));
+		json_t *wr;
+		json_array_foreach(json_object_get(t, "warrants"), k, wr) {
+			const char *premise = str(wr, "premise", "");
+			printf("      %s %s by %s%s%s%s: %s\n", str(wr, "fact", "?"), str(wr, "outcome", "?"), str(wr, "rule", "?"),
+			       *premise ? " [premise " : "", premise, *premise ? "]" : "", str(wr, "evidence", ""));
 		}
 	}
 	json_t *q;
