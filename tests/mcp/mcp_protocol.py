@@ -235,7 +235,7 @@ INVALID_ARGS = {
     "inventory": ({"verbose": True}, "unknown argument 'verbose'"),
     "defs": ({"name": ""}, "name: must not be empty"),
     "at": ({"file": "a.c", "line": "12"}, "line: must be of type integer"),
-    "callers": ({"name": "f", "graph": "cha"}, "graph: must be one of"),
+    "callers": ({"name": "f", "graph": "nosuch"}, "graph: must be one of"),
     "callees": ({"name": "f", "min_confidence": "certain"}, "min_confidence: must be one of high, medium, low"),
     "uses": ({}, "missing required 'name'"),
     "reach": ({"from": "main"}, "missing required 'to'"),

@@ -540,8 +540,9 @@ static void test_invalid_arguments_are_tool_errors(void **state)
 		{"record_edges", "{\"records\":[{\"op\":\"add\",\"to\":{\"module_id\":7,\"symbol\":\"f\"}}]}",
 		 "record_edges: invalid arguments: records[0].to.module_id: must be of type string, not an integer"},
 		{"at", "{\"file\":\"a.c\",\"line\":0}", "at: invalid arguments: line: must be at least 1"},
-		{"reach", "{\"from\":\"a\",\"to\":\"b\",\"graph\":\"cha\"}",
-		 "reach: invalid arguments: graph: must be one of direct, andersen, r0, rulesonly, rplus, rpm, source"},
+		{"reach", "{\"from\":\"a\",\"to\":\"b\",\"graph\":\"nosuch\"}",
+		 "reach: invalid arguments: graph: must be one of direct, andersen, r0, rulesonly, rplus, rpm, source, cha, "
+		 "rta, vta, vslot"},
 		{"closure", "{\"name\":\"a\",\"direction\":\"up\"}", "closure: invalid arguments: direction: must be one of in, out"},
 		{"callers", "{\"name\":\"a\",\"include_overlay\":\"yes\"}",
 		 "callers: invalid arguments: include_overlay: must be of type boolean, not a string"},
