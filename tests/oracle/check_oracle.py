@@ -468,7 +468,8 @@ def section_adversarial(x):
                                 c.check(t["name"] not in rpm, f"{where}: refuted {t['name']} not added")
                         for t in s["targets"]:
                             for d in t["warrants"]:
-                                if d["source"] == "oracle" and d["outcome"] == "rejected":
+                                # A rejected oracle prune (Keep-Cast) keeps its target: only adds.
+                                if d["source"] == "oracle" and d["outcome"] == "rejected" and d["fact"] == "add":
                                     c.check(t["name"] not in rpm,
                                             f"{where}: rejected oracle add {t['name']} not adopted")
                         if mode == "yes":
