@@ -54,7 +54,13 @@ for p in "${progs[@]}"; do
 			clang-22 -g -"$lvl" -pthread -c -emit-llvm "$s" -o "$b" || { bad "$name $lvl: clang-22 failed on $s"; continue 2; }
 			bcs+=("$b")
 		done
-		"$facet" trace build "${bcs[@]}" -o "$d/prog" 2>"$d/build.err" || { bad "$name $lvl: facet trace build failed: $(cat "$d/build.err")"; continue; }
+		# A directory program's linker script goes to the link, as in
+		# tests/r0/run_r0.sh (kernel_sections bounds its tables there).
+		ldflags=()
+		if [ -d "$p" ]; then
+			for lds in "$p"/*.lds; do [ -e "$lds" ] && ldflags+=("-Wl,-T,$lds"); done
+		fi
+		"$facet" trace build "${bcs[@]}" -o "$d/prog" "${ldflags[@]}" 2>"$d/build.err" || { bad "$name $lvl: facet trace build failed: $(cat "$d/build.err")"; continue; }
 		"$facet" callgraph --graph direct --format json "${bcs[@]}" >"$d/cg.json" || { bad "$name $lvl: facet callgraph failed"; continue; }
 		(cd "$d" && FACET_TRACE_OUT=$d/trace FACET_OBSERVED=$d/observed ./prog >/dev/null 2>&1)
 		rc=$?
