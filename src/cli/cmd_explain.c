@@ -100,15 +100,17 @@ static void print_site_text(json_t *s)
 	}
 	json_t *c = json_object_get(s, "collapsed"), *h;
 	size_t w;
-	json_array_foreach(json_object_get(c, "widest"), w, h)
-		printf("  collapsed object %s holds %lld of the callee's %lld locations; collapsed by %s (%s in %s at %s:%lld)\n",
-		       json_string_value(json_object_get(h, "object")), (long long)json_integer_value(json_object_get(h, "holds")),
-		       (long long)json_integer_value(json_object_get(c, "callee_locations")),
-		       json_string_value(json_object_get(h, "cause")),
-		       json_is_string(json_object_get(h, "statement")) ? json_string_value(json_object_get(h, "statement")) : "?",
-		       json_is_string(json_object_get(h, "function")) ? json_string_value(json_object_get(h, "function")) : "?",
-		       json_is_string(json_object_get(h, "file")) ? json_string_value(json_object_get(h, "file")) : "?",
-		       (long long)json_integer_value(json_object_get(h, "line")));
+	json_array_foreach(json_object_get(c, "widest"), w, h) {
+		printf("  collapsed object %s holds %lld of the callee's %lld locations; collapsed by %s",
+		       str(h, "object", "?"), (long long)json_integer_value(json_object_get(h, "holds")),
+		       (long long)json_integer_value(json_object_get(c, "callee_locations")), str(h, "cause", "?"));
+		/* A collapse with no statement of its own (a stack slot's) has no place to name. */
+		if (json_is_string(json_object_get(h, "file")))
+			printf(" (%s in %s at %s:%lld)\n", str(h, "statement", "a statement"), str(h, "function", "?"),
+			       str(h, "file", "?"), (long long)json_integer_value(json_object_get(h, "line")));
+		else
+			printf(" (where is not recorded)\n");
+	}
 	if (json_integer_value(json_object_get(c, "objects")) > (json_int_t)json_array_size(json_object_get(c, "widest")))
 		printf("  ... and %lld more collapsed objects hold some of them\n",
 		       (long long)(json_integer_value(json_object_get(c, "objects")) - (json_int_t)json_array_size(json_object_get(c, "widest"))));
