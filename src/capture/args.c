@@ -1,10 +1,13 @@
 /* args.c — gcc/clang driver command lines, classified as the driver does. */
 #include "capture/args.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xalloc.h"
+
+typedef VEC(char *) words;
 
 /* Options whose value is the next argument (when not joined). */
 static const char *const with_value[] = {
@@ -82,7 +85,7 @@ static bool linker_takes_value(const char *o)
 	                                   "--version-script", "--dynamic-list", "-y", "-Y", "-m", "-a", "-assert",
 	                                   "-F", "-f", "-G", "-R", "--exclude-libs", "--defsym", "-u", "--undefined",
 	                                   "--wrap", "-dynamic-linker", "--dynamic-linker", "-I", "--hash-style",
-	                                   "--build-id", "--sort-section", "-plugin", "-plugin-opt", "--script",
+	                                   "--sort-section", "-plugin", "-plugin-opt", "--script",
 	                                   "--out-implib", "--retain-symbols-file", "--trace-symbol", "-L"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(o, opts[i]) == 0)
@@ -113,24 +116,81 @@ static void linker_option(capture_cmd *cmd, const char *o)
 		cmd->shared = true;
 }
 
-/* -Wl,a,b,c: each comma-separated piece is one linker argument. Pieces that
- * take a value (-L dir) are rare inside -Wl and read as joined only. */
+/* A linker option that names the entry symbol or a linker script (the
+ * roots of dead-symbol stripping depend on both). -Ttext=ADDR and its kind
+ * are section addresses, not scripts. */
+static bool script_joined(const char *p)
+{
+	static const char *const sections[] = {"text", "data", "bss", "ldata", "rodata"};
+	if (strncmp(p, "-T", 2) != 0 || !p[2])
+		return false;
+	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+		if (strncmp(p + 2, sections[i], strlen(sections[i])) == 0)
+			return false;
+	return true;
+}
+
+/* The value of a pending option (the argument after `-o`, `-l`...). */
+static void linker_value(capture_cmd *cmd, const char *p, int pending)
+{
+	switch (pending) {
+	case 'u': VEC_PUSH(&cmd->undefs, p); break;
+	case 'L': VEC_PUSH(&cmd->libdirs, p); break;
+	case 'l': push_item(cmd, CAPTURE_ITEM_LIB, p); break;
+	case 'o': cmd->output = p; break;
+	case 'e': cmd->entry = p; break;
+	case 'T': cmd->script = true; break;
+	default: break;
+	}
+}
+
+/* `--name=VALUE` (or `--name VALUE`): the pending kind, else 0. */
+static int long_valued(capture_cmd *cmd, const char *p, int *pending)
+{
+	static const struct { const char *name; int kind; } opts[] = {
+		{"--output", 'o'}, {"--library", 'l'}, {"--library-path", 'L'}, {"--entry", 'e'},
+		{"--script", 'T'}, {"--default-script", 'T'}, {"--undefined", 'u'},
+	};
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+		size_t n = strlen(opts[i].name);
+		if (strncmp(p, opts[i].name, n) != 0)
+			continue;
+		if (p[n] == '=') {
+			linker_value(cmd, p + n + 1, opts[i].kind);
+			return opts[i].kind;
+		}
+		if (!p[n]) {
+			*pending = opts[i].kind;
+			return opts[i].kind;
+		}
+	}
+	return 0;
+}
+
+/* One linker argument: a piece of -Wl,a,b,c, a -Xlinker value, or an
+ * argument of a direct ld/ld.lld command line. */
 static void linker_arg(capture_cmd *cmd, const char *p, int *pending)
 {
+	static const char short_valued[] = "uLloeT";
 	if (*pending) {   /* the value of the previous linker option */
-		if (*pending == 'u')
-			VEC_PUSH(&cmd->undefs, p);
-		else if (*pending == 'L')
-			VEC_PUSH(&cmd->libdirs, p);
+		linker_value(cmd, p, *pending);
 		*pending = 0;
+	} else if (p[0] == '-' && p[1] && strchr(short_valued, p[1]) && !p[2]) {
+		*pending = p[1];
+	} else if (!strcmp(p, "-dT")) {
+		*pending = 'T';
+	} else if (long_valued(cmd, p, pending)) {
+		/* done */
 	} else if (linker_takes_value(p)) {
-		*pending = !strcmp(p, "-u") || !strcmp(p, "--undefined") ? 'u' : !strcmp(p, "-L") ? 'L' : 1;
-	} else if (strncmp(p, "--undefined=", 12) == 0) {
-		VEC_PUSH(&cmd->undefs, p + 12);
+		*pending = 1;
 	} else if (strncmp(p, "-L", 2) == 0 && p[2]) {
 		VEC_PUSH(&cmd->libdirs, p + 2);
 	} else if (strncmp(p, "-l", 2) == 0 && p[2]) {
 		push_item(cmd, CAPTURE_ITEM_LIB, p + 2);
+	} else if (script_joined(p)) {
+		cmd->script = true;
+	} else if (!strcmp(p, "--version") || !strcmp(p, "-v") || !strcmp(p, "-V") || !strcmp(p, "--help")) {
+		cmd->query = true;
 	} else if (p[0] != '-') {
 		push_item(cmd, CAPTURE_ITEM_FILE, p);
 	} else {
@@ -149,9 +209,116 @@ static void wl_options(capture_cmd *cmd, char *list, int *pending)
 	}
 }
 
+/* Words of a response file, as gcc and ld split them: whitespace between
+ * words, '...' and "..." quote, a backslash escapes the next character. */
+static void response_words(const char *text, capture_cmd *cmd, words *out)
+{
+	const char *p = text;
+	char *w = xmalloc(strlen(text) + 1);
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		size_t n = 0;
+		char quote = 0;
+		for (; *p && (quote || !(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')); p++) {
+			if (*p == '\\' && p[1])
+				w[n++] = *++p;
+			else if (quote && *p == quote)
+				quote = 0;
+			else if (!quote && (*p == '\'' || *p == '"'))
+				quote = *p;
+			else
+				w[n++] = *p;
+		}
+		w[n] = 0;
+		char *word = xstrdup(w);
+		VEC_PUSH(&cmd->owned, word);
+		VEC_PUSH(out, word);
+	}
+	free(w);
+}
+
+/* argv with every @FILE replaced by the words of FILE (nested up to a
+ * depth, as the tools do); an @FILE that cannot be read stays a word, as
+ * gcc and ld keep it. The array is cmd's (freed with it). */
+static char **expand_responses(capture_cmd *cmd, int *argc, char **argv, int depth)
+{
+	bool any = false;
+	for (int i = 0; i < *argc; i++)
+		any |= argv[i][0] == '@' && argv[i][1];
+	if (!any || depth > 8)
+		return argv;
+	words out = {0};
+	for (int i = 0; i < *argc; i++) {
+		FILE *f = argv[i][0] == '@' && argv[i][1] ? fopen(argv[i] + 1, "rb") : NULL;
+		if (!f) {
+			VEC_PUSH(&out, argv[i]);
+			continue;
+		}
+		VEC(char) text = {0};
+		char buf[4096];
+		size_t got;
+		while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+			for (size_t k = 0; k < got; k++)
+				VEC_PUSH(&text, buf[k] ? buf[k] : ' ');
+		fclose(f);
+		VEC_PUSH(&text, 0);
+		response_words(text.items, cmd, &out);
+		VEC_FREE(&text);
+	}
+	VEC_PUSH(&out, NULL);
+	*argc = (int)out.len - 1;
+	char **r = out.items;
+	VEC_PUSH(&cmd->owned, (char *)r);
+	return expand_responses(cmd, argc, r, depth + 1);
+}
+
+bool capture_is_linker_name(const char *name)
+{
+	/* ld, ld.bfd, ld.gold, ld.lld, ld.lld-22, x86_64-linux-gnu-ld.bfd */
+	const char *p = name;
+	for (const char *d; (d = strchr(p, '-')) && strncmp(p, "ld", 2) != 0;)
+		p = d + 1;
+	if (strncmp(p, "ld", 2) != 0)
+		return false;
+	p += 2;
+	static const char *const kinds[] = {".bfd", ".gold", ".lld", ""};
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		size_t n = strlen(kinds[i]);
+		if (strncmp(p, kinds[i], n) != 0)
+			continue;
+		const char *v = p + n;
+		if (!*v)
+			return true;
+		if (*v++ != '-' || !*v)
+			continue;
+		while (*v && ((*v >= '0' && *v <= '9') || *v == '.'))
+			v++;
+		if (!*v)
+			return true;
+	}
+	return false;
+}
+
+void capture_ld_parse(capture_cmd *cmd, int argc, char **argv)
+{
+	memset(cmd, 0, sizeof *cmd);
+	argv = expand_responses(cmd, &argc, argv, 0);
+	int pending = 0;
+	for (int i = 0; i < argc; i++)
+		linker_arg(cmd, argv[i], &pending);
+	bool any_input = false;
+	for (size_t i = 0; i < cmd->items.len; i++)
+		any_input |= cmd->items.items[i].kind == CAPTURE_ITEM_FILE || cmd->items.items[i].kind == CAPTURE_ITEM_LIB;
+	cmd->mode = cmd->query || !any_input ? CAPTURE_PASS : CAPTURE_LINK;
+}
+
 void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv)
 {
 	memset(cmd, 0, sizeof *cmd);
+	argv = expand_responses(cmd, &argc, argv, 0);
 	bool compile = false, pass = false, any_input = false;
 	int pending = 0;   /* a linker option given through -Wl/-Xlinker awaits its value */
 	const char *xlang = NULL;
@@ -224,6 +391,10 @@ void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv)
 			VEC_PUSH(&cmd->libdirs, a + 2);
 		else if (!strcmp(a, "-u") && v)
 			VEC_PUSH(&cmd->undefs, v);
+		else if (!strcmp(a, "-e") && v)
+			cmd->entry = v;
+		else if (!strcmp(a, "-T") && v)
+			cmd->script = true;
 		else if (!strcmp(a, "-Xlinker") && v) {
 			linker_arg(cmd, v, &pending);   /* one linker argument, commas included */
 		} else if (!strncmp(a, "-Wl,", 4)) {

@@ -48,13 +48,24 @@ typedef struct capture_cmd {
 	VEC(capture_item) items;   /* linker inputs in order */
 	VEC(const char *) libdirs; /* -L, in order */
 	VEC(const char *) undefs;  /* -u SYMBOL */
-	VEC(char *) owned;         /* copies the items point into */
+	VEC(char *) owned;         /* copies the items point into (response files' words) */
+	const char *entry;         /* -e ENTRY, or NULL */
 	bool shared, relocatable, static_link;
+	bool script;               /* -T SCRIPT: the link's layout and KEEPs are a linker script's */
+	bool query;                /* a linker's --version, -v, --help */
 } capture_cmd;
 
-/* Parses argv[0..argc) (the arguments after the compiler's name). Strings
- * point into argv, which must outlive cmd. */
+/* Parses argv[0..argc) (the arguments after the compiler's name); @FILE
+ * response files are read in place. Strings point into argv, which must
+ * outlive cmd, or into cmd's own copies. */
 void capture_cmd_parse(capture_cmd *cmd, int argc, char **argv);
+/* The same for a direct linker command line (ld, ld.lld: `ld -r -o x.o
+ * a.o`, `ld -o prog --whole-archive lib.a`): a link, or a pass-through for
+ * --version and a command without inputs. */
+void capture_ld_parse(capture_cmd *cmd, int argc, char **argv);
+/* Whether a program name is a linker's: ld, ld.bfd, ld.gold, ld.lld, with a
+ * version suffix (ld.lld-22) or a triplet prefix (x86_64-linux-gnu-ld). */
+bool capture_is_linker_name(const char *name);
 void capture_cmd_free(capture_cmd *cmd);
 
 /* The language a file name's suffix means to the driver, or -1 for a

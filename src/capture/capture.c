@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "capture/args.h"
 #include "capture/extract.h"
 #include "capture/manifest.h"
 #include "capture/record.h"
@@ -92,9 +93,12 @@ static bool link_name(const char *bin, const char *wrapper, const char *name, fa
 	return true;
 }
 
-/* The compiler names to wrap: the usual ones, and every versioned or
+/* The compiler names to wrap: the usual ones, every versioned or
  * triplet-prefixed gcc/g++/cc/c++/clang/clang++ on PATH (gcc-12,
- * x86_64-linux-gnu-gcc-12, clang-22). */
+ * x86_64-linux-gnu-gcc-12, clang-22), and the linkers on PATH (ld, ld.lld,
+ * ld.bfd...: builds that link with $(LD) directly). A linker name is
+ * wrapped only where one exists, so a build's probe for ld.gold still
+ * finds what the machine has. */
 static bool make_bin(const char *bin, const char *wrapper, facet_error *err)
 {
 	static const char *const fixed[] = {"cc", "gcc", "clang", "c++", "g++", "clang++", "facet-env-cc",
@@ -114,7 +118,7 @@ static bool make_bin(const char *bin, const char *wrapper, facet_error *err)
 		DIR *dd = opendir(d);
 		struct dirent *e;
 		while (dd && (e = readdir(dd))) {
-			if (regexec(&re, e->d_name, 0, NULL, 0) != 0)
+			if (regexec(&re, e->d_name, 0, NULL, 0) != 0 && !capture_is_linker_name(e->d_name))
 				continue;
 			char p[PATH_MAX + 256];
 			struct stat st;

@@ -161,11 +161,15 @@ static json_t *program_json(joined *j, json_t *link, json_t *prog_by_hash)
 		                                        json_object_get(in, "hash"),
 		                                        "program", prog ? json_string(prog) : json_null()));
 	}
-	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:O}", "path", json_object_get(link, "output"), "hash",
-	                 json_object_get(link, "output_hash"), "type", json_object_get(link, "type"), "cwd",
-	                 json_object_get(link, "cwd"), "arguments", json_object_get(link, "arguments"), "inputs", inputs,
-	                 "shared", shared, "notes",
-	                 json_object_get(link, "notes") ? json_object_get(link, "notes") : json_null());
+	json_t *p = json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:O}", "path", json_object_get(link, "output"),
+	                      "hash", json_object_get(link, "output_hash"), "type", json_object_get(link, "type"), "cwd",
+	                      json_object_get(link, "cwd"), "arguments", json_object_get(link, "arguments"), "inputs",
+	                      inputs, "shared", shared, "notes",
+	                      json_object_get(link, "notes") ? json_object_get(link, "notes") : json_null());
+	json_t *entry = json_object_get(link, "entry");
+	json_object_set_new(p, "entry", json_is_string(entry) ? json_incref(entry) : json_null());
+	json_object_set_new(p, "linker_script", json_boolean(json_is_true(json_object_get(link, "linker_script"))));
+	return p;
 }
 
 bool capture_assemble(const char *dir, const char *root, facet_error *err)
@@ -351,6 +355,13 @@ static void read_program(reader *r, json_t *o, size_t i, const strmap *ids, capt
 	p->hash = get_str(r, o, "programs", i, "hash", true);
 	p->type = get_str(r, o, "programs", i, "type", true);
 	p->cwd = get_str(r, o, "programs", i, "cwd", false);
+	p->entry = get_str(r, o, "programs", i, "entry", false);
+	json_t *script = json_object_get(o, "linker_script");
+	if (script && !json_is_boolean(script) && r->ok) {
+		error_set(r->err, "%s: programs[%zu].linker_script: expected true or false", r->file, i);
+		r->ok = false;
+	}
+	p->linker_script = json_is_true(script);
 	json_t *inputs = json_object_get(o, "inputs"), *shared = json_object_get(o, "shared");
 	if ((!json_is_array(inputs) || !json_is_array(shared)) && r->ok) {
 		error_set(r->err, "%s: programs[%zu]: inputs and shared must be arrays", r->file, i);
@@ -461,7 +472,7 @@ void capture_manifest_free(capture_manifest *m)
 	}
 	for (size_t i = 0; i < m->programs.len; i++) {
 		capture_program *p = &m->programs.items[i];
-		free(p->path), free(p->hash), free(p->type), free(p->cwd);
+		free(p->path), free(p->hash), free(p->type), free(p->cwd), free(p->entry);
 		for (size_t k = 0; k < p->inputs.len; k++) {
 			free(p->inputs.items[k].path), free(p->inputs.items[k].member);
 			free(p->inputs.items[k].hash), free(p->inputs.items[k].reason);

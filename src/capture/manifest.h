@@ -46,6 +46,8 @@ typedef struct capture_shared {
 
 typedef struct capture_program {
 	char *path, *hash, *type, *cwd;
+	char *entry;               /* the link's -e ENTRY, or NULL */
+	bool linker_script;        /* linked with -T SCRIPT */
 	VEC(capture_ref) inputs;   /* link order */
 	VEC(capture_shared) shared;
 } capture_program;

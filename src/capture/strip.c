@@ -95,8 +95,19 @@ bool capture_program_roots(const capture_manifest *m, const capture_program *p, 
                            facet_error *err)
 {
 	(void)m;
-	if (strcmp(p->type, "executable") == 0)
+	/* A linker script decides what the link keeps (KEEP, section layout),
+	 * and it is not modelled: no root set would be the link's. */
+	if (p->linker_script) {
+		error_set(err, "%s was linked with a linker script (-T), whose KEEP and section rules are not modelled",
+		          p->path);
+		return false;
+	}
+	if (strcmp(p->type, "executable") == 0) {
+		/* main for a compiler-driver link (crt1's _start calls it), the
+		 * entry symbol for a direct ld link (-e ENTRY, ld's default _start) */
 		VEC_PUSH(out, xstrdup("main"));
+		VEC_PUSH(out, xstrdup(p->entry ? p->entry : "_start"));
+	}
 	return capture_exports(p->path, p->hash, out, err) && capture_input_roots(p, out, err);
 }
 

@@ -3,7 +3,8 @@
  * A native link without --gc-sections keeps every function of every object
  * it used; the LTO link that bench/corpus.sh's reference modules come from
  * (lld's preopt module) keeps only what is live from the symbols the link
- * must preserve. Those roots are: main for an executable; every symbol the
+ * must preserve. Those roots are: main and the entry symbol (-e ENTRY,
+ * else ld's _start) for an executable; every symbol the
  * output exports in its .dynsym (-rdynamic, the symbols its shared libraries
  * reference, a shared library's API after its version script and
  * visibility); every symbol that a linked input without bitcode (assembly, a
@@ -34,7 +35,8 @@ typedef VEC(char *) capture_names;
 bool capture_exports(const char *path, const char *hash, capture_names *out, facet_error *err);
 
 /* p's roots (above), appended to *out. False with err when something they
- * are read from (the program, an input without bitcode) cannot be read. */
+ * are read from (the program, an input without bitcode) cannot be read, or
+ * when p was linked with a linker script (its KEEPs are not modelled). */
 bool capture_program_roots(const capture_manifest *m, const capture_program *p, capture_names *out,
                            facet_error *err);
 

@@ -350,10 +350,11 @@ static void link_record(const invocation *inv, const capture_cmd *cmd, bitcode *
 	for (int i = 0; i < inv->argc; i++)
 		json_array_append_new(args, json_string(inv->argv[i]));
 	const char *type = cmd->relocatable ? "relocatable" : cmd->shared ? "shared" : "executable";
-	json_t *l = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "link", "time",
+	json_t *l = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b}", "kind", "link", "time",
 	                      (json_int_t)inv->t, "cwd", inv->cwd, "compiler", inv->name, "output", abs_out,
 	                      "output_hash", out_hash, "type", type, "arguments", args, "inputs", inputs, "shared",
-	                      shared, "notes", notes);
+	                      shared, "notes", notes, "linker_script", cmd->script);
+	json_object_set_new(l, "entry", cmd->entry ? json_string(cmd->entry) : json_null());
 	char name[120];
 	snprintf(name, sizeof name, "l-%lld-%ld", inv->t, (long)getpid());
 	capture_record_write(inv->dir, name, l, &err);
@@ -425,7 +426,10 @@ int capture_wrap(int argc, char **argv)
 	while (first_flag < real.len && real.items[first_flag][0] != '-' && first_flag < real.len - (size_t)(argc - 1))
 		first_flag++;
 	capture_cmd cmd;
-	capture_cmd_parse(&cmd, (int)(real.len - first_flag), real.items + first_flag);
+	if (capture_is_linker_name(name))
+		capture_ld_parse(&cmd, argc - 1, argv + 1);
+	else
+		capture_cmd_parse(&cmd, (int)(real.len - first_flag), real.items + first_flag);
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, ".");

@@ -1,13 +1,15 @@
 /* wrap.h — the compiler wrapper that `facet capture` puts first on PATH
  * (as cc, gcc, clang, c++, g++, clang++ and the versioned and triplet names
- * found on PATH) and in CC/CXX (as facet-env-cc / facet-env-cxx).
+ * found on PATH, and as the linkers ld, ld.lld... found there) and in CC/CXX
+ * (as facet-env-cc / facet-env-cxx).
  *
  * It runs the real compiler with the original arguments, untouched, and its
  * exit status is the wrapper's: the native build is the build. A compile
  * (-c) also compiles each C/C++ source again with clang-22 into bitcode
  * (-flto -g, the command's own -O, defines and include paths; flags clang
  * rejects dropped and listed), keyed by the SHA-256 of the native object; a
- * link records which inputs the native linker used (capture/resolve.h).
+ * link (a driver's, or the linker's own command line) records which inputs
+ * the native linker used (capture/resolve.h).
  * Everything goes to DIR/records and DIR/bc; the wrapper never writes to
  * the build's stdout or stderr (configure scripts read compiler stderr). */
 #ifndef FACET_CAPTURE_WRAP_H

@@ -457,17 +457,119 @@ def build_systems(facet):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+LD_PROJECT = {
+    "a/one.c": "__attribute__((noinline)) static int helper(int x) { return x + 1; }\n"
+               "int one(int x) { return helper(x) * 2; }\n"
+               "int one_unused(int x) { return x + 100; }\n",
+    "b/two.c": "int two(int x) { return x * 3; }\n",
+    "lib/l1.c": "int l1_used(int x) { return x + 11; }\n",
+    "lib/l2.c": "int l2_other(int x) { return x + 22; }\n",
+    # freestanding: the programs are linked by ld itself, with no C library
+    "start.c": "int one(int), two(int), l1_used(int);\nvolatile int sink;\n"
+               "void _start(void) { sink = one(1) + two(2) + l1_used(3); for (;;) ; }\n",
+    "kern.lds": "ENTRY(_start)\nSECTIONS { . = 0x400000; .text : { *(.text*) } "
+                ".data : { *(.data*) *(.bss*) *(COMMON) } }\n",
+    # prog: a relocatable link (its inputs from a response file) and a thin archive, then ld;
+    # kern: the Linux kernel's way (thin archives of thin archives, ld -r --whole-archive into
+    # kern.o, then ld -T SCRIPT kern.o)
+    "Makefile": """CFLAGS += -fno-stack-protector -fno-pie
+all: prog kern
+%.o: %.c
+\t$(CC) $(CFLAGS) -c -o $@ $<
+part.o: a/one.o b/two.o
+\techo a/one.o b/two.o > part.rsp
+\t$(LD) -r -o $@ @part.rsp
+lib/libthin.a: lib/l1.o lib/l2.o
+\trm -f $@; $(AR) rcsT $@ lib/l1.o lib/l2.o
+prog: start.o part.o lib/libthin.a
+\t$(LD) -e _start -o $@ start.o part.o lib/libthin.a
+built-in.a: a/one.o b/two.o
+\trm -f $@; $(AR) cDPrST $@ a/one.o b/two.o
+all.a: built-in.a start.o
+\trm -f $@; $(AR) cDPrST $@ built-in.a start.o
+kern.o: all.a lib/libthin.a
+\t$(LD) -r -o $@ --whole-archive all.a --no-whole-archive --start-group lib/libthin.a --end-group
+kern: kern.o kern.lds
+\t$(LD) -o $@ -T kern.lds kern.o
+""",
+}
+
+
+def linkers(facet):
+    """Builds that link with the linker itself: `$(LD) -r` then `$(LD)`, thin
+    archives (ar rcsT, and the kernel's thin archive of thin archives linked
+    -r --whole-archive), a response file; with GNU ld and with ld.lld-22.
+    The native outputs equal the build's without facet; extract follows the
+    bitcode through the -r outputs and the archives to the final link."""
+    variants = [("ld", "ar", "-O0 -g"), ("ld", "ar", "-O2 -g")]
+    if shutil.which("ld.lld-22") and shutil.which("llvm-ar-22"):
+        variants.append(("ld.lld-22", "llvm-ar-22", "-O2 -g"))
+    # read from start.c, a/one.c, b/two.c and lib/l1.c: what _start reaches, and what the
+    # used objects define (l2.o is never pulled: nothing references l2_other)
+    reached = sorted(["_start", "one", "helper", "two", "l1_used"])
+    linked = sorted(reached + ["one_unused"])
+    tmp = tempfile.mkdtemp(prefix="facet-capture-ld-")
+    try:
+        for ld, ar, opt in variants:
+            what = "%s %s" % (ld, opt)
+            env = dict(os.environ, CFLAGS=opt)
+            env.pop("CC", None)
+            vars_ = ["LD=" + ld, "AR=" + ar]
+            proj = os.path.join(tmp, "p")
+            shutil.rmtree(proj, ignore_errors=True)
+            for rel, text in LD_PROJECT.items():
+                os.makedirs(os.path.dirname(os.path.join(proj, rel)), exist_ok=True)
+                with open(os.path.join(proj, rel), "w") as f:
+                    f.write(text)
+            run(["make", "-s"] + vars_, proj, env)
+            plain = {}
+            for f in ("prog", "kern", "part.o", "kern.o"):
+                with open(os.path.join(proj, f), "rb") as x:
+                    plain[f] = x.read()
+            run(["sh", "-c", "rm -f prog kern *.o */*.o *.a */*.a part.rsp"], proj, env)
+            run([facet, "capture", "--", "make", "-s"] + vars_, proj, env)
+            for f, data in plain.items():
+                with open(os.path.join(proj, f), "rb") as x:
+                    check(x.read() == data, "%s: %s differs from the build without facet" % (what, f))
+            r = run([facet, "capture", "list", "--format", "json"], proj, env)
+            progs = {os.path.relpath(p["path"], proj): p for p in json.loads(r.stdout)["programs"]} \
+                if r.returncode == 0 else {}
+            check(sorted(progs) == ["kern", "prog"], "%s: programs %s" % (what, sorted(progs)))
+            for name in ("prog", "kern"):
+                p = progs.get(name, {})
+                # start.o, a/one.o, b/two.o, lib/l1.o
+                check(p.get("units") == 4 and p.get("missing") == 0, "%s: %s listed as %s" % (what, name, p))
+            for name, extra, want in (("prog", [], reached), ("prog", ["--keep-dead"], linked), ("kern", [], linked)):
+                out = os.path.join(tmp, "%s.bc" % name)
+                if os.path.exists(out):
+                    os.unlink(out)
+                r = run([facet, "capture", "extract", name, "-o", out] + extra, proj, env)
+                got = sorted(defined_functions(out)) if os.path.exists(out) else None
+                check(got == want, "%s: %s %s functions %s, expected %s" % (what, name, extra, got, want))
+                if name == "kern":   # the linker script's KEEPs are not modelled: said, and nothing stripped
+                    check("linker script" in r.stderr, "%s: kern extract does not say why nothing is stripped: %s"
+                          % (what, r.stderr))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     args = sys.argv[1:]
     bad = "--bad-input" in args
     systems = "--build-systems" in args
-    args = [a for a in args if a not in ("--bad-input", "--build-systems")]
+    lds = "--linkers" in args
+    args = [a for a in args if a not in ("--bad-input", "--build-systems", "--linkers")]
     facet = os.path.abspath(args[0])
     for tool in ("clang-22", "llvm-nm-22", "cc", "make"):
         if not shutil.which(tool):
             print("check_capture: %s not on PATH" % tool)
             return 1
-    if systems:
+    if lds:
+        if not shutil.which("ld"):
+            print("check_capture: ld not on PATH")
+            return 1
+        linkers(facet)
+    elif systems:
         build_systems(facet)
     elif bad:
         bad_input(facet)

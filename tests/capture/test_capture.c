@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -114,6 +115,112 @@ static void test_link_line(void **state)
 	c = parse(5, sh);
 	assert_true(c.shared && c.mode == CAPTURE_LINK);
 	capture_cmd_free(&c);
+}
+
+/* Direct linker command lines (ld, ld.lld): -o, -l, -L, -e, -T in their
+ * separate, joined and long forms; -r; --version; the names of linkers. */
+static void test_ld_line(void **state)
+{
+	(void)state;
+	const char *argv[] = {"-m", "elf_x86_64", "-r", "-o", "vmlinux.o", "--whole-archive", "vmlinux.a",
+	                      "--no-whole-archive", "--start-group", "-l", "ext", "-Llib", "--library-path=l2",
+	                      "--library=y", "lib/lib.a", "--end-group", "-z", "noexecstack", "--build-id", "tail.o"};
+	capture_cmd c;
+	capture_ld_parse(&c, 20, (char **)argv);
+	assert_int_equal(c.mode, CAPTURE_LINK);
+	assert_true(c.relocatable);
+	assert_string_equal(c.output, "vmlinux.o");
+	assert_null(c.entry);
+	assert_false(c.script);
+	capture_item_kind want[] = {CAPTURE_ITEM_WHOLE_ON, CAPTURE_ITEM_FILE, CAPTURE_ITEM_WHOLE_OFF,
+	                            CAPTURE_ITEM_GROUP_START, CAPTURE_ITEM_LIB, CAPTURE_ITEM_LIB, CAPTURE_ITEM_FILE,
+	                            CAPTURE_ITEM_GROUP_END, CAPTURE_ITEM_FILE};
+	assert_int_equal(c.items.len, sizeof want / sizeof *want);
+	for (size_t i = 0; i < c.items.len; i++)
+		assert_int_equal(c.items.items[i].kind, want[i]);
+	assert_string_equal(c.items.items[4].arg, "ext");
+	assert_string_equal(c.items.items[5].arg, "y");
+	assert_string_equal(c.items.items[8].arg, "tail.o");   /* --build-id takes no separate value */
+	assert_int_equal(c.libdirs.len, 2);
+	assert_string_equal(c.libdirs.items[1], "l2");
+	capture_cmd_free(&c);
+	const char *fin[] = {"-o", "vmlinux", "-T", "arch/x86/kernel/vmlinux.lds", "--entry=startup_64", "vmlinux.o",
+	                     "-Ttext=0x1000"};
+	capture_ld_parse(&c, 7, (char **)fin);
+	assert_true(c.script && !c.relocatable);
+	assert_string_equal(c.entry, "startup_64");
+	assert_int_equal(c.items.len, 1);
+	capture_cmd_free(&c);
+	const char *sec[] = {"-e", "go", "-Ttext=0x1000", "a.o"};
+	capture_ld_parse(&c, 4, (char **)sec);
+	assert_false(c.script);   /* a section address, not a script */
+	assert_string_equal(c.entry, "go");
+	capture_cmd_free(&c);
+	const char *ver[] = {"--version"}, *none[] = {"-m", "elf_x86_64"};
+	capture_ld_parse(&c, 1, (char **)ver);
+	assert_int_equal(c.mode, CAPTURE_PASS);
+	capture_cmd_free(&c);
+	capture_ld_parse(&c, 2, (char **)none);
+	assert_int_equal(c.mode, CAPTURE_PASS);
+	capture_cmd_free(&c);
+	const char *yes[] = {"ld", "ld.lld", "ld.bfd", "ld.gold", "ld.lld-22", "x86_64-linux-gnu-ld",
+	                     "x86_64-linux-gnu-ld.bfd", "ld-2.40"};
+	const char *no[] = {"ldd", "ld.so", "ld64.lld", "ldconfig", "ld.lld-", "gold", "cc", "ld.lld-22x"};
+	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+		assert_true(capture_is_linker_name(yes[i]));
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		assert_false(capture_is_linker_name(no[i]));
+}
+
+/* @FILE response files: quotes, backslashes, nesting, an unreadable @FILE
+ * kept as a word, an unterminated quote read to the end, an empty file. */
+static void test_response_files(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/facet-test-rsp-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char a[64], b[64], e[64], q[64], arg_a[70], arg_e[70], arg_q[70];
+	snprintf(a, sizeof a, "%s/a.rsp", dir);
+	snprintf(b, sizeof b, "%s/b.rsp", dir);
+	snprintf(e, sizeof e, "%s/e.rsp", dir);
+	snprintf(q, sizeof q, "%s/q.rsp", dir);
+	FILE *f = fopen(a, "w");
+	fprintf(f, "-r -o 'out dir/x.o'\n\"one two.o\" back\\ slash.o @%s", b);
+	fclose(f);
+	f = fopen(b, "w");
+	fputs("  nested.o\t", f);
+	fclose(f);
+	f = fopen(e, "w");
+	fclose(f);
+	f = fopen(q, "w");
+	fputs("-o p 'unterminated.o", f);
+	fclose(f);
+	snprintf(arg_a, sizeof arg_a, "@%s", a);
+	snprintf(arg_e, sizeof arg_e, "@%s", e);
+	snprintf(arg_q, sizeof arg_q, "@%s", q);
+	const char *argv[] = {arg_a, arg_e, "@/nonexistent/facet.rsp", "last.o"};
+	capture_cmd c;
+	capture_ld_parse(&c, 4, (char **)argv);
+	assert_true(c.relocatable);
+	assert_string_equal(c.output, "out dir/x.o");
+	const char *want[] = {"one two.o", "back slash.o", "nested.o", "@/nonexistent/facet.rsp", "last.o"};
+	assert_int_equal(c.items.len, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(c.items.items[i].arg, want[i]);
+	capture_cmd_free(&c);
+	const char *qv[] = {arg_q};
+	capture_ld_parse(&c, 1, (char **)qv);
+	assert_string_equal(c.output, "p");
+	assert_int_equal(c.items.len, 1);
+	assert_string_equal(c.items.items[0].arg, "unterminated.o");
+	capture_cmd_free(&c);
+	/* the driver reads them too */
+	const char *drv[] = {"-c", arg_q};
+	capture_cmd_parse(&c, 2, (char **)drv);
+	assert_string_equal(c.output, "p");
+	capture_cmd_free(&c);
+	unlink(a), unlink(b), unlink(e), unlink(q);
+	rmdir(dir);
 }
 
 static void test_lang(void **state)
@@ -344,7 +451,8 @@ int main(void)
 		cmocka_unit_test(test_compile_line), cmocka_unit_test(test_pass_lines), cmocka_unit_test(test_link_line),
 		cmocka_unit_test(test_lang),         cmocka_unit_test(test_elf_symbols), cmocka_unit_test(test_elf_damaged),
 		cmocka_unit_test(test_archive),      cmocka_unit_test(test_probe_output),
-		cmocka_unit_test(test_is_probe),
+		cmocka_unit_test(test_is_probe),     cmocka_unit_test(test_ld_line),
+		cmocka_unit_test(test_response_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
