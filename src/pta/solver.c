@@ -461,7 +461,10 @@ static void queue_report(pta_solver *s, uint32_t w, uint32_t loc)
 /* What a complex constraint computes from a set of locations depends only
  * on its class and offset, so constraints of one node that share both (a
  * node often has several loads at one offset) compute it once. */
-enum { CLASS_MEM, CLASS_GEP, CLASS_COLLAPSE };
+/* Collapsing constraints sort first: a load or gep of the same node then
+ * meets the collapsed object, instead of making field nodes the collapse
+ * merges away at once. */
+enum { CLASS_COLLAPSE, CLASS_MEM, CLASS_GEP };
 
 static int cx_class(uint8_t kind)
 {
