@@ -169,6 +169,28 @@ static void set_environment(const char *dir, const char *bin, const char *root)
 	}
 }
 
+/* Appends `value` to the list in environment variable `var` (sep between). */
+static void env_append(const char *var, const char *value, const char *sep)
+{
+	const char *old = getenv(var);
+	size_t n = (old ? strlen(old) : 0) + strlen(sep) + strlen(value) + 1;
+	char *v = xmalloc(n);
+	snprintf(v, n, "%s%s%s", old && *old ? old : "", old && *old ? sep : "", value);
+	setenv(var, v, 1);
+	free(v);
+}
+
+/* The exec hook on LD_PRELOAD (after the build's own preloads, which keep
+ * their place); the dynamic loader splits that list at spaces and colons, so a
+ * hook path holding one cannot be preloaded and the hook is left out. */
+static void set_exec_hook(const char *hook)
+{
+	if (!hook || strpbrk(hook, " :\t"))
+		return;
+	env_append("LD_PRELOAD", hook, ":");
+	env_append("ASAN_OPTIONS", "verify_asan_link_order=0", ":");
+}
+
 static char *absolute_dir(const char *dir)
 {
 	char *r = realpath(dir, NULL);
@@ -201,6 +223,7 @@ bool capture_run(const capture_run_options *opt, int *status, facet_error *err)
 		return false;
 	}
 	set_environment(dir, sub, root);
+	set_exec_hook(opt->exec_hook);
 	/* The build gets the terminal's signals; capture outlives them to write
 	 * the manifest of what was done. */
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;

@@ -82,8 +82,8 @@ static void expand(joined *j, json_t *in, json_t *out, int depth)
 	} else if (under(j->root, jstr(in, "path"))) {
 		add_ref(out, in, NULL, "missing",
 		        "no capture record for this object: compiled outside the capture, by a compiler called by "
-		        "absolute path (CC=/usr/bin/gcc in a makefile bypasses PATH: run make CC=gcc), prebuilt, or "
-		        "changed after it was compiled");
+		        "absolute path with the exec hook off (--no-exec-hook, or a static program running it: "
+		        "run make CC=gcc), prebuilt, or changed after it was compiled");
 	} else {
 		add_ref(out, in, NULL, "external", NULL);
 	}

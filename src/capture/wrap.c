@@ -394,7 +394,7 @@ bool capture_is_probe(const capture_cmd *cmd, const char *cwd)
 /* The real compiler's command line: the original $CC words (a launcher such
  * as ccache stays in front) or the wrapper's own name, found on the cleaned
  * PATH; then the arguments. */
-static void real_command(const char *name, int argc, char **argv, strvec *real, bool *cxx)
+static void real_command(const char *name, const char *exec_path, int argc, char **argv, strvec *real, bool *cxx)
 {
 	const char *env = NULL;
 	if (strcmp(name, "facet-env-cc") == 0)
@@ -404,7 +404,7 @@ static void real_command(const char *name, int argc, char **argv, strvec *real, 
 	if (env && *env)
 		split_words(env, real);
 	else
-		VEC_PUSH(real, xstrdup(env ? (*cxx ? "c++" : "cc") : name));
+		VEC_PUSH(real, xstrdup(env ? (*cxx ? "c++" : "cc") : exec_path ? exec_path : name));
 	if (!env)
 		*cxx = strstr(name, "++") != NULL;
 	for (int i = 1; i < argc; i++)
@@ -415,12 +415,17 @@ static void real_command(const char *name, int argc, char **argv, strvec *real, 
 
 int capture_wrap(int argc, char **argv)
 {
-	const char *name = base_name(argv[0]);
+	/* Started by the exec hook (capture/bin/preload.c) in place of a
+	 * compiler named by its path: that path is the real compiler. */
+	const char *hook = getenv("FACET_CAPTURE_EXEC");
+	char *exec_path = hook && *hook ? xstrdup(hook) : NULL;
+	unsetenv("FACET_CAPTURE_EXEC");
+	const char *name = base_name(exec_path ? exec_path : argv[0]);
 	const char *dir = getenv("FACET_CAPTURE_DIR");
 	clean_path(getenv("FACET_CAPTURE_BIN"));
 	strvec real = {0};
 	bool cxx = false;
-	real_command(name, argc, argv, &real, &cxx);
+	real_command(name, exec_path, argc, argv, &real, &cxx);
 	/* Words of $CC after the program (CC="gcc -std=gnu99") are flags too. */
 	size_t first_flag = 0;
 	while (first_flag < real.len && real.items[first_flag][0] != '-' && first_flag < real.len - (size_t)(argc - 1))
@@ -433,7 +438,11 @@ int capture_wrap(int argc, char **argv)
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, ".");
-	if (!dir || getenv("FACET_CAPTURE_ACTIVE") || cmd.mode == CAPTURE_PASS || capture_is_probe(&cmd, cwd)) {
+	/* The real tool and all it runs are not observed again: neither by the
+	 * wrapper (FACET_CAPTURE_BIN is off PATH) nor by the exec hook. */
+	bool active = getenv("FACET_CAPTURE_ACTIVE") != NULL;
+	setenv("FACET_CAPTURE_ACTIVE", "1", 1);
+	if (!dir || active || cmd.mode == CAPTURE_PASS || capture_is_probe(&cmd, cwd)) {
 		capture_cmd_free(&cmd);
 		execvp(real.items[0], real.items);
 		return 127;
@@ -441,7 +450,6 @@ int capture_wrap(int argc, char **argv)
 	invocation inv = {.dir = dir, .cwd = cwd, .name = name, .argv = argv, .argc = argc, .t = now_ns()};
 	const char *clang = getenv(cxx ? "FACET_CAPTURE_CLANGXX" : "FACET_CAPTURE_CLANG");
 	const char *nm = getenv("FACET_CAPTURE_NM");
-	setenv("FACET_CAPTURE_ACTIVE", "1", 1);
 	pid_t native = capture_spawn(real.items, -1, -1);
 	bitcode *bcs = xcalloc(cmd.sources.len + 1, sizeof *bcs);
 	for (size_t i = 0; i < cmd.sources.len; i++) {
@@ -477,5 +485,6 @@ int capture_wrap(int argc, char **argv)
 	free(bcs);
 	capture_cmd_free(&cmd);
 	strvec_free(&real);
+	free(exec_path);
 	return status;
 }

@@ -24,7 +24,11 @@
  *   FACET_CAPTURE_BIN       DIR/bin, removed from PATH before the real compiler runs
  *   FACET_CAPTURE_ROOT      the directory capture ran in
  *   FACET_CAPTURE_CLANG, FACET_CAPTURE_CLANGXX, FACET_CAPTURE_NM   LLVM 22 tools (absolute)
- *   FACET_CAPTURE_REAL_CC, FACET_CAPTURE_REAL_CXX   the original $CC/$CXX */
+ *   FACET_CAPTURE_REAL_CC, FACET_CAPTURE_REAL_CXX   the original $CC/$CXX
+ *   FACET_CAPTURE_EXEC      set by the exec hook: the compiler's own path (the
+ *                           wrapper runs that file; removed from its environment)
+ * and sets FACET_CAPTURE_ACTIVE for the real tool it runs, so that neither
+ * the wrapper nor the exec hook observes what that tool runs in turn. */
 int capture_wrap(int argc, char **argv);
 
 /* A configure-time probe, run natively with nothing recorded: every source

@@ -21,7 +21,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: facet capture [-o DIR] -- COMMAND [ARG...]\n"
+	fputs("usage: facet capture [-o DIR] [--no-exec-hook] -- COMMAND [ARG...]\n"
 	      "       facet capture list [DIR] [--format text|json]\n"
 	      "       facet capture extract [DIR] PROGRAM -o FILE.bc [--allow-missing] [--with-shared]\n"
 	      "                             [--keep-dead]\n"
@@ -37,7 +37,11 @@ static void usage(FILE *out)
 	      "and archive members the linker used. Exits with COMMAND's status; what\n"
 	      "was captured before a failure is kept. DIR/manifest.json is described in\n"
 	      "docs/formats.md. Run configure (and cmake's configure step) under capture\n"
-	      "too: they record the compiler's path.\n"
+	      "too: they record the compiler's path. A compiler named by absolute path\n"
+	      "(CC=/usr/bin/gcc in a Makefile) is seen through an exec hook preloaded\n"
+	      "into the build's processes (facet-exec.so, on LD_PRELOAD; ASAN_OPTIONS\n"
+	      "gets verify_asan_link_order=0); --no-exec-hook leaves it out, and such\n"
+	      "compiles are then listed as missing.\n"
 	      "\n"
 	      "  list      every executable and shared library the build linked: path,\n"
 	      "            units behind it, how many have no bitcode (which and why)\n"
@@ -75,16 +79,45 @@ static char *wrapper_path(void)
 	return xstrdup(self);
 }
 
+/* facet-exec.so beside this executable, else in ../lib/facet (installed);
+ * NULL when neither exists (compilers named by path are then not seen). */
+static char *exec_hook_path(void)
+{
+	const char *e = getenv("FACET_CAPTURE_EXEC_HOOK");
+	if (e)
+		return *e ? xstrdup(e) : NULL;
+	char *w = wrapper_path(), *slash = strrchr(w, '/');
+	if (!slash) {
+		free(w);
+		return NULL;
+	}
+	*slash = 0;
+	char path[PATH_MAX + 64];
+	const char *rel[] = {"/facet-exec.so", "/../lib/facet/facet-exec.so"};
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s%s", w, rel[k]);
+		if (access(path, R_OK) == 0) {
+			free(w);
+			return xstrdup(path);
+		}
+	}
+	free(w);
+	return NULL;
+}
+
 static int run_capture(int argc, char **argv)
 {
 	const char *dir = DEFAULT_DIR;
+	bool hook = true;
 	int i = 1;
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
 		}
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "--no-exec-hook") == 0) {
+			hook = false;
+		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2]) {
 			dir = argv[i] + 2;
@@ -106,11 +139,13 @@ static int run_capture(int argc, char **argv)
 		free(wrapper);
 		return EXIT_INPUT;
 	}
-	capture_run_options opt = {.dir = dir, .argv = argv + i, .wrapper = wrapper};
+	char *exec_hook = hook ? exec_hook_path() : NULL;
+	capture_run_options opt = {.dir = dir, .argv = argv + i, .wrapper = wrapper, .exec_hook = exec_hook};
 	facet_error err = {0};
 	int status;
 	bool ok = capture_run(&opt, &status, &err);
 	free(wrapper);
+	free(exec_hook);
 	if (!ok) {
 		fprintf(stderr, "facet capture: error: %s\n", err.msg);
 		return status != 127 ? status : EXIT_INPUT;

@@ -385,6 +385,70 @@ CMAKE_PROJECT = {
 }
 
 
+ABS_PROJECT = {
+    # a sanitized program the build runs: the exec hook on LD_PRELOAD must not stop it
+    # (ASan checks that its runtime is the first library loaded)
+    "asan.c": "#include <stdio.h>\nint main(void) { puts(\"asan ran\"); return 0; }\n",
+    "Makefile.asan": "asan.out:\n\t$(CC) -fsanitize=address -o asan asan.c && ./asan > asan.out\n",
+    # a configure-style script that writes the compiler's absolute path into the Makefile
+    # (run outside the capture: under it, PATH would give the wrapper's path)
+    "config.sh": "cc_path=$(command -v cc)\necho \"CC = $cc_path\" > config.mk\n",
+}
+
+
+def absolute_paths(facet, tmp, env):
+    """A compiler named by absolute path bypasses PATH: the exec hook sees it
+    (make CC=/usr/bin/cc, and a path a configure-style script wrote into the
+    Makefile), the objects lead to their bitcode and extract gives prog2's
+    exact functions; a sanitized program the build runs still runs. With
+    --no-exec-hook such objects are reported missing, with what to do."""
+    cc = os.path.realpath(shutil.which("cc"))
+    objs = ["main2.o", "copy/renamed.o", "w1.o", "w2.o", "inst/lib/libstat.a"]
+    prog2 = sorted(["main", "util_b", "step", "pick", "s2_other"])
+    for how in ("command line", "configure", "no hook"):
+        proj = os.path.join(tmp, "abs-" + how.replace(" ", "-"))
+        os.makedirs(proj)
+        write_project(proj)
+        for rel, text in ABS_PROJECT.items():
+            with open(os.path.join(proj, rel), "w") as f:
+                f.write(text)
+        hook = ["--no-exec-hook"] if how == "no hook" else []
+        if how == "configure":
+            run(["sh", "./config.sh"], proj, env)   # configured before, outside the capture
+            with open(os.path.join(proj, "config.mk")) as f:
+                check(f.read().strip() == "CC = " + shutil.which("cc"), "abs configure: config.mk not written")
+            mk = ["-f", "Makefile", "-f", "config.mk"]
+        else:
+            mk = ["CC=" + cc]
+        run([facet, "capture"] + hook + ["--", "make", "-s"] + mk + objs, proj, env)
+        run([facet, "capture"] + hook + ["--", "make", "-s", "prog2"], proj, env)
+        r = run([facet, "capture", "list", "--format", "json"], proj, env)
+        listing = json.loads(r.stdout)["programs"] if r.returncode == 0 else []
+        p = listing[0] if len(listing) == 1 else {}
+        if how == "no hook":
+            check(p.get("units") == 5 and p.get("missing") == 5 and
+                  all("absolute path" in m["reason"] and "--no-exec-hook" in m["reason"]
+                      for m in p.get("missing_units", [])),
+                  "abs %s: %s" % (how, listing))
+            continue
+        check(p.get("units") == 5 and p.get("missing") == 0, "abs %s: prog2 listed as %s" % (how, listing))
+        out = os.path.join(tmp, "abs.bc")
+        if os.path.exists(out):
+            os.unlink(out)
+        run([facet, "capture", "extract", "prog2", "-o", out], proj, env)
+        got = normalise(defined_functions(out)) if os.path.exists(out) else None
+        check(got == prog2, "abs %s: prog2 functions %s" % (how, got))
+        if how == "command line" and subprocess.run([cc, "-fsanitize=address", "-x", "c", "-", "-o",
+                                                     os.path.join(tmp, "asan-probe")],
+                                                    input="int main(void){return 0;}", text=True,
+                                                    capture_output=True).returncode == 0:
+            r = run([facet, "capture", "--", "make", "-s", "-f", "Makefile.asan", "CC=" + cc], proj, env)
+            with open(os.path.join(proj, "asan.out")) if os.path.exists(os.path.join(proj, "asan.out")) \
+                    else open(os.devnull) as f:
+                check(f.read() == "asan ran\n", "abs: the sanitized program the build runs did not run: %s"
+                      % r.stderr[-600:])
+
+
 def build_systems(facet):
     """CMake (its compiler identification a.out and try_compile checks are not
     programs), ccache in front of the compiler (CC="ccache cc", a cold then a
@@ -415,21 +479,7 @@ def build_systems(facet):
                   "cmake: hello's functions %s" % (sorted(defined_functions(out)) if os.path.exists(out) else None))
         else:
             print("check_capture: cmake not on PATH: the CMake case is skipped")
-        # a compiler named by absolute path (CC=/usr/bin/cc) bypasses PATH and is not
-        # seen (a known limit): objects it made, linked by a cc found on PATH, are
-        # reported missing, with what to do
-        proj = os.path.join(tmp, "abs")
-        os.makedirs(proj)
-        write_project(proj)
-        objs = ["main2.o", "copy/renamed.o", "w1.o", "w2.o", "inst/lib/libstat.a"]
-        run([facet, "capture", "--", "make", "-s", "CC=" + os.path.realpath(shutil.which("cc"))] + objs, proj, env)
-        run([facet, "capture", "--", "make", "-s", "prog2"], proj, env)
-        r = run([facet, "capture", "list", "--format", "json"], proj, env)
-        listing = json.loads(r.stdout)["programs"] if r.returncode == 0 else []
-        p = listing[0] if len(listing) == 1 else {}
-        check(p.get("units") == 5 and p.get("missing") == 5 and
-              all("absolute path" in m["reason"] for m in p.get("missing_units", [])),
-              "absolute CC: %s" % listing)
+        absolute_paths(facet, tmp, env)
         if shutil.which("ccache"):
             cenv = dict(env, CC="ccache cc", CCACHE_DIR=os.path.join(tmp, "ccache"), CCACHE_NOHASHDIR="1")
             for attempt in ("cold", "warm"):
