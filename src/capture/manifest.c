@@ -79,6 +79,11 @@ static void expand(joined *j, json_t *in, json_t *out, int depth)
 			add_ref(out, in, unit, "bitcode", NULL);
 		else
 			add_ref(out, in, unit, "missing", jstr(unit, "missing"));
+	} else if (json_is_true(json_object_get(in, "gcc_lto"))) {
+		add_ref(out, in, NULL, "missing",
+		        "a gcc -flto object (GIMPLE only, no machine code) compiled outside the capture: facet reads "
+		        "neither its code nor its symbols; rebuild it under facet capture (its bitcode is then "
+		        "made from its source), or without -flto");
 	} else if (under(j->root, jstr(in, "path"))) {
 		add_ref(out, in, NULL, "missing",
 		        "no capture record for this object: compiled outside the capture, by a compiler called by "

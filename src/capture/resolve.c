@@ -68,9 +68,10 @@ static bool needed(const state *s, const capture_syms *syms)
 }
 
 static void use(state *s, const char *path, const char *member, const unsigned char *data, size_t n, int source,
-                capture_syms *syms)
+                capture_syms *syms, bool gcc_lto)
 {
-	capture_input in = {.path = xstrdup(path), .member = member ? xstrdup(member) : NULL, .source = source};
+	capture_input in = {.path = xstrdup(path), .member = member ? xstrdup(member) : NULL, .source = source,
+	                    .gcc_lto = gcc_lto};
 	if (data)
 		capture_hash_mem(data, n, in.hash);
 	VEC_PUSH(&s->out->used, in);
@@ -78,13 +79,49 @@ static void use(state *s, const char *path, const char *member, const unsigned c
 		add_syms(s, syms);
 }
 
-/* Symbols of one object's bytes (ELF or bitcode); false when unreadable. */
-static bool object_syms(state *s, const char *what, const unsigned char *d, size_t n, capture_syms *syms)
+/* A gcc -flto object without machine code: its .symtab holds only the
+ * __gnu_lto_slim marker, the real symbols are in gcc's GIMPLE sections (read
+ * by the linker plugin, not by facet). */
+static bool gcc_lto_slim(const capture_syms *syms)
+{
+	for (size_t i = 0; i < syms->defined.len; i++)
+		if (strcmp(syms->defined.items[i], "__gnu_lto_slim") == 0)
+			return true;
+	return false;
+}
+
+/* The symbols of a slim gcc -flto object, from the bitcode the capture made
+ * of the same source (DIR/bc/HASH.bc: clang's view of the same globals);
+ * false when the object was compiled outside the capture. */
+static bool gcc_lto_syms(state *s, const unsigned char *d, size_t n, capture_syms *syms)
+{
+	const char *dir = getenv("FACET_CAPTURE_DIR");
+	char hash[CAPTURE_HASH_HEX], bc[4400];
+	capture_hash_mem(d, n, hash);
+	if (!dir || snprintf(bc, sizeof bc, "%s/bc/%s.bc", dir, hash) >= (int)sizeof bc || !capture_is_regular(bc))
+		return false;
+	capture_syms_free(syms);
+	memset(syms, 0, sizeof *syms);
+	facet_error err = {0};
+	return capture_bitcode_symbols(s->nm, bc, syms, &err);
+}
+
+/* Symbols of one object's bytes (ELF or bitcode); false when unreadable.
+ * *gcc_lto is set for a slim gcc -flto object whose symbols could not be
+ * read (compiled outside the capture). */
+static bool object_syms(state *s, const char *what, const unsigned char *d, size_t n, capture_syms *syms,
+                        bool *gcc_lto)
 {
 	facet_error err = {0};
 	capture_filekind k = capture_file_kind(d, n);
-	if (k == CAPTURE_FILE_OBJECT)
-		return capture_elf_symbols(d, n, what, syms, &err);
+	*gcc_lto = false;
+	if (k == CAPTURE_FILE_OBJECT) {
+		if (!capture_elf_symbols(d, n, what, syms, &err))
+			return false;
+		if (gcc_lto_slim(syms) && !gcc_lto_syms(s, d, n, syms))
+			*gcc_lto = true;
+		return true;
+	}
 	if (k == CAPTURE_FILE_BITCODE) {
 		char tmpl[] = "/tmp/facet-capture-nm-XXXXXX";
 		int fd = mkstemp(tmpl);
@@ -105,6 +142,7 @@ typedef struct archive {
 	capture_members members;
 	capture_syms *syms;        /* per member */
 	bool *used;
+	bool *gcc_lto;             /* per member: a slim gcc -flto object whose symbols are unknown */
 } archive;
 
 static archive *archive_open(state *s, const char *path, unsigned char *data, size_t n)
@@ -117,11 +155,16 @@ static archive *archive_open(state *s, const char *path, unsigned char *data, si
 		note(s, "%s%s", err.msg, NULL);
 	a->syms = xcalloc(a->members.len + 1, sizeof *a->syms);
 	a->used = xcalloc(a->members.len + 1, sizeof *a->used);
+	a->gcc_lto = xcalloc(a->members.len + 1, sizeof *a->gcc_lto);
 	for (size_t i = 0; i < a->members.len; i++) {
 		char what[1100];
 		snprintf(what, sizeof what, "%s(%s)", path, a->members.items[i].name);
-		if (!object_syms(s, what, a->members.items[i].data, a->members.items[i].size, &a->syms[i]))
+		if (!object_syms(s, what, a->members.items[i].data, a->members.items[i].size, &a->syms[i],
+		                 &a->gcc_lto[i]))
 			note(s, "%s: member not read as an object (%s)", what, NULL);
+		else if (a->gcc_lto[i])
+			note(s, "%s: a gcc -flto object compiled outside the capture: which symbols it defines is "
+			        "unknown, so it is counted as used (and missing)%s", what, NULL);
 	}
 	return a;
 }
@@ -133,6 +176,7 @@ static void archive_free(archive *a)
 	capture_members_free(&a->members);
 	free(a->syms);
 	free(a->used);
+	free(a->gcc_lto);
 	free(a->data);
 	free(a->path);
 	free(a);
@@ -143,12 +187,14 @@ static bool archive_scan(state *s, archive *a, bool whole)
 {
 	bool pulled = false;
 	for (size_t i = 0; i < a->members.len; i++) {
-		if (a->used[i] || !(whole || needed(s, &a->syms[i])))
+		/* an unreadable gcc -flto member may have been pulled: counted as
+		 * used, so that extract names it rather than leaving it out unsaid */
+		if (a->used[i] || !(whole || a->gcc_lto[i] || needed(s, &a->syms[i])))
 			continue;
 		a->used[i] = true;
 		pulled = true;
 		use(s, a->path, a->members.items[i].name, a->members.items[i].data, a->members.items[i].size, -1,
-		    &a->syms[i]);
+		    &a->syms[i], a->gcc_lto[i]);
 	}
 	return pulled;
 }
@@ -191,10 +237,11 @@ static void file_input(state *s, const char *path, bool whole, bool in_group, ar
 	capture_filekind k = capture_file_kind(d, n);
 	if (k == CAPTURE_FILE_OBJECT || k == CAPTURE_FILE_BITCODE) {
 		capture_syms *syms = xcalloc(1, sizeof *syms);
-		if (!object_syms(s, path, d, n, syms))
+		bool gcc_lto = false;
+		if (!object_syms(s, path, d, n, syms, &gcc_lto))
 			note(s, "%s: object not read (%s)", path, NULL);
 		VEC_PUSH(&s->keep, syms);
-		use(s, path, NULL, d, n, -1, syms);
+		use(s, path, NULL, d, n, -1, syms, gcc_lto);
 		free(d);
 	} else if (k == CAPTURE_FILE_ARCHIVE || k == CAPTURE_FILE_THIN_ARCHIVE) {
 		archive *a = archive_open(s, path, d, n);
@@ -260,7 +307,7 @@ void capture_resolve(const capture_cmd *cmd, const char *cwd, const capture_syms
 		switch (it->kind) {
 		case CAPTURE_ITEM_SOURCE: {
 			char *p = capture_absolute(cwd, it->arg);
-			use(&s, p, NULL, NULL, 0, (int)it->source, (capture_syms *)&source_syms[it->source]);
+			use(&s, p, NULL, NULL, 0, (int)it->source, (capture_syms *)&source_syms[it->source], false);
 			free(p);
 			break;
 		}

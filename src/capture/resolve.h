@@ -7,6 +7,9 @@
  * a --start-group/--end-group group as a whole; --whole-archive takes every
  * member); -lNAME is searched in the -L directories (shared before static
  * unless -static/-Bstatic), a library not found there is the system's.
+ * A slim gcc -flto object (GIMPLE only) has no usable .symtab: its symbols
+ * are read from the bitcode the capture made of it, and one compiled outside
+ * the capture is counted as used, marked gcc_lto (its symbols are unknown).
  * Which definition wins among the used ones (strong over weak, common,
  * COMDAT) is llvm-link's job at extract: it follows the same rules. */
 #ifndef FACET_CAPTURE_RESOLVE_H
@@ -24,6 +27,7 @@ typedef struct capture_input {
 	char *member;              /* archive member name, or NULL */
 	char hash[CAPTURE_HASH_HEX];
 	int source;                /* index into the command's sources, or -1 */
+	bool gcc_lto;              /* a slim gcc -flto object compiled outside the capture (symbols unknown) */
 } capture_input;
 
 typedef struct capture_resolution {

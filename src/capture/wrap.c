@@ -309,6 +309,8 @@ static json_t *input_json(const capture_input *in, const char *unit)
 	json_object_set_new(o, "member", in->member ? json_string(in->member) : json_null());
 	json_object_set_new(o, "hash", in->hash[0] ? json_string(in->hash) : json_null());
 	json_object_set_new(o, "unit", unit ? json_string(unit) : json_null());
+	if (in->gcc_lto)
+		json_object_set_new(o, "gcc_lto", json_true());
 	return o;
 }
 

@@ -449,9 +449,53 @@ def absolute_paths(facet, tmp, env):
                       % r.stderr[-600:])
 
 
+GCC_LTO_PROJECT = {
+    "a.c": "int lib_a(int x) { return x + 1; }\n",
+    "b.c": "int lib_b(int x) { return x + 2; }\n",
+    "main.c": "int lib_a(int);\nint main(int argc, char **argv) { (void)argv; return lib_a(argc); }\n",
+    # gcc-ar: an archive of slim gcc -flto objects (GIMPLE only, no machine code)
+    "Makefile": "CFLAGS = -O2 -g -flto=auto\nprog: main.o libl.a\n\t$(CC) $(CFLAGS) -o $@ main.o libl.a\n"
+                "libl.a: a.o b.o\n\trm -f $@; gcc-ar rcs $@ a.o b.o\n",
+}
+
+
+def gcc_lto(facet, tmp, env):
+    """gcc -flto objects: captured, their symbols come from the capture's own
+    bitcode of them (their .symtab holds only __gnu_lto_slim), so the archive
+    member rule still holds (a.o pulled, b.o not); compiled outside the
+    capture, each is reported missing with what to do, and extract refuses."""
+    genv = dict(env, CC="gcc")
+    for outside in (False, True):
+        proj = os.path.join(tmp, "glto-%s" % ("outside" if outside else "inside"))
+        os.makedirs(proj)
+        for rel, text in GCC_LTO_PROJECT.items():
+            with open(os.path.join(proj, rel), "w") as f:
+                f.write(text)
+        if outside:
+            run(["make", "-s", "a.o", "b.o", "libl.a"], proj, genv)
+        run([facet, "capture", "--", "make", "-s"], proj, genv)
+        r = run([facet, "capture", "list", "--format", "json"], proj, genv)
+        listing = json.loads(r.stdout)["programs"] if r.returncode == 0 else []
+        p = listing[0] if len(listing) == 1 else {}
+        out = os.path.join(proj, "p.bc")
+        if not outside:
+            check(p.get("units") == 2 and p.get("missing") == 0, "gcc -flto: prog listed as %s" % listing)
+            run([facet, "capture", "extract", "prog", "-o", out], proj, genv)
+            got = sorted(defined_functions(out)) if os.path.exists(out) else None
+            check(got == ["lib_a", "main"], "gcc -flto: prog functions %s" % got)
+            continue
+        miss = sorted(m.get("member") or "" for m in p.get("missing_units", []))
+        check(p.get("units") == 3 and miss == ["a.o", "b.o"] and
+              all("gcc -flto" in m["reason"] and "without -flto" in m["reason"] for m in p["missing_units"]),
+              "gcc -flto outside: prog listed as %s" % listing)
+        r = run([facet, "capture", "extract", "prog", "-o", out], proj, genv, expect=1)
+        check("libl.a(a.o)" in r.stderr and "gcc -flto" in r.stderr and not os.path.exists(out),
+              "gcc -flto outside: extract did not refuse naming the object: %s" % r.stderr)
+
+
 def build_systems(facet):
     """CMake (its compiler identification a.out and try_compile checks are not
-    programs), ccache in front of the compiler (CC="ccache cc", a cold then a
+    programs), compilers named by absolute path, gcc -flto objects, ccache in front of the compiler (CC="ccache cc", a cold then a
     warm cache), and a command that cannot start (the parent reports it, once,
     in facet's message format)."""
     env = dict(os.environ, CFLAGS="-O1 -g")
@@ -480,6 +524,10 @@ def build_systems(facet):
         else:
             print("check_capture: cmake not on PATH: the CMake case is skipped")
         absolute_paths(facet, tmp, env)
+        if shutil.which("gcc") and shutil.which("gcc-ar"):
+            gcc_lto(facet, tmp, env)
+        else:
+            print("check_capture: gcc or gcc-ar not on PATH: the gcc -flto case is skipped")
         if shutil.which("ccache"):
             cenv = dict(env, CC="ccache cc", CCACHE_DIR=os.path.join(tmp, "ccache"), CCACHE_NOHASHDIR="1")
             for attempt in ("cold", "warm"):
