@@ -599,20 +599,25 @@ def linkers(facet):
     -r --whole-archive), a response file; with GNU ld and with ld.lld-22.
     The native outputs equal the build's without facet; extract follows the
     bitcode through the -r outputs and the archives to the final link."""
-    variants = [("ld", "ar", "-O0 -g"), ("ld", "ar", "-O2 -g")]
+    variants = [("ld", "ar", "-O0 -g", None), ("ld", "ar", "-O2 -g", None)]
     if shutil.which("ld.lld-22") and shutil.which("llvm-ar-22"):
-        variants.append(("ld.lld-22", "llvm-ar-22", "-O2 -g"))
+        variants.append(("ld.lld-22", "llvm-ar-22", "-O2 -g", None))
+        # the kernel's LTO way: clang -flto objects (bitcode), the linker called by its
+        # absolute path (seen through the exec hook), ld.lld -r running LTO into part.o
+        llvm_ld = os.path.join(os.path.dirname(os.path.realpath(shutil.which("clang-22"))), "ld.lld")
+        if os.path.exists(llvm_ld) and shutil.which("ld.lld"):   # ld.lld on PATH: a name capture wraps
+            variants.append((llvm_ld, "llvm-ar-22", "-O2 -g -flto", "clang-22"))
     # read from start.c, a/one.c, b/two.c and lib/l1.c: what _start reaches, and what the
     # used objects define (l2.o is never pulled: nothing references l2_other)
     reached = sorted(["_start", "one", "helper", "two", "l1_used"])
     linked = sorted(reached + ["one_unused"])
     tmp = tempfile.mkdtemp(prefix="facet-capture-ld-")
     try:
-        for ld, ar, opt in variants:
+        for ld, ar, opt, cc in variants:
             what = "%s %s" % (ld, opt)
             env = dict(os.environ, CFLAGS=opt)
             env.pop("CC", None)
-            vars_ = ["LD=" + ld, "AR=" + ar]
+            vars_ = ["LD=" + ld, "AR=" + ar] + (["CC=" + cc] if cc else [])
             proj = os.path.join(tmp, "p")
             shutil.rmtree(proj, ignore_errors=True)
             for rel, text in LD_PROJECT.items():
