@@ -113,7 +113,9 @@ class Relativiser:
     """Bitcode file names (relative to a build directory that may sit
     anywhere in the tree, or absolute) to the tree's relative paths: the
     tree file with the same base name sharing the most trailing components
-    (all of the shorter one's); ties go to the first in sorted order."""
+    (all of the shorter one's); a tie goes to the candidate that is the
+    whole name (bitcode xpath.c is the tree's xpath.c, not fuzz/xpath.c),
+    else to the first in sorted order."""
 
     def __init__(self, files):
         self.by_base = {}
@@ -125,14 +127,15 @@ class Relativiser:
         if name in self.cache:
             return self.cache[name]
         parts = [p for p in normalise(name or "").split("/") if p != ".."]
-        best, best_score = None, 0
+        best, best_score = None, (0, False)
         for cand in self.by_base.get(parts[-1] if parts else "", ()):
             cp = cand.split("/")
             k = 0
             while k < min(len(cp), len(parts)) and cp[-1 - k] == parts[-1 - k]:
                 k += 1
-            if k == min(len(cp), len(parts)) and k > best_score:
-                best, best_score = cand, k
+            score = (k, k == len(cp))   # a tie goes to the candidate the whole name is: xpath.c, not fuzz/xpath.c
+            if k == min(len(cp), len(parts)) and score > best_score:
+                best, best_score = cand, score
         self.cache[name] = best
         return best
 

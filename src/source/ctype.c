@@ -142,14 +142,35 @@ di_type *ctype_signature(arena *a, CXType t)
 	return c.bad ? NULL : sig;
 }
 
-bool ctype_is_function_pointer(CXType t)
+static bool is_function(CXType canon)
 {
-	CXType canon = clang_getCanonicalType(t);
+	return canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto;
+}
+
+static CXType element(CXType canon)
+{
 	while (canon.kind == CXType_ConstantArray || canon.kind == CXType_IncompleteArray ||
 	       canon.kind == CXType_VariableArray)
 		canon = clang_getCanonicalType(clang_getArrayElementType(canon));
-	if (canon.kind != CXType_Pointer)
-		return false;
-	CXType p = clang_getCanonicalType(clang_getPointeeType(canon));
-	return p.kind == CXType_FunctionProto || p.kind == CXType_FunctionNoProto;
+	return canon;
+}
+
+bool ctype_is_function_pointer(CXType t)
+{
+	CXType canon = element(clang_getCanonicalType(t));
+	if (is_function(canon))   /* a parameter declared with a function type: libclang keeps the written type */
+		return true;
+	return canon.kind == CXType_Pointer && is_function(clang_getCanonicalType(clang_getPointeeType(canon)));
+}
+
+bool ctype_holds_function_pointer(CXType t)
+{
+	CXType canon = element(clang_getCanonicalType(t));
+	for (int i = 0; i < 8 && canon.kind == CXType_Pointer; i++) {
+		CXType p = clang_getPointeeType(canon);
+		if (ctype_is_function_pointer(p))
+			return true;
+		canon = element(clang_getCanonicalType(p));
+	}
+	return ctype_is_function_pointer(t);
 }

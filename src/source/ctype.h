@@ -13,7 +13,13 @@
  * typedefs), in a's memory; NULL when t is neither or when a part of it is
  * a type clang could not form (then nothing is known). */
 di_type *ctype_signature(arena *a, CXType t);
-/* A pointer to a function, or an array of them (any depth). */
+/* A pointer to a function, or an array of them (any depth); also a
+ * function type itself, which is what libclang gives for a parameter
+ * declared `handler_fn h` with a function typedef (adjusted to a pointer). */
 bool ctype_is_function_pointer(CXType t);
+/* A function pointer, or a pointer (any levels, through arrays) to one:
+ * `handler_fn **tbl`, `apply_fn *fns`. Such a location is modelled as
+ * holding what its pointees hold (pointer levels merged: over-approximate). */
+bool ctype_holds_function_pointer(CXType t);
 
 #endif

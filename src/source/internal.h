@@ -49,7 +49,7 @@ typedef enum src_callee_kind {
 } src_callee_kind;
 
 /* What a function-pointer location is (the key's first word). */
-typedef enum src_key_kind { KEY_FIELD, KEY_VAR, KEY_PARAM, KEY_LOCAL } src_key_kind;
+typedef enum src_key_kind { KEY_FIELD, KEY_VAR, KEY_PARAM, KEY_LOCAL, KEY_RET } src_key_kind;
 
 typedef struct src_keyinfo {
 	src_key_kind kind;
@@ -97,6 +97,15 @@ typedef struct src_flow {
 	unsigned unit;
 } src_flow;
 
+/* A call's result used as a location (`lookup(name)(x)`, `*get_handler() = h`):
+ * `key` stands for what the functions the name resolves to return; resolve.c
+ * links it with each definition's return location (src_ret_key) both ways,
+ * since a returned pointer to a function pointer is that pointer's target. */
+typedef struct src_retof {
+	const char *key;
+	src_fnref fn;
+} src_retof;
+
 typedef struct src_facts {
 	arena arena;
 	strmap interned;           /* string -> itself, in the arena */
@@ -105,6 +114,7 @@ typedef struct src_facts {
 	VEC(src_call) calls;
 	VEC(src_arg) args;
 	VEC(src_flow) flows;
+	VEC(src_retof) retofs;
 	strmap keys;               /* key -> src_keyinfo* */
 	strmap unit_defs;          /* "UNIT\x01name" -> def index + 1: what each unit defines */
 	VEC(source_unit) units;
@@ -113,6 +123,8 @@ typedef struct src_facts {
 const char *src_intern(src_facts *f, const char *s);
 /* The location of parameter i of definition d ("param:KEY:i"). */
 const char *src_param_key(src_facts *f, const src_def *d, unsigned i);
+/* The location of what definition d returns ("ret:KEY"). */
+const char *src_ret_key(src_facts *f, const src_def *d);
 /* The definition of name that unit holds, SRC_NONE when none. */
 unsigned src_unit_def(src_facts *f, unsigned unit, const char *name);
 

@@ -298,6 +298,30 @@ const char *src_param_key(src_facts *f, const src_def *d, unsigned i)
 	return src_intern(f, buf);
 }
 
+const char *src_ret_key(src_facts *f, const src_def *d)
+{
+	char buf[4600];
+	snprintf(buf, sizeof buf, "ret:%s", d->key);
+	return src_intern(f, buf);
+}
+
+/* What a call of the function d names returns, as a location (internal.h
+ * src_retof): one per unit and name, since the name resolves per unit. */
+static const char *retof_key(walk *w, CXCursor call, CXCursor d)
+{
+	src_fnref fn = fnref(w, d);
+	if (fn.builtin)
+		return NULL;
+	char buf[4400];
+	snprintf(buf, sizeof buf, "retof:%u:%s", w->unit, fn.name);
+	const char *key = src_intern(w->f, buf);
+	if (!strmap_get(&w->f->keys, key)) {
+		src_retof ro = {key, fn};
+		VEC_PUSH(&w->f->retofs, ro);
+	}
+	return key_info(w, key, KEY_RET, NULL, fn.name, call);
+}
+
 static const char *var_key(walk *w, CXCursor d)
 {
 	const char *name = take(w, clang_getCursorSpelling(d));
@@ -330,6 +354,15 @@ static const char *location_key(walk *w, CXCursor e)
 	if (k == CXCursor_ArraySubscriptExpr) {
 		CXCursor base;
 		return n_children(e, &base, NULL) >= 1 ? location_key(w, base) : NULL;
+	}
+	if (k == CXCursor_CallExpr) {   /* `lookup(name)(x)`, `(*get_handler())(x)`, `*get_handler() = h` */
+		CXCursor callee;
+		if (n_children(e, &callee, NULL) < 1 || !ctype_holds_function_pointer(clang_getCursorType(e)))
+			return NULL;
+		callee = strip(callee, true);
+		CXCursor d = clang_getCursorKind(callee) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(callee)
+		                                                                 : clang_getNullCursor();
+		return clang_getCursorKind(d) == CXCursor_FunctionDecl ? retof_key(w, e, d) : NULL;
 	}
 	if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
 		return NULL;
@@ -366,8 +399,10 @@ static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int de
 			return out[0].fn.builtin ? 0 : 1;
 		}
 	}
-	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
-		if (!ctype_is_function_pointer(clang_getCursorType(e)))
+	bool deref = k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref;
+	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
+	    k == CXCursor_CallExpr || deref) {
+		if (!ctype_holds_function_pointer(clang_getCursorType(e)))
 			return 0;
 		const char *key = location_key(w, e);
 		if (!key)
@@ -490,7 +525,7 @@ static void var_decl(walk *w, CXCursor d)
 	if (clang_Cursor_isNull(init))
 		return;
 	CXType type = clang_getCursorType(d);
-	bool fp = ctype_is_function_pointer(type);
+	bool fp = ctype_holds_function_pointer(type);
 	CXCursor s = strip(init, false);
 	if (clang_getCursorKind(s) != CXCursor_InitListExpr && !fp)
 		return;
@@ -549,6 +584,32 @@ static bool written_name(walk *w, CXCursor callee, src_fnref *out)
 	return ok;
 }
 
+/* The C library's memory copies (and clang's builtins for them): the
+ * destination receives what the source holds, as an assignment would
+ * (`memcpy(tbl, defaults, sizeof tbl)`). A struct copied this way needs
+ * nothing: its members are keyed by type, the copy's as the original's. */
+static bool copies_memory(const char *name)
+{
+	static const char *const names[] = {"memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove",
+	                                    "__builtin___memcpy_chk", "__builtin___memmove_chk"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static void memory_copy(walk *w, CXCursor c)
+{
+	if (clang_Cursor_getNumArguments(c) < 2)
+		return;
+	CXCursor dst = strip(clang_Cursor_getArgument(c, 0), false);
+	if (!ctype_holds_function_pointer(clang_getCursorType(dst)))
+		return;
+	const char *key = location_key(w, dst);
+	if (key)
+		flows_of(w, key, clang_Cursor_getArgument(c, 1), FORM_STORE, c, NULL);
+}
+
 static void call(walk *w, CXCursor c)
 {
 	CXCursor callee;
@@ -586,6 +647,8 @@ static void call(walk *w, CXCursor c)
 		}
 	}
 	sc.n_args = (unsigned)w->f->args.len - sc.first_arg;
+	if (sc.kind == CALLEE_NAME && copies_memory(sc.fn.name))
+		memory_copy(w, c);
 	VEC_PUSH(&w->f->calls, sc);
 }
 
@@ -615,12 +678,38 @@ static void assignment(walk *w, CXCursor c)
 		return;
 	cursor_vec kids = {0};
 	children(c, &kids);
-	if (kids.len == 2 && ctype_is_function_pointer(clang_getCursorType(kids.items[0]))) {
+	if (kids.len == 2 && ctype_holds_function_pointer(clang_getCursorType(kids.items[0]))) {
 		const char *key = location_key(w, kids.items[0]);
 		if (key)
 			flows_of(w, key, kids.items[1], FORM_STORE, c, NULL);
 	}
 	VEC_FREE(&kids);
+}
+
+/* `return e;` in a function returning a function pointer (or a pointer to
+ * one) writes e into the function's return location; a returned address
+ * of a location (`return &handler;`) is that location: both ways, so a
+ * store through the returned pointer reaches it. */
+static void return_stmt(walk *w, CXCursor c)
+{
+	CXCursor e;
+	if (w->cur_def == SRC_NONE || n_children(c, &e, NULL) != 1)
+		return;
+	CXType rt = clang_getResultType(clang_getCursorType(w->cur_fn));
+	if (!ctype_holds_function_pointer(rt))
+		return;
+	src_def *d = &w->f->defs.items[w->cur_def];
+	const char *key = key_info(w, src_ret_key(w->f, d), KEY_RET, NULL, d->name, w->cur_fn);
+	src_value v[16];
+	unsigned n = values(w, e, v, 16, 0);
+	bool pointer = !ctype_is_function_pointer(rt);
+	for (unsigned i = 0; i < n; i++) {
+		add_flow(w, key, &v[i], FORM_STORE, c, NULL);
+		if (pointer && v[i].is_key) {
+			src_value back = {.is_key = true, .key = key};
+			add_flow(w, v[i].key, &back, FORM_STORE, c, NULL);
+		}
+	}
 }
 
 static enum CXChildVisitResult body(CXCursor c, CXCursor parent, CXClientData data)
@@ -638,6 +727,9 @@ static enum CXChildVisitResult body(CXCursor c, CXCursor parent, CXClientData da
 		break;
 	case CXCursor_VarDecl:
 		var_decl(w, c);
+		break;
+	case CXCursor_ReturnStmt:
+		return_stmt(w, c);
 		break;
 	case CXCursor_InitListExpr: {
 		/* Lists inside lists, designators and declarations are read by

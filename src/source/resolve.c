@@ -30,9 +30,10 @@ typedef struct cand {
 typedef struct keyset {
 	const char *key;
 	VEC(unsigned) flows;       /* flows into key */
+	VEC(unsigned) out;         /* copy flows out of key (their value is this key) */
+	bool queued;
 	cand *cands;               /* F(key), by function id */
 	unsigned n_cands;
-	int state;                 /* 0 new, 1 being computed, 2 done */
 	unsigned field;            /* its facet_field id, SRC_NONE until it has one */
 	unsigned n_sites;          /* indirect sites reading it */
 } keyset;
@@ -183,8 +184,44 @@ static void argument_flows(resolver *r)
 		}
 	}
 	VEC_FREE(&targets);
-	for (size_t i = 0; i < r->f->flows.len; i++)
-		VEC_PUSH(&keyset_of(r, r->f->flows.items[i].key)->flows, (unsigned)i);
+}
+
+static void copy_flow(resolver *r, const char *to, const char *from)
+{
+	src_flow fl = {.key = to, .value = {.is_key = true, .key = from}, .form = FORM_STORE, .in_def = SRC_NONE};
+	VEC_PUSH(&r->f->flows, fl);
+}
+
+/* A call's result as a location is the return location of every
+ * definition its name resolves to, both ways (internal.h src_retof). */
+static void return_flows(resolver *r)
+{
+	uvec targets = {0};
+	for (size_t i = 0; i < r->f->retofs.len; i++) {
+		const src_retof *ro = &r->f->retofs.items[i];
+		bool amb;
+		resolve_ref(r, &ro->fn, &targets, &amb);
+		for (size_t t = 0; t < targets.len; t++) {
+			ir_function *fn = r->fns.items[targets.items[t]];
+			if (!fn->defined)
+				continue;
+			const char *ret = src_ret_key(r->f, &r->f->defs.items[fn->id]);
+			copy_flow(r, ro->key, ret);
+			copy_flow(r, ret, ro->key);
+		}
+	}
+	VEC_FREE(&targets);
+}
+
+static void index_flows(resolver *r)
+{
+	for (size_t i = 0; i < r->f->flows.len; i++) {
+		const src_flow *fl = &r->f->flows.items[i];
+		keyset *to = keyset_of(r, fl->key);
+		VEC_PUSH(&to->flows, (unsigned)i);
+		if (fl->value.is_key)
+			VEC_PUSH(&keyset_of(r, fl->value.key)->out, (unsigned)i);
+	}
 }
 
 typedef VEC(cand) cand_vec;
@@ -220,38 +257,59 @@ static void merge_cands(cand_vec *v)
 	v->len = k;
 }
 
-/* F(key): the functions its flows bring, copies followed (a location
- * being computed further up a copy cycle contributes what it has so far). */
-static void compute(resolver *r, keyset *k)
+/* F(key) of every location: first the functions its own flows name, then
+ * copies propagated to a fixed point (a worklist over the copy flows, so
+ * copy cycles, as a pointer returned to its own target makes, are exact). */
+static void propagate(resolver *r)
 {
-	if (k->state)
-		return;
-	k->state = 1;
-	cand_vec v = {0};
-	uvec targets = {0};
-	for (size_t i = 0; i < k->flows.len; i++) {
-		const src_flow *fl = &r->f->flows.items[k->flows.items[i]];
-		if (fl->value.is_key) {
-			keyset *src = strmap_get(&r->keysets, fl->value.key);
-			if (!src)
+	uvec targets = {0}, work = {0};
+	for (size_t i = 0; i < r->all_keys.len; i++) {
+		keyset *k = r->all_keys.items[i];
+		cand_vec v = {0};
+		for (size_t f = 0; f < k->flows.len; f++) {
+			const src_flow *fl = &r->f->flows.items[k->flows.items[f]];
+			if (fl->value.is_key)
 				continue;
-			compute(r, src);
-			for (unsigned c = 0; c < src->n_cands; c++)
-				add_cand(&v, src->cands[c].fn, false, k->flows.items[i]);
-			continue;
+			bool amb;
+			resolve_ref(r, &fl->value.fn, &targets, &amb);
+			for (size_t t = 0; t < targets.len; t++) {
+				r->fns.items[targets.items[t]]->address_taken = true;
+				add_cand(&v, targets.items[t], fl->form == FORM_INIT, k->flows.items[f]);
+			}
 		}
-		bool amb;
-		resolve_ref(r, &fl->value.fn, &targets, &amb);
-		for (size_t t = 0; t < targets.len; t++) {
-			r->fns.items[targets.items[t]]->address_taken = true;
-			add_cand(&v, targets.items[t], fl->form == FORM_INIT, k->flows.items[i]);
+		merge_cands(&v);
+		k->cands = v.items;
+		k->n_cands = (unsigned)v.len;
+		if (k->n_cands && k->out.len) {
+			k->queued = true;
+			VEC_PUSH(&work, (unsigned)i);
 		}
 	}
-	merge_cands(&v);
-	k->cands = v.items;
-	k->n_cands = (unsigned)v.len;
-	k->state = 2;
+	for (size_t i = 0; i < r->all_keys.len; i++)
+		r->all_keys.items[i]->field = (unsigned)i;   /* temporarily: the index, for the worklist */
+	while (work.len) {
+		keyset *src = r->all_keys.items[work.items[--work.len]];
+		src->queued = false;
+		for (size_t o = 0; o < src->out.len; o++) {
+			unsigned flow = src->out.items[o];
+			keyset *dst = strmap_get(&r->keysets, r->f->flows.items[flow].key);
+			cand_vec v = {dst->cands, dst->n_cands, dst->n_cands};
+			for (unsigned c = 0; c < src->n_cands; c++)
+				add_cand(&v, src->cands[c].fn, false, flow);
+			merge_cands(&v);
+			bool grew = v.len > dst->n_cands;
+			dst->cands = v.items;
+			dst->n_cands = (unsigned)v.len;
+			if (grew && dst->out.len && !dst->queued) {
+				dst->queued = true;
+				VEC_PUSH(&work, dst->field);
+			}
+		}
+	}
+	for (size_t i = 0; i < r->all_keys.len; i++)
+		r->all_keys.items[i]->field = SRC_NONE;
 	VEC_FREE(&targets);
+	VEC_FREE(&work);
 }
 
 /* ---- the program model's sites ------------------------------------------------------------- */
@@ -326,9 +384,7 @@ static disp_status status_of(const src_facts *f, const char *key)
 
 static void indirect_site(resolver *r, site_out *o, ir_site *s, const src_call *c, uvec *targets)
 {
-	keyset *k = c->kind == CALLEE_KEY ? keyset_of(r, c->key) : NULL;
-	if (k)
-		compute(r, k);
+	keyset *k = c->kind == CALLEE_KEY ? keyset_of(r, c->key) : NULL;   /* F(key) is propagate()'s */
 	facet_site fs = {.site = s->id, .status = status_of(r->f, c->key), .step = STEP_DIRECT, .field = SRC_NONE};
 	fs.reason = c->kind == CALLEE_UNKNOWN ? c->reason : NULL;
 	if (k)
@@ -435,7 +491,6 @@ static void make_fields(resolver *r, facet_result *res)
 {
 	for (size_t i = 0; i < r->all_keys.len; i++) {
 		keyset *k = r->all_keys.items[i];
-		compute(r, k);
 		if (k->field == SRC_NONE) {
 			k->field = (unsigned)r->field_keys.len;
 			VEC_PUSH(&r->field_keys, k);
@@ -469,6 +524,7 @@ static void resolver_free(resolver *r)
 		}
 	for (size_t i = 0; i < r->all_keys.len; i++) {
 		VEC_FREE(&r->all_keys.items[i]->flows);
+		VEC_FREE(&r->all_keys.items[i]->out);
 		free(r->all_keys.items[i]->cands);
 		free(r->all_keys.items[i]);
 	}
@@ -512,6 +568,9 @@ void src_resolve(src_facts *f, source_result *out)
 	r.p = new_program(f);
 	number_definitions(&r);
 	argument_flows(&r);
+	return_flows(&r);
+	index_flows(&r);
+	propagate(&r);
 	facet_result *res = xcalloc(1, sizeof *res);
 	arena_init(&res->arena);
 	res->prog = r.p;

@@ -32,6 +32,7 @@ static void facts_free(src_facts *f)
 	VEC_FREE(&f->calls);
 	VEC_FREE(&f->args);
 	VEC_FREE(&f->flows);
+	VEC_FREE(&f->retofs);
 	VEC_FREE(&f->units);
 	strmap_free(&f->def_by_key);
 	strmap_free(&f->keys);

@@ -115,6 +115,9 @@ def trees(tmp):
     tree, cat, err = source_tree(tmp, "calls")
     if os.path.exists(cat):
         compare("calls", expected(tree), actual(cat))
+    tree, cat_i, err = source_tree(tmp, "idioms")
+    if os.path.exists(cat_i):
+        compare("idioms", expected(tree), actual(cat_i))
     tree, cat_m, err = source_tree(tmp, "missing")
     if os.path.exists(cat_m):
         compare("missing", expected(tree), actual(cat_m))
