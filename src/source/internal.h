@@ -104,6 +104,8 @@ typedef struct src_flow {
 typedef struct src_retof {
 	const char *key;
 	src_fnref fn;
+	const char *file;          /* the first call read this way, for the evidence */
+	unsigned line, col, in_def;
 } src_retof;
 
 typedef struct src_facts {

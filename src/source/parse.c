@@ -316,7 +316,8 @@ static const char *retof_key(walk *w, CXCursor call, CXCursor d)
 	snprintf(buf, sizeof buf, "retof:%u:%s", w->unit, fn.name);
 	const char *key = src_intern(w->f, buf);
 	if (!strmap_get(&w->f->keys, key)) {
-		src_retof ro = {key, fn};
+		src_retof ro = {.key = key, .fn = fn, .in_def = w->cur_def};
+		where(w, call, &ro.file, &ro.line, &ro.col);
 		VEC_PUSH(&w->f->retofs, ro);
 	}
 	return key_info(w, key, KEY_RET, NULL, fn.name, call);
@@ -347,13 +348,70 @@ static const char *var_key(walk *w, CXCursor d)
 
 /* The location an lvalue or a callee expression reads: a member, a
  * variable, a parameter, an element of one of them. NULL otherwise. */
+static const char *location_key(walk *w, CXCursor e);
+static void add_flow(walk *w, const char *key, const src_value *v, assign_form form, CXCursor at, const char *global);
+
+/* t is a pointer to a function pointer (`handler_pt *`), not an array. */
+static bool points_to_fp(CXType t)
+{
+	CXType canon = clang_getCanonicalType(t);
+	if (canon.kind != CXType_Pointer)
+		return false;
+	CXType p = clang_getCanonicalType(clang_getPointeeType(canon));
+	return p.kind == CXType_Pointer && (clang_getCanonicalType(clang_getPointeeType(p)).kind == CXType_FunctionProto ||
+	                                    clang_getCanonicalType(clang_getPointeeType(p)).kind == CXType_FunctionNoProto);
+}
+
+/* The memory a pointer of type `T *` reaches, T a function-pointer type:
+ * one location per T (canonical), for the function pointers a program
+ * keeps in memory it reaches only through pointers (an array allocated and
+ * filled through one pointer, read through another after passing through
+ * an untyped container). */
+static const char *memory_key(walk *w, CXType ptr, CXCursor at)
+{
+	CXType elem = clang_getCanonicalType(clang_getPointeeType(clang_getCanonicalType(ptr)));
+	CXString sp = clang_getTypeSpelling(elem);
+	char buf[4200];
+	snprintf(buf, sizeof buf, "mem:%s", clang_getCString(sp));
+	clang_disposeString(sp);
+	const char *key = src_intern(w->f, buf);
+	return key_info(w, key, KEY_VAR, NULL, key + 4, at);
+}
+
+/* `*p` or `p[i]` (e is the `*` or the subscript, base its operand): with p
+ * a pointer to function pointers, p's own location and the memory of its
+ * type are one, both ways; through a cast of other memory
+ * (`*(code_pt *) ip`) the memory of the type alone. */
+static const char *through_pointer(walk *w, CXCursor e, CXCursor base)
+{
+	CXType bt = clang_getCursorType(base);
+	CXCursor inner = strip(base, false);
+	if (!points_to_fp(bt))
+		return location_key(w, base);
+	if (!ctype_holds_function_pointer(clang_getCursorType(inner)))
+		return memory_key(w, bt, e);
+	const char *key = location_key(w, inner);
+	enum CXCursorKind ik = clang_getCursorKind(inner);
+	if (!key || clang_getCanonicalType(clang_getCursorType(inner)).kind != CXType_Pointer ||
+	    (ik != CXCursor_DeclRefExpr && ik != CXCursor_MemberRefExpr))
+		return key;   /* an array is its own location, so is what a call returns */
+	const char *mem = memory_key(w, bt, e);
+	src_value a = {.is_key = true, .key = mem}, b = {.is_key = true, .key = key};
+	add_flow(w, key, &a, FORM_STORE, e, NULL);
+	add_flow(w, mem, &b, FORM_STORE, e, NULL);
+	return key;
+}
+
 static const char *location_key(walk *w, CXCursor e)
 {
-	e = strip(e, true);
+	e = strip(e, false);
 	enum CXCursorKind k = clang_getCursorKind(e);
-	if (k == CXCursor_ArraySubscriptExpr) {
+	if (k == CXCursor_ArraySubscriptExpr ||
+	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref)) {
 		CXCursor base;
-		return n_children(e, &base, NULL) >= 1 ? location_key(w, base) : NULL;
+		if (n_children(e, &base, NULL) < 1)
+			return NULL;
+		return through_pointer(w, e, base);
 	}
 	if (k == CXCursor_CallExpr) {   /* `lookup(name)(x)`, `(*get_handler())(x)`, `*get_handler() = h` */
 		CXCursor callee;

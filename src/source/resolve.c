@@ -186,9 +186,10 @@ static void argument_flows(resolver *r)
 	VEC_FREE(&targets);
 }
 
-static void copy_flow(resolver *r, const char *to, const char *from)
+static void copy_flow(resolver *r, const char *to, const char *from, const src_retof *at)
 {
-	src_flow fl = {.key = to, .value = {.is_key = true, .key = from}, .form = FORM_STORE, .in_def = SRC_NONE};
+	src_flow fl = {.key = to, .value = {.is_key = true, .key = from}, .form = FORM_STORE, .in_def = at->in_def,
+	               .file = at->file, .line = at->line, .col = at->col};
 	VEC_PUSH(&r->f->flows, fl);
 }
 
@@ -206,8 +207,8 @@ static void return_flows(resolver *r)
 			if (!fn->defined)
 				continue;
 			const char *ret = src_ret_key(r->f, &r->f->defs.items[fn->id]);
-			copy_flow(r, ro->key, ret);
-			copy_flow(r, ret, ro->key);
+			copy_flow(r, ro->key, ret, ro);
+			copy_flow(r, ret, ro->key, ro);
 		}
 	}
 	VEC_FREE(&targets);
@@ -339,7 +340,8 @@ typedef struct site_out {
 
 static const char *evidence(resolver *r, const src_flow *fl, unsigned fn)
 {
-	const char *what = fl->value.is_key ? "copied from another location" : fl->form == FORM_INIT ? "initializer"
+	const char *what = fl->value.is_key && strncmp(fl->value.key, "ret:", 4) == 0 ? "returned by a call"
+	                   : fl->value.is_key ? "copied from another location" : fl->form == FORM_INIT ? "initializer"
 	                   : "assignment";
 	if (fl->form == FORM_STORE && !fl->value.is_key && fl->key && strncmp(fl->key, "param:", 6) == 0)
 		what = "argument";
