@@ -294,6 +294,8 @@ static void propagate(resolver *r)
 		for (size_t o = 0; o < src->out.len; o++) {
 			unsigned flow = src->out.items[o];
 			keyset *dst = strmap_get(&r->keysets, r->f->flows.items[flow].key);
+			if (dst == src)
+				continue;   /* `copy->f = orig->f` of one struct type: the same location */
 			cand_vec v = {dst->cands, dst->n_cands, dst->n_cands};
 			for (unsigned c = 0; c < src->n_cands; c++)
 				add_cand(&v, src->cands[c].fn, false, flow);
