@@ -3,7 +3,7 @@
 bitcode R± graph of the same program, beside the naive name-match baseline.
 
   bench/source-compare.py [--facet build/facet] [--work DIR] [--corpus bench/work]
-                          [--speed SUBJECT...] [SUBJECT...]
+                          [--traces DIR] [--speed SUBJECT...] [SUBJECT...]
 
 For each subject the Debian orig tarball (CORPUS/src/PKG/*.orig.tar.*) is
 unpacked fresh into WORK/PKG — only the source tree: no configure, no
@@ -30,6 +30,11 @@ The baseline is what tree-sitter-style call graphs do (bench/namematch.py):
 the rightmost identifier before '(' is the callee, linked to every function
 of that name defined anywhere in the tree (a name no file defines is an
 external edge of that name); macros are not expanded.
+
+--traces DIR adds recall against what running the program showed: the
+indirect edges of DIR/SUBJECT/observed.trace (bench/trace-bench.sh's trace
+of the same bitcode), found by facet source, by R± itself and by the name
+match; a ground truth where R±'s own over-approximation is not counted.
 
 --speed SUBJECT also times `clang-22 -fsyntax-only` over the same files with
 the same include directories and lenient flags (one process per file, as
@@ -180,6 +185,34 @@ def tool_edges(catalog, graph, rel):
     return e["direct"] | e["indirect"], e["indirect_sites"]
 
 
+def traced(trace, catalog, rel):
+    """The observed indirect edges of a bench/trace-bench.sh trace of the
+    same bitcode (its site ids are the catalog's: the header's site count
+    must agree) as (file, line, target source name); None when no trace."""
+    if not trace or not os.path.exists(trace):
+        return None
+    db = sqlite3.connect(catalog)
+    names = {n: (sn, bool(intr)) for n, sn, intr in db.execute("SELECT name, source_name, intrinsic FROM functions")}
+    sites = {sid: (kind, file, line) for sid, kind, file, line in db.execute("SELECT id, kind, file, line FROM sites")}
+    db.close()
+    out = set()
+    with open(trace) as f:
+        head = f.readline().split()
+        n_sites = next((int(h[6:]) for h in head if h.startswith("sites=")), -1)
+        if n_sites != len(sites):
+            sys.exit(f"source-compare: {trace} has {n_sites} sites, {catalog} {len(sites)}: not a trace of it")
+        for line in f:
+            parts = line.split()
+            if len(parts) != 3 or not parts[0].isdigit():
+                continue
+            kind, file, ln = sites.get(int(parts[0]), (None, None, 0))
+            name, intrinsic = names.get(parts[1], (parts[1], False))
+            fr = rel(file)
+            if kind == "indirect" and fr and not intrinsic:
+                out.add((fr, ln, name))
+    return out
+
+
 def figures(ref, found_all, found_ind_lines):
     d_total, i_total = len(ref["direct"]), len(ref["indirect"])
     d_hit = len(ref["direct"] & found_all)
@@ -217,7 +250,14 @@ def one(args, subject):
     t0 = time.time()
     base_all, base_lines = namematch.edges(tree)
     base_secs = time.time() - t0
+    obs = traced(os.path.join(args.traces, subject, "observed.trace") if args.traces else None, ref_cat, rel)
+    trace_fig = None
+    if obs is not None:
+        ref_all = ref["direct"] | ref["indirect"]
+        trace_fig = {"edges": len(obs), "source": len(obs & found), "rpm": len(obs & ref_all),
+                     "baseline": len(obs & base_all)}
     row = {"subject": subject, "package": pkg, "tree_files": len(files), "seconds": secs, "peak_kib": rss,
+           "traced": trace_fig,
            "summary": summary[-1] if summary else "", "baseline_seconds": base_secs,
            "reference_missing_file": ref["missing_file"],
            "source": figures(ref, found, found_lines), "baseline": figures(ref, base_all, base_lines)}
@@ -260,6 +300,7 @@ def main():
     ap.add_argument("--corpus", default="bench/work")
     ap.add_argument("--speed", nargs="*", default=[])
     ap.add_argument("--json")
+    ap.add_argument("--traces", help="DIR holding SUBJECT/observed.trace from bench/trace-bench.sh")
     ap.add_argument("subjects", nargs="*")
     args = ap.parse_args()
     args.facet = os.path.abspath(args.facet)
@@ -299,6 +340,22 @@ def main():
               f"{pct(macro('direct_recall', 'baseline'))} | {pct(macro('direct_defined_recall', 'source'))} / "
               f"{pct(macro('direct_defined_recall', 'baseline'))} | {pct(macro('indirect_recall', 'source'))} | "
               f"{pct(macro('indirect_recall', 'baseline'))} | | | |")
+    if any(r["traced"] for r in rows):
+        print("\n| subject | traced indirect edges | found by facet source | by R± (bitcode) | by name match |")
+        print("|---|--:|--:|--:|--:|")
+        tot = {"edges": 0, "source": 0, "rpm": 0, "baseline": 0}
+        for r in rows:
+            t = r["traced"]
+            if not t:
+                continue
+            for k in tot:
+                tot[k] += t[k]
+            e = t["edges"] or 1
+            print(f"| {r['subject']} | {t['edges']} | {t['source'] / e:.3f} ({t['source']}) | {t['rpm'] / e:.3f} | "
+                  f"{t['baseline'] / e:.3f} |")
+        e = tot["edges"] or 1
+        print(f"| all (pooled) | {tot['edges']} | {tot['source'] / e:.3f} ({tot['source']}) | {tot['rpm'] / e:.3f} | "
+              f"{tot['baseline'] / e:.3f} |", flush=True)
     for s in args.speed:
         sp = speed(args, s, next((r for r in rows if r["subject"] == s), None))
         speeds.append(sp)

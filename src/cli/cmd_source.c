@@ -31,6 +31,7 @@ static void usage(FILE *out)
 	      "A unit with errors (a missing header, an unknown type) is still read; each\n"
 	      "gets one warning. Exit codes: 0 success, 1 bad input, 2 usage error.\n",
 	      out);
+	fputs(cli_source_standin_help, out);
 }
 
 typedef struct options {

@@ -17,7 +17,16 @@ const char cli_source_help[] =
 	"                (else the include directories are guessed from the tree: every\n"
 	"                directory that holds a header some file includes)\n"
 	"  -I DIR        an include directory for every unit (repeatable)\n"
-	"  -D NAME[=V]   a macro for every unit (repeatable)\n";
+	"  -D NAME[=V]   a macro for every unit (repeatable): a build-system define or a\n"
+	"                switch of a generated header the tree lacks (nginx's NGX_LINUX)\n"
+	"                turns on the code under its #if\n";
+
+const char cli_source_standin_help[] =
+	"\n"
+	"A header the tree includes but lacks (a configure step writes it) is stood in\n"
+	"by its template when the tree holds one (X.h.in, X.h.cmake.in, X.h.cmake),\n"
+	"every configuration switch on (#undef HAVE_X, #cmakedefine X: defined to 1,\n"
+	"@VAR@ made 1), with a warning: more code is parsed than one build compiles.\n";
 
 source_result *cli_source_analyze(const char *cmd, const cli_source_args *a, char **paths, int n)
 {
@@ -31,6 +40,10 @@ source_result *cli_source_analyze(const char *cmd, const cli_source_args *a, cha
 		cli_error(cmd, "%s", err.msg);
 		return NULL;
 	}
+	for (unsigned i = 0; i < r->n_standins; i++)
+		cli_warning(cmd, "%s is missing: stood in by %s with its %u configuration switch%s on",
+		            r->standins[i].header, r->standins[i].template_path, r->standins[i].switches,
+		            r->standins[i].switches == 1 ? "" : "es");
 	for (unsigned i = 0; i < r->n_units; i++)
 		if (r->units[i].errors)
 			cli_warning(cmd, "%s: %u error%s (parsed on; first: %s)", r->units[i].file, r->units[i].errors,

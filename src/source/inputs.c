@@ -34,9 +34,23 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-/* Every .c and .h under dir (not through symbolic links to directories,
- * not into hidden directories). */
-static void walk_dir(const char *dir, str_vec *c_files, str_vec *h_files, int depth)
+static char *copy_prefix(const char *s, size_t n)
+{
+	char *r = xmalloc(n + 1);
+	memcpy(r, s, n);
+	r[n] = 0;
+	return r;
+}
+
+static bool is_template(const char *path)
+{
+	size_t hl;
+	return standin_header_of(path, &hl) != NULL;
+}
+
+/* Every .c and .h under dir, and the header templates (standin.h), not
+ * through symbolic links to directories, not into hidden directories. */
+static void walk_dir(const char *dir, str_vec *c_files, str_vec *h_files, str_vec *t_files, int depth)
 {
 	if (depth > 64)
 		return;
@@ -54,12 +68,14 @@ static void walk_dir(const char *dir, str_vec *c_files, str_vec *h_files, int de
 		snprintf(path, n, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", names.items[i]);
 		struct stat st;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			walk_dir(path, c_files, h_files, depth + 1);
+			walk_dir(path, c_files, h_files, t_files, depth + 1);
 			free(path);
 		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && has_suffix(path, ".c")) {
 			VEC_PUSH(c_files, path);
 		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && has_suffix(path, ".h")) {
 			VEC_PUSH(h_files, path);
+		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && is_template(path)) {
+			VEC_PUSH(t_files, path);
 		} else {
 			free(path);
 		}
@@ -88,7 +104,8 @@ static bool check_text(const char *path, char **text, facet_error *err)
 	return true;
 }
 
-static bool collect_paths(const source_options *o, str_vec *c_files, str_vec *h_files, facet_error *err)
+static bool collect_paths(const source_options *o, str_vec *c_files, str_vec *h_files, str_vec *t_files,
+                          facet_error *err)
 {
 	for (unsigned i = 0; i < o->n_paths; i++) {
 		const char *p = o->paths[i];
@@ -98,7 +115,7 @@ static bool collect_paths(const source_options *o, str_vec *c_files, str_vec *h_
 			return false;
 		}
 		if (S_ISDIR(st.st_mode))
-			walk_dir(p, c_files, h_files, 0);
+			walk_dir(p, c_files, h_files, t_files, 0);
 		else if (S_ISREG(st.st_mode) && has_suffix(p, ".c"))
 			VEC_PUSH(c_files, xstrdup(p));
 		else if (S_ISREG(st.st_mode) && has_suffix(p, ".h"))
@@ -172,20 +189,22 @@ static void index_free(header_index *hx)
 	free(hx->sorted);
 }
 
-/* The directory D that makes "name" resolve to header h (h = D/name), added once. */
-static void add_dir(const char *h, const char *name, strmap *dirs, str_vec *order)
+/* The directory D that makes "name" resolve to header h (h = D/name), added
+ * once; false when h is not D/name. */
+static bool add_dir(const char *h, const char *name, strmap *dirs, str_vec *order)
 {
 	size_t hl = strlen(h), nl = strlen(name);
 	if (hl <= nl || h[hl - nl - 1] != '/' || strcmp(h + hl - nl, name) != 0)
-		return;
+		return false;
 	char *dir = xstrdup(h);
 	dir[hl - nl - 1] = 0;
 	if (strmap_has(dirs, dir)) {
 		free(dir);
-		return;
+		return true;
 	}
 	strmap_put(dirs, dir, dir);
 	VEC_PUSH(order, dir);
+	return true;
 }
 
 /* The included name on a line `# include "X"` or `<X>`, into name; false otherwise. */
@@ -217,7 +236,7 @@ static bool include_line(const char *p, char *name, size_t size)
 
 /* Every directory that makes some include of some file resolve, in the
  * order first needed (the files are sorted, so the order is stable). */
-static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_vec *dirs_out)
+static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_vec *dirs_out, strmap *missing)
 {
 	header_index hx;
 	index_headers(&hx, h_files);
@@ -236,14 +255,51 @@ static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_v
 			if (!include_line(l, name, sizeof name))
 				continue;
 			struct run *r = strmap_get(&hx.by_base, base_name(name));
+			bool found = false;
 			for (size_t k = 0; r && k < r->n; k++)
-				add_dir(hx.sorted[r->start + k], name, &dirs, &order);
+				found |= add_dir(hx.sorted[r->start + k], name, &dirs, &order);
+			if (!found && !strmap_has(missing, name))
+				strmap_put(missing, xstrdup(name), NULL);
 		}
 		free(text);
 	}
 	*dirs_out = order;
 	strmap_free(&dirs);
 	index_free(&hx);
+}
+
+/* A header some file includes and the tree lacks, when a template of it is
+ * there (the first in sorted order): its stand-in, whose directory goes
+ * on the include path (the directory that makes the name resolve there). */
+static void stand_ins(const str_vec *t_files, strmap *missing, src_inputs *in, strmap *dirs, str_vec *order)
+{
+	for (size_t t = 0; t < t_files->len; t++) {
+		size_t hl;
+		const char *tp = t_files->items[t];
+		if (!standin_header_of(tp, &hl))
+			continue;
+		char *header = copy_prefix(tp, hl);
+		char *path = NULL;
+		for (size_t i = 0; i < missing->cap && !path; i++) {
+			const char *name = missing->slots[i].key;
+			size_t nl = name ? strlen(name) : 0;
+			if (!name || missing->slots[i].value || hl <= nl || header[hl - nl - 1] != '/' ||
+			    strcmp(header + hl - nl, name) != 0)
+				continue;
+			path = xstrdup(header);   /* spelled as the include directory is: libclang matches the string */
+			missing->slots[i].value = (void *)1;   /* stood in: one template per name */
+			src_standin si = {.path = path, .template_path = xstrdup(tp)};
+			facet_error e = {0};
+			if (!standin_from_template(tp, &si.text, &si.len, &si.counts, &e)) {
+				free(si.path);
+				free(si.template_path);
+				continue;   /* an unreadable template: the header stays missing, as without one */
+			}
+			VEC_PUSH(&in->standins, si);
+			add_dir(path, name, dirs, order);
+		}
+		free(header);
+	}
 }
 
 /* ---- the arguments -------------------------------------------------------------------------- */
@@ -432,8 +488,10 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 		}
 		return true;
 	}
-	str_vec c_files = {0}, h_files = {0}, dirs = {0};
-	bool ok = collect_paths(o, &c_files, &h_files, err);
+	str_vec c_files = {0}, h_files = {0}, t_files = {0}, dirs = {0};
+	strmap missing;
+	strmap_init(&missing);
+	bool ok = collect_paths(o, &c_files, &h_files, &t_files, err);
 	for (size_t i = 0; ok && i < c_files.len; i++) {
 		char *text;
 		ok = check_text(c_files.items[i], &text, err);
@@ -441,7 +499,15 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 			free(text);
 	}
 	if (ok) {
-		guess_includes(&c_files, &h_files, &dirs);
+		guess_includes(&c_files, &h_files, &dirs, &missing);
+		if (t_files.len > 1)
+			qsort(t_files.items, t_files.len, sizeof *t_files.items, str_cmp);
+		strmap known;
+		strmap_init(&known);
+		for (size_t k = 0; k < dirs.len; k++)
+			strmap_put(&known, dirs.items[k], dirs.items[k]);
+		stand_ins(&t_files, &missing, in, &known, &dirs);
+		strmap_free(&known);
 		in->n_include_dirs = (unsigned)dirs.len;
 		for (size_t i = 0; i < c_files.len; i++) {
 			str_vec args = {0};
@@ -458,7 +524,11 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 		free(c_files.items[i]);
 	VEC_FREE(&c_files);
 	free_strs(&h_files);
+	free_strs(&t_files);
 	free_strs(&dirs);
+	for (size_t i = 0; i < missing.cap; i++)
+		free((char *)missing.slots[i].key);
+	strmap_free(&missing);
 	return ok;
 }
 
@@ -471,4 +541,10 @@ void src_inputs_free(src_inputs *in)
 		free(in->units.items[i].args);
 	}
 	VEC_FREE(&in->units);
+	for (size_t i = 0; i < in->standins.len; i++) {
+		free(in->standins.items[i].path);
+		free(in->standins.items[i].template_path);
+		free(in->standins.items[i].text);
+	}
+	VEC_FREE(&in->standins);
 }

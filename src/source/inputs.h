@@ -3,6 +3,7 @@
 #define FACET_SOURCE_INPUTS_H
 
 #include "source/source.h"
+#include "source/standin.h"
 #include "util/vec.h"
 
 typedef struct src_unit_cmd {
@@ -11,9 +12,20 @@ typedef struct src_unit_cmd {
 	unsigned n_args;
 } src_unit_cmd;
 
+/* A header some file includes that the tree lacks, stood in by its
+ * template (standin.h): given to libclang as an unsaved file at `path`. */
+typedef struct src_standin {
+	char *path;                /* absolute: the template's directory and the header's name */
+	char *template_path;       /* as found in the tree */
+	char *text;
+	size_t len;
+	standin_counts counts;
+} src_standin;
+
 typedef struct src_inputs {
 	VEC(src_unit_cmd) units;   /* sorted by file (without compile_commands.json: as found) */
 	unsigned n_include_dirs;   /* guessed -I directories */
+	VEC(src_standin) standins; /* only when the include directories are guessed */
 } src_inputs;
 
 /* From o's paths, or o's compile_commands.json. False + err naming the

@@ -131,10 +131,11 @@ const char *src_ret_key(src_facts *f, const src_def *d);
 unsigned src_unit_def(src_facts *f, unsigned unit, const char *name);
 
 /* Parses one unit (args: the compiler arguments without the file) and adds
- * its facts; the unit's diagnostics go to unit. False + err only when
+ * its facts (unsaved: n_unsaved struct CXUnsavedFile, the stand-in
+ * headers); the unit's diagnostics go to unit. False + err only when
  * libclang cannot parse at all (then unit->parsed is false). */
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
-                    source_unit *unit, facet_error *err);
+                    void *unsaved, unsigned n_unsaved, source_unit *unit, facet_error *err);
 
 /* The graph from the facts (resolve.c): fills r's program, graph and resolution. */
 void src_resolve(src_facts *f, source_result *r);

@@ -847,13 +847,14 @@ static void diagnostics(walk *w, CXTranslationUnit tu, source_unit *u)
 }
 
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
-                    source_unit *unit, facet_error *err)
+                    void *unsaved, unsigned n_unsaved, source_unit *unit, facet_error *err)
 {
 	walk w = {.f = f, .unit = (unsigned)f->units.len, .cur_def = SRC_NONE};
 	ptrmap_init(&w.files);
 	CXTranslationUnit tu = NULL;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-	enum CXErrorCode rc = clang_parseTranslationUnit2((CXIndex)index, file, args, (int)n_args, NULL, 0, flags, &tu);
+	enum CXErrorCode rc = clang_parseTranslationUnit2((CXIndex)index, file, args, (int)n_args, unsaved, n_unsaved,
+	                                                flags, &tu);
 	unit->file = src_intern(f, file);
 	if (rc != CXError_Success || !tu) {
 		unit->parsed = false;

@@ -46,15 +46,24 @@ static bool parse_all(src_facts *f, const src_inputs *in, source_counts *counts,
 {
 	CXIndex index = clang_createIndex(0, 0);
 	bool ok = true;
+	size_t n_un = in->standins.len;
+	struct CXUnsavedFile *un = xcalloc(n_un ? n_un : 1, sizeof *un);
+	for (size_t i = 0; i < n_un; i++) {
+		un[i].Filename = in->standins.items[i].path;
+		un[i].Contents = in->standins.items[i].text;
+		un[i].Length = (unsigned long)in->standins.items[i].len;
+	}
 	for (size_t i = 0; ok && i < in->units.len; i++) {
 		const src_unit_cmd *u = &in->units.items[i];
 		source_unit unit = {0};
-		ok = src_parse_unit(f, index, u->file, (const char *const *)u->args, u->n_args, &unit, err);
+		ok = src_parse_unit(f, index, u->file, (const char *const *)u->args, u->n_args, un, (unsigned)n_un, &unit,
+		                    err);
 		VEC_PUSH(&f->units, unit);
 		counts->units++;
 		counts->units_with_errors += unit.errors > 0;
 	}
 	clang_disposeIndex(index);
+	free(un);
 	return ok;
 }
 
@@ -74,6 +83,13 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	source_result *r = xcalloc(1, sizeof *r);
 	r->counts.include_dirs = in.n_include_dirs;
 	bool ok = parse_all(f, &in, &r->counts, err);
+	r->n_standins = (unsigned)in.standins.len;
+	r->standins = ARENA_ARRAY(&f->arena, source_standin, r->n_standins ? r->n_standins : 1);
+	for (unsigned i = 0; i < r->n_standins; i++) {
+		const src_standin *si = &in.standins.items[i];
+		r->standins[i] = (source_standin){src_intern(f, si->path), src_intern(f, si->template_path),
+		                                  si->counts.switches, si->counts.values};
+	}
 	src_inputs_free(&in);
 	if (!ok) {
 		facts_free(f);

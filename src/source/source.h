@@ -7,7 +7,9 @@
  * directories guessed from the tree (every directory that holds a header
  * some file includes) and the system headers. A missing header or an
  * unknown type costs only what it touches: the unit is parsed, its
- * diagnostics counted per file, never fatal.
+ * diagnostics counted per file, never fatal. A missing header whose
+ * template the tree holds (X.h.in, X.h.cmake.in) is stood in by it, every
+ * configuration switch on (standin.c).
  *
  * Direct calls resolve by seed 002's order: a definition in the calling
  * unit (a static, or one of an included header), else the one external
@@ -58,6 +60,15 @@ typedef struct source_unit {
 	const char *first_error;   /* "file:line: message" of the first error, NULL when none */
 } source_unit;
 
+/* A header the tree lacks and includes, stood in by its template (a
+ * configure step's config.h.in, jconfig.h.in ...) with every
+ * configuration switch on: more code parsed than one build compiles. */
+typedef struct source_standin {
+	const char *header;        /* the stand-in's path */
+	const char *template_path;
+	unsigned switches, values; /* switches turned on, placeholders filled */
+} source_standin;
+
 typedef struct source_counts {
 	unsigned units, units_with_errors, include_dirs;
 	unsigned direct, ambiguous, external;   /* direct call sites by how their name resolved */
@@ -71,6 +82,8 @@ typedef struct source_result {
 	facet_result *resolution;  /* the fields, each site's location and the warrants (decisions) */
 	source_unit *units;
 	unsigned n_units;
+	source_standin *standins;  /* missing headers stood in (include directories guessed only) */
+	unsigned n_standins;
 	source_counts counts;
 	void *owner;               /* internal */
 } source_result;

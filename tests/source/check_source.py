@@ -118,6 +118,21 @@ def trees(tmp):
     tree, cat_i, err = source_tree(tmp, "idioms")
     if os.path.exists(cat_i):
         compare("idioms", expected(tree), actual(cat_i))
+    tree, cat_c, err = source_tree(tmp, "configured")
+    if os.path.exists(cat_c):
+        compare("configured", expected(tree), actual(cat_c))
+    check("./config.h is missing: stood in by ./config.h.in with its 1 configuration switch on" in err and
+          "./include/lib.h is missing: stood in by ./include/lib.h.cmake.in with its 2 configuration switches on"
+          in err, f"configured: a warning names each stand-in and its template: {err.strip()}")
+    check("u.c: " not in err, f"configured: u.c parses without errors (#undef const stays a no-op): {err.strip()}")
+    # a template that is not text: the header stays missing, the unit is still read
+    bad = os.path.join(tmp, "configured-bad")
+    shutil.copytree(os.path.join(TREES, "configured"), bad)
+    with open(os.path.join(bad, "config.h.in"), "wb") as f:
+        f.write(b"#undef HAVE_FAST_PATH\n\x00\x01\x02")
+    rc, _, err = run([FACET, "source", "-o", os.path.join(tmp, "bad-cfg.facet"), "."], cwd=bad)
+    check(rc == 0 and "'config.h' file not found" in err and "stood in by ./config.h.in" not in err,
+          f"configured: a binary config.h.in is no stand-in, the unit is read on ({rc}: {err.strip()})")
     tree, cat_m, err = source_tree(tmp, "missing")
     if os.path.exists(cat_m):
         compare("missing", expected(tree), actual(cat_m))
