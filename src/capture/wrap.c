@@ -415,6 +415,16 @@ static void real_command(const char *name, const char *exec_path, int argc, char
 	real->len--;
 }
 
+/* Whether path is this very program (the wrapper), by another name. */
+static bool is_self(const char *path)
+{
+	char *a = realpath(path, NULL), *b = realpath("/proc/self/exe", NULL);
+	bool same = a && b && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	return same;
+}
+
 int capture_wrap(int argc, char **argv)
 {
 	/* Started by the exec hook (capture/bin/preload.c) in place of a
@@ -422,6 +432,10 @@ int capture_wrap(int argc, char **argv)
 	const char *hook = getenv("FACET_CAPTURE_EXEC");
 	char *exec_path = hook && *hook ? xstrdup(hook) : NULL;
 	unsetenv("FACET_CAPTURE_EXEC");
+	if (exec_path && is_self(exec_path)) {   /* DIR/bin/../bin/cc: the wrapper by another spelling */
+		free(exec_path);
+		exec_path = NULL;
+	}
 	const char *name = base_name(exec_path ? exec_path : argv[0]);
 	const char *dir = getenv("FACET_CAPTURE_DIR");
 	clean_path(getenv("FACET_CAPTURE_BIN"));
