@@ -145,6 +145,15 @@ class Relativiser:
         return best
 
 
+def within(cdir, file):
+    """A site's file as its unit's compile directory places it (the caller's
+    DW_AT_comp_dir): redis's `dict.c` compiled in src/ is src/dict.c, not
+    deps/hiredis/dict.c. Files facet source names are relative already."""
+    if not file or file.startswith("/") or not cdir:
+        return file
+    return os.path.join(cdir, file)
+
+
 def edges(catalog, graph, rel):
     """{(file, line): {"kind": set, "targets": {name}}} and the raw reference
     edge lists (direct and indirect) of a catalog's graph."""
@@ -152,8 +161,9 @@ def edges(catalog, graph, rel):
     names = {i: (n, bool(intr), bool(d)) for i, n, intr, d in
              db.execute("SELECT id, source_name, intrinsic, defined FROM functions")}
     sites = {}
-    for sid, kind, file, line in db.execute("SELECT id, kind, file, line FROM sites"):
-        sites[sid] = (kind, file, line)
+    for sid, kind, file, line, cdir in db.execute(
+            "SELECT s.id, s.kind, s.file, s.line, f.dir FROM sites s JOIN functions f ON f.id = s.caller"):
+        sites[sid] = (kind, within(cdir, file), line)
     per_site = {}
     for site, target in db.execute(f"SELECT site, target FROM edges_{graph}"):
         per_site.setdefault(site, []).append(target)
@@ -193,7 +203,8 @@ def traced(trace, catalog, rel):
         return None
     db = sqlite3.connect(catalog)
     names = {n: (sn, bool(intr)) for n, sn, intr in db.execute("SELECT name, source_name, intrinsic FROM functions")}
-    sites = {sid: (kind, file, line) for sid, kind, file, line in db.execute("SELECT id, kind, file, line FROM sites")}
+    sites = {sid: (kind, within(cdir, file), line) for sid, kind, file, line, cdir in db.execute(
+        "SELECT s.id, s.kind, s.file, s.line, f.dir FROM sites s JOIN functions f ON f.id = s.caller")}
     db.close()
     out = set()
     with open(trace) as f:

@@ -174,3 +174,21 @@ bool ctype_holds_function_pointer(CXType t)
 	}
 	return ctype_is_function_pointer(t);
 }
+
+di_type *ctype_definition_signature(arena *a, CXCursor def)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(def));
+	if (t.kind != CXType_FunctionNoProto || !clang_isCursorDefinition(def))
+		return ctype_signature(a, clang_getCursorType(def));
+	/* `T f() { ... }` or K&R `T f(a) int a; { ... }`: the definition fixes
+	 * the parameters, as a prototype with the declared types would */
+	int n = clang_Cursor_getNumArguments(def);
+	conv c = {a, false};
+	di_type *f = new_type(&c, DI_SUBROUTINE, NULL);
+	f->n_params = 1 + (unsigned)(n > 0 ? n : 0);
+	f->params = ARENA_ARRAY(a, di_type *, f->n_params);
+	f->params[0] = convert(&c, clang_getResultType(t), 1);
+	for (int i = 0; i < n; i++)
+		f->params[1 + i] = convert(&c, clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)), 1);
+	return c.bad ? NULL : f;
+}

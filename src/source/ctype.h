@@ -13,6 +13,10 @@
  * typedefs), in a's memory; NULL when t is neither or when a part of it is
  * a type clang could not form (then nothing is known). */
 di_type *ctype_signature(arena *a, CXType t);
+/* A function definition's signature: ctype_signature of its type, except
+ * that a definition without a prototype (`T f()`, K&R parameters) has the
+ * parameters it defines: `T f() {}` takes none, as `T f(void)`. */
+di_type *ctype_definition_signature(arena *a, CXCursor def);
 /* A pointer to a function, or an array of them (any depth); also a
  * function type itself, which is what libclang gives for a parameter
  * declared `handler_fn h` with a function typedef (adjusted to a pointer). */

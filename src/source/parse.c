@@ -209,7 +209,7 @@ static unsigned def_of(walk *w, CXCursor d)
 	src_def def = {.name = name, .key = key, .file = file, .line = line, .unit = w->unit, .fn = SRC_NONE};
 	def.is_static = clang_getCursorLinkage(d) == CXLinkage_Internal;
 	if (!clang_isInvalidDeclaration(d))
-		def.sig = ctype_signature(&w->f->arena, clang_getCursorType(d));
+		def.sig = ctype_definition_signature(&w->f->arena, d);
 	VEC_PUSH(&w->f->defs, def);
 	strmap_put(&w->f->def_by_key, key, (void *)(uintptr_t)w->f->defs.len);
 	unit_def(w, name, (unsigned)w->f->defs.len - 1);
@@ -696,7 +696,7 @@ static void call(walk *w, CXCursor c)
 		sc.sig = NULL;
 	sc.first_arg = (unsigned)w->f->args.len;
 	int n = clang_Cursor_getNumArguments(c);
-	for (int i = 0; sc.kind == CALLEE_NAME && i < n; i++) {
+	for (int i = 0; sc.kind != CALLEE_UNKNOWN && i < n; i++) {
 		src_value v[8];
 		unsigned nv = values(w, clang_Cursor_getArgument(c, (unsigned)i), v, 8, 0);
 		for (unsigned j = 0; j < nv; j++) {

@@ -214,9 +214,9 @@ static void return_flows(resolver *r)
 	VEC_FREE(&targets);
 }
 
-static void index_flows(resolver *r)
+static void index_flows(resolver *r, size_t from)
 {
-	for (size_t i = 0; i < r->f->flows.len; i++) {
+	for (size_t i = from; i < r->f->flows.len; i++) {
 		const src_flow *fl = &r->f->flows.items[i];
 		keyset *to = keyset_of(r, fl->key);
 		VEC_PUSH(&to->flows, (unsigned)i);
@@ -266,6 +266,7 @@ static void propagate(resolver *r)
 	uvec targets = {0}, work = {0};
 	for (size_t i = 0; i < r->all_keys.len; i++) {
 		keyset *k = r->all_keys.items[i];
+		free(k->cands);   /* a later round starts again: more flows, same rules */
 		cand_vec v = {0};
 		for (size_t f = 0; f < k->flows.len; f++) {
 			const src_flow *fl = &r->f->flows.items[k->flows.items[f]];
@@ -313,6 +314,39 @@ static void propagate(resolver *r)
 		r->all_keys.items[i]->field = SRC_NONE;
 	VEC_FREE(&targets);
 	VEC_FREE(&work);
+}
+
+/* A function passed at an indirect call flows into that parameter of every
+ * candidate the call's location holds that fits the call (a registration
+ * through an ops table: `conn->type->set_read_handler(conn, fn)`). The
+ * candidates come from propagate(), and the new flows can add candidates,
+ * so the two alternate until no flow is new (a few rounds on real trees;
+ * bounded). Returns whether flows were added. */
+static bool indirect_argument_flows(resolver *r, strmap *done)
+{
+	size_t before = r->f->flows.len;
+	for (size_t i = 0; i < r->f->calls.len; i++) {
+		const src_call *c = &r->f->calls.items[i];
+		keyset *k = c->kind == CALLEE_KEY && c->n_args ? strmap_get(&r->keysets, c->key) : NULL;
+		for (unsigned t = 0; k && t < k->n_cands; t++) {
+			ir_function *fn = r->fns.items[k->cands[t].fn];
+			char buf[64];
+			snprintf(buf, sizeof buf, "%zu:%u", i, fn->id);
+			if (!fn->defined || strmap_has(done, buf) || !sig_compatible(fn->di_sig, c->sig))
+				continue;
+			strmap_put(done, ir_intern(r->p, buf), NULL);
+			const src_def *d = &r->f->defs.items[fn->id];
+			for (unsigned a = 0; a < c->n_args; a++) {
+				const src_arg *arg = &r->f->args.items[c->first_arg + a];
+				src_flow fl = {.key = src_param_key(r->f, d, arg->index), .value = arg->value,
+				               .form = FORM_STORE, .file = c->file, .line = c->line, .col = c->col,
+				               .in_def = c->caller, .unit = c->unit};
+				VEC_PUSH(&r->f->flows, fl);
+			}
+		}
+	}
+	index_flows(r, before);
+	return r->f->flows.len > before;
 }
 
 /* ---- the program model's sites ------------------------------------------------------------- */
@@ -573,8 +607,13 @@ void src_resolve(src_facts *f, source_result *out)
 	number_definitions(&r);
 	argument_flows(&r);
 	return_flows(&r);
-	index_flows(&r);
+	index_flows(&r, 0);
 	propagate(&r);
+	strmap done;
+	strmap_init(&done);
+	for (int round = 0; round < 8 && indirect_argument_flows(&r, &done); round++)
+		propagate(&r);
+	strmap_free(&done);
 	facet_result *res = xcalloc(1, sizeof *res);
 	arena_init(&res->arena);
 	res->prog = r.p;
