@@ -29,7 +29,7 @@
 typedef struct facet_result facet_result;   /* facet/facet.h */
 typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
-#define CATALOG_SCHEMA_VERSION 4
+#define CATALOG_SCHEMA_VERSION 5
 
 /* The graphs a catalog may hold are cg/registry.h's; graph i is bit
  * (1 << i) of edges.graphs. */

@@ -28,4 +28,9 @@ bool catalog_write_edges(writer *w, const catalog_build *b, const catalog_edge_s
 /* refine.c: fields, assignments, dispatch, decisions, questions. */
 bool catalog_write_refinement(writer *w, const facet_result *r);
 
+/* collapsed.c: tables collapsed_objects, collapsed_members, collapsed_sites
+ * from the points-to result (nothing when r is NULL). */
+typedef struct pta_result pta_result;
+bool catalog_write_collapsed(writer *w, const pta_result *r);
+
 #endif

@@ -53,7 +53,16 @@ static const char catalog_schema_sql[] =
 	"  evidence TEXT);\n"
 	"CREATE TABLE questions(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, site INTEGER NOT NULL,\n"
 	"  field INTEGER, answered INTEGER NOT NULL);\n"
-	"CREATE TABLE question_candidates(question INTEGER NOT NULL, function INTEGER NOT NULL);\n";
+	"CREATE TABLE question_candidates(question INTEGER NOT NULL, function INTEGER NOT NULL);\n"
+	/* The collapsed points-to objects holding functions (collapsed.h): what
+	 * each is and what collapsed it; the functions it holds and the
+	 * indirect sites whose callee sets share them are per member set
+	 * (objects holding the same functions share one). */
+	"CREATE TABLE collapsed_objects(id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, file TEXT,\n"
+	"  line INTEGER NOT NULL, cause TEXT NOT NULL, statement TEXT, in_function TEXT, cause_file TEXT,\n"
+	"  cause_line INTEGER NOT NULL, member_set INTEGER NOT NULL, width INTEGER NOT NULL);\n"
+	"CREATE TABLE collapsed_members(member_set INTEGER NOT NULL, function INTEGER NOT NULL);\n"
+	"CREATE TABLE collapsed_set_sites(member_set INTEGER NOT NULL, site INTEGER NOT NULL, held INTEGER NOT NULL);\n";
 
 static const char catalog_index_sql[] =
 	"CREATE INDEX functions_name ON functions(name);\n"
@@ -80,6 +89,11 @@ static const char catalog_index_sql[] =
 	"CREATE INDEX fields_key ON fields(key);\n"
 	"CREATE INDEX dispatch_field ON dispatch(field);\n"
 	"CREATE INDEX decisions_site ON decisions(site);\n"
+	"CREATE INDEX collapsed_objects_set ON collapsed_objects(member_set, width);\n"
+	"CREATE INDEX collapsed_members_set ON collapsed_members(member_set, function);\n"
+	"CREATE INDEX collapsed_set_sites_site ON collapsed_set_sites(site, member_set);\n"
+	"CREATE VIEW collapsed_sites AS SELECT o.id AS object, c.site AS site, c.held AS held\n"
+	"  FROM collapsed_objects o JOIN collapsed_set_sites c ON c.member_set = o.member_set;\n"
 	"CREATE VIEW edges AS SELECT s.id AS site, t.target AS target, s.caller AS caller, t.graphs AS graphs\n"
 	"  FROM sites s JOIN target_sets t ON t.id = s.target_set;\n"
 	"CREATE VIEW edges_direct AS SELECT site, caller, target FROM edges WHERE graphs & 1;\n"

@@ -145,6 +145,8 @@ static const char *struct_record(lowering *L, LLVMTypeRef ty)
 	return ir_intern(L->prog, buf);
 }
 
+static const ir_loc *store_loc(lowering *L, LLVMValueRef inst);
+
 static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 {
 	unsigned base = lower_operand(L, LLVMGetOperand(gep, 0));
@@ -157,6 +159,10 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 	else
 		st.var_offset = true;
 	emit(L, constant, st);
+	/* A variable index collapses the object it points into: its position is
+	 * what the catalog names as the collapse's place. */
+	if (st.var_offset && !constant)
+		L->stmts.items[L->stmts.len - 1].loc = store_loc(L, gep);
 }
 
 /* Every pointer-sized slot of a value of type ty, as byte offsets. */
@@ -232,7 +238,8 @@ static void lower_alloca(lowering *L, LLVMValueRef inst)
 	                         .gep_record = struct_record(L, ty)});
 }
 
-/* Where a store is in the source: the refinement cites it as evidence. */
+/* Where a store (or a variable-index GEP) is in the source: the refinement
+ * cites it as evidence. */
 static const ir_loc *store_loc(lowering *L, LLVMValueRef inst)
 {
 	LLVMMetadataRef md = LLVMInstructionGetDebugLoc(inst);

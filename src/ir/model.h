@@ -189,7 +189,7 @@ typedef struct ir_stmt {
 	 * ".N" suffix removed), interned; NULL for byte GEPs. ST_ALLOCA of a named
 	 * struct or union: the same for the allocated type. */
 	const char *gep_record;
-	const ir_loc *loc;         /* ST_STORE: the store's source position (innermost), NULL if none */
+	const ir_loc *loc;         /* ST_STORE, and ST_GEP with var_offset: the source position (innermost), NULL if none */
 } ir_stmt;
 
 const char *ir_stmt_op_name(ir_stmt_op op);

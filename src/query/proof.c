@@ -10,8 +10,13 @@
  *                 over-approximation) that the graph keeps, or an addition
  *                 warranted by Add-Witness (f ∈ init(S.m))
  *   premised      an addition whose warrant rests on a premise (Add-Store:
- *                 π_bind; an adopted residual answer: the oracle), or an edge
- *                 the catalog records no warrant for
+ *                 π_bind; an adopted residual answer: the oracle), an edge
+ *                 the catalog records no warrant for, or a points-to edge
+ *                 whose target may come through a collapsed object
+ *                 (premise "collapsed": the object's one location mixes
+ *                 all its fields) that no initializer of the site's field
+ *                 witnesses. Any collapsed object counts, however narrow:
+ *                 one holding two functions already mixes two fields.
  *   agent         an overlay edge (confidence and provenance attached)
  *
  * A path is proven only when each of its steps is direct or premise-free
@@ -68,6 +73,67 @@ static bool add_warrant(qctx *q, unsigned site, unsigned target, json_t *p, q_pr
 	return true;
 }
 
+/* The widest collapsed member set that holds target and shares functions
+ * with site's callee set (tables collapsed_set_sites, collapsed_members),
+ * named by its first object, as {object, id, kind, width, objects}; NULL
+ * when none (or a damaged row, recorded). */
+static json_t *collapsed_holder(qctx *q, unsigned site, unsigned target)
+{
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT c.member_set, o.id, o.name, o.kind, o.width, (SELECT count(*) FROM "
+	                                "collapsed_objects x WHERE x.member_set = c.member_set) FROM collapsed_set_sites c "
+	                                "JOIN collapsed_members m ON m.member_set = c.member_set AND m.function = ?2 "
+	                                "LEFT JOIN collapsed_objects o ON o.id = (SELECT min(id) FROM collapsed_objects y "
+	                                "WHERE y.member_set = c.member_set) WHERE c.site = ?1 "
+	                                "ORDER BY o.width DESC, c.member_set LIMIT 1");
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, site);
+	sqlite3_bind_int64(st, 2, target);
+	if (!q_step(q->s, st))
+		return NULL;
+	if (sqlite3_column_type(st, 1) == SQLITE_NULL || sqlite3_column_type(st, 2) != SQLITE_TEXT) {
+		q_damaged(q->s, "table collapsed_set_sites names member_set %lld, which no whole row of table "
+		          "collapsed_objects holds", (long long)sqlite3_column_int64(st, 0));
+		return NULL;
+	}
+	return json_pack("{s:s, s:I, s:s, s:I, s:I}", "object", (const char *)sqlite3_column_text(st, 2), "id",
+	                 (json_int_t)sqlite3_column_int64(st, 1), "kind",
+	                 sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?", "width",
+	                 (json_int_t)sqlite3_column_int64(st, 4), "objects", (json_int_t)sqlite3_column_int64(st, 5));
+}
+
+/* True when target is in the initializers of the field site dispatches
+ * (field_assignments, form init): a witness that does not rest on the
+ * points-to analysis, so a collapse does not weaken the edge. */
+static bool witnessed(qctx *q, unsigned site, unsigned target)
+{
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT 1 FROM sites s JOIN field_assignments a ON a.field = s.field AND "
+	                                "a.function = ?2 AND a.form = 'init' WHERE s.id = ?1 LIMIT 1");
+	if (!st)
+		return false;
+	sqlite3_bind_int64(st, 1, site);
+	sqlite3_bind_int64(st, 2, target);
+	return q_step(q->s, st);
+}
+
+/* An edge the points-to graphs give (R0, andersen): premise-free, unless
+ * its target may come through a collapsed object and no initializer of
+ * the site's field witnesses it; then premised, premise "collapsed". */
+static q_proof_kind points_to_label(qctx *q, unsigned site, unsigned target, unsigned bits, json_t *p)
+{
+	json_object_set_new(p, "rule", json_string(bits & (1u << CG_R0) ? "R0" : "andersen"));
+	json_t *held = collapsed_holder(q, site, target);
+	if (!held)
+		return PROOF_PREMISE_FREE;
+	json_object_set_new(p, "collapsed", held);
+	if (witnessed(q, site, target)) {
+		json_object_set_new(p, "evidence", json_string("in an initializer of the site's field"));
+		return PROOF_PREMISE_FREE;
+	}
+	json_object_set_new(p, "premise", json_string("collapsed"));
+	return PROOF_PREMISED;
+}
+
 json_t *q_proof_json(qctx *q, unsigned site, unsigned target, const overlay_edge *agent, q_proof_kind *kind_out)
 {
 	json_t *p = json_object();
@@ -96,13 +162,20 @@ json_t *q_proof_json(qctx *q, unsigned site, unsigned target, const overlay_edge
 		} else if (add_warrant(q, site, target, p, &kind)) {
 			/* an addition: its warrant labels it, even where R0 also has it */
 			if (bits & (1u << CG_R0) && kind == PROOF_PREMISED) {
-				kind = PROOF_PREMISE_FREE;   /* R0 has it anyway: the premise is not needed */
-				json_object_set_new(p, "premise", json_null());
-				json_object_set_new(p, "rule", json_string("R0"));
+				/* R0 has it anyway: the premise is not needed, unless R0
+				 * has it only through a collapse */
+				json_t *keep = json_deep_copy(p);
+				kind = points_to_label(q, site, target, bits, p);
+				if (kind == PROOF_PREMISED) {
+					json_object_set(keep, "collapsed", json_object_get(p, "collapsed"));
+					json_object_update(p, keep);
+				} else {
+					json_object_set_new(p, "premise", json_null());
+				}
+				json_decref(keep);
 			}
 		} else if (bits & ((1u << CG_R0) | (1u << CG_ANDERSEN))) {
-			kind = PROOF_PREMISE_FREE;
-			json_object_set_new(p, "rule", json_string(bits & (1u << CG_R0) ? "R0" : "andersen"));
+			kind = points_to_label(q, site, target, bits, p);
 		} else {
 			json_object_set_new(p, "rule", json_null());
 			json_object_set_new(p, "premise", json_string("no warrant recorded for this edge"));
@@ -127,6 +200,9 @@ void q_proof_summary_add(q_proof_summary *sum, q_proof_kind k, json_t *proof, un
 		return;
 	json_t *e = json_pack("{s:I, s:O, s:O}", "site", (json_int_t)site, "rule", json_object_get(proof, "rule"),
 	                      "premise", json_object_get(proof, "premise"));
+	json_t *held = json_object_get(proof, "collapsed");
+	if (json_is_object(held))   /* the collapsed object the edge may come through */
+		json_object_set(e, "collapsed", json_object_get(held, "object"));
 	json_array_append_new(sum->premises, e);
 }
 

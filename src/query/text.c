@@ -205,7 +205,11 @@ void query_print_reach(FILE *out, json_t *r)
 			json_array_foreach(json_object_get(proof, "premises"), k, p) {
 				fprintf(out, "%s %s", k ? "," : "", json_string_value(json_object_get(p, "rule")));
 				if (json_is_string(json_object_get(p, "premise")))
-					fprintf(out, " (%s)", json_string_value(json_object_get(p, "premise")));
+					fprintf(out, " (%s", json_string_value(json_object_get(p, "premise")));
+				if (json_is_string(json_object_get(p, "premise")) && json_is_string(json_object_get(p, "collapsed")))
+					fprintf(out, " %s", json_string_value(json_object_get(p, "collapsed")));
+				if (json_is_string(json_object_get(p, "premise")))
+					fputc(')', out);
 				fprintf(out, " at site %lld", json_integer_value(json_object_get(p, "site")));
 			}
 			fputc(')', out);
@@ -221,6 +225,11 @@ void query_print_reach(FILE *out, json_t *r)
 				fprintf(out, " %s", json_string_value(json_object_get(sp, "rule")));
 			if (json_is_string(json_object_get(sp, "premise")))
 				fprintf(out, ", premise %s", json_string_value(json_object_get(sp, "premise")));
+			json_t *held = json_object_get(sp, "collapsed");
+			if (json_is_object(held))
+				fprintf(out, ", through collapsed %s (%lld functions)",
+				        json_string_value(json_object_get(held, "object")),
+				        json_integer_value(json_object_get(held, "width")));
 			fputc(']', out);
 			if (json_is_true(json_object_get(st, "agent"))) {
 				json_t *e = json_object_get(st, "overlay_edge");

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """check_labels.py — the answers people read (issue 21): proof labels on the
-edges of reach, slice, callers, callees and explain, limits and offsets on
-list answers, did-you-mean for unknown function names.
+edges of reach, slice, callers, callees and explain (and on paths through
+collapsed points-to objects, tests/query/programs/collapsed.c, with the
+catalog's collapsed-object tables), limits and offsets on list answers,
+did-you-mean for unknown function names.
 
 Usage: check_labels.py FACET SRCDIR [-k] [-v]
 
@@ -33,7 +35,7 @@ def check(cond, what, detail=None):
             print("ok:", what)
     else:
         failed += 1
-        print("FAIL:", what, "" if detail is None else json.dumps(detail)[:600])
+        print("FAIL:", what, "" if detail is None else json.dumps(detail, default=sorted)[:600])
     return cond
 
 
@@ -151,6 +153,113 @@ for level in ("-O0", "-O2"):
         rc, out, err = run([FACET, "query", "reach", "main", "slow_sink", "--catalog", cat])
         check(rc == 0 and "premised" in out and "NOT PROVEN" in out and "Add-Store" in out,
               f"{what}: the text reach says premised, NOT PROVEN and the rule", out)
+
+# ---- collapsed objects: the catalog's tables and the labels of paths through them -------------
+# tests/query/programs/collapsed.c's header says, from reading the code, what
+# collapses, what each object holds and which label each edge gets. Lines
+# come from its /* OBJECT name */, /* COLLAPSE name */ and /* SITE name */ markers.
+CPROG = "tests/query/programs/collapsed.c"
+marks = {"OBJECT": {}, "COLLAPSE": {}, "SITE": {}}
+for n, text in enumerate(open(CPROG), 1):
+    for kind in marks:
+        for part in text.split(f"{kind} ")[1:]:
+            if "/*" in text:
+                marks[kind][part.split()[0].rstrip("*/")] = n
+MAIN_LINE = next(n for n, t in enumerate(open(CPROG), 1) if t.startswith("int main("))
+
+
+def collapsed_tables(cat):
+    import sqlite3
+    db = sqlite3.connect(cat)
+    names = dict(db.execute("SELECT id, name FROM functions"))
+    objs = {}
+    for row in db.execute("SELECT id, name, kind, file, line, cause, statement, in_function, cause_file, cause_line, "
+                          "width FROM collapsed_objects"):
+        objs[row[0]] = dict(zip(("id", "name", "kind", "file", "line", "cause", "statement", "in_function",
+                                 "cause_file", "cause_line", "width"), row), members=set(), sites={})
+    for o, f in db.execute("SELECT o.id, m.function FROM collapsed_objects o JOIN collapsed_members m "
+                           "ON m.member_set = o.member_set"):
+        objs[o]["members"].add(names[f])
+    for o, line, held in db.execute("SELECT c.object, s.line, c.held FROM collapsed_sites c JOIN sites s "
+                                    "ON s.id = c.site"):
+        objs[o]["sites"][line] = held
+    db.close()
+    return objs
+
+
+for level in ("-O0", "-O2"):
+    what = f"collapsed.c {level}"
+    bc, cat = f"{work}/collapsed{level}.bc", f"{work}/collapsed{level}.facet"
+    rc, _, err = run(["clang-22", "-g", level, "-c", "-emit-llvm", CPROG, "-o", bc])
+    if rc:
+        print("cannot compile", CPROG, err, file=sys.stderr)
+        sys.exit(2)
+    rc, _, err = run([FACET, "build", bc, "-o", cat])
+    if not check(rc == 0, f"{what}: facet build", err):
+        continue
+    objs = collapsed_tables(cat)
+    by_members = {frozenset(o["members"]): o for o in objs.values()}
+    local = by_members.get(frozenset({"op_open", "op_close"}))
+    table = by_members.get(frozenset({"t_open", "t_close", "u_open", "u_close"}))
+    check(len(objs) == 2 and local and table, f"{what}: two collapsed objects, holding o's two and table's four",
+          {k: sorted(o["members"]) for k, o in objs.items()})
+    if table:
+        check(table["name"] == "table" and table["kind"] == "global" and table["width"] == 4
+              and (table["file"], table["line"]) == (CPROG, marks["OBJECT"]["table"]),
+              f"{what}: table is the global declared at OBJECT table, width 4", table)
+        check(table["cause"] == "a variable index" and table["statement"] == "gep" and table["in_function"] == "main"
+              and (table["cause_file"], table["cause_line"]) == (CPROG, marks["COLLAPSE"]["table"]),
+              f"{what}: table collapsed by a variable-index gep in main at COLLAPSE table", table)
+        check(table["sites"] == {marks["SITE"]["table"]: 4}, f"{what}: table feeds SITE table only (4 held)",
+              table["sites"])
+    if local:
+        # -O2 keeps no #dbg_declare for o (clang tracks it with #dbg_assign):
+        # the object is then named by its value and placed at main.
+        if level == "-O0":
+            check(local["name"] == "stack:main:o" and local["line"] == marks["OBJECT"]["local"],
+                  f"{what}: o is stack:main:o declared at OBJECT local", local)
+        else:
+            check(local["name"].startswith("stack:main:%") and (local["file"], local["line"]) == (CPROG, MAIN_LINE),
+                  f"{what}: o is a stack object of main, placed at main", local)
+        check(local["kind"] == "stack" and local["width"] == 2 and local["cause"] == "a variable index"
+              and local["statement"] == "gep" and local["cause_line"] == marks["COLLAPSE"]["local"],
+              f"{what}: o collapsed by a variable-index gep at COLLAPSE local, width 2", local)
+        check(local["sites"] == {marks["SITE"]["slot"]: 2, marks["SITE"]["open"]: 2},
+              f"{what}: o feeds SITE slot and SITE open, 2 functions each", local["sites"])
+
+    # Paths through o are not proven; through the witnessed table, proven.
+    for sink in ("open_sink", "close_sink"):
+        rc, r, err = q(cat, "reach", "main", sink)
+        if not check(rc == 0 and r and r["reachable"], f"{what}: reach main {sink}", err):
+            continue
+        p0 = r["steps"][0]["proof"]
+        check(p0["kind"] == "premised" and p0.get("collapsed", {}).get("object") == local["name"]
+              and p0["collapsed"]["width"] == 2,
+              f"{what}: main's step towards {sink} is premised, through the collapsed o", p0)
+        check(r["proven"] is False and r["proof"]["label"] == "premised"
+              and any(pm.get("collapsed") == local["name"] for pm in r["proof"]["premises"]),
+              f"{what}: reach main {sink} is premised, its premises name o", r["proof"])
+    rc, r, err = q(cat, "reach", "main", "table_sink")
+    if check(rc == 0 and r and r["reachable"], f"{what}: reach main table_sink", err):
+        check(r["proven"] is True and r["steps"][0]["proof"]["kind"] == "premise-free",
+              f"{what}: through the witnessed table the path is proven", r["steps"][0]["proof"])
+    rc, r, err = q(cat, "callees", "main")
+    by_line = {s["line"]: {p["target"]: p for p in s["target_proofs"]} for s in (r or {}).get("sites", [])}
+    slot, opn, tbl = (by_line.get(marks["SITE"][k], {}) for k in ("slot", "open", "table"))
+    check(set(slot) == {"op_open", "op_close"} and all(
+        p["kind"] == "premised" and p["rule"] == "R0" and p["premise"] == "collapsed" for p in slot.values()),
+        f"{what}: SITE slot keeps R0's two, premised by the collapse", slot)
+    # -O0 recovers field ops.open (op_open stored there: Add-Store, op_close
+    # pruned); -O2's volatile po has no debug record, so R± keeps R0's two.
+    want_open = {"op_open"} if level == "-O0" else {"op_open", "op_close"}
+    check(set(opn) == want_open and all(p["kind"] == "premised" and p["collapsed"]["object"] == local["name"]
+                                        for p in opn.values()),
+          f"{what}: SITE open's targets {sorted(want_open)} are premised, through o", opn)
+    check(set(tbl) == {"t_open", "u_open"} and all(p["kind"] == "premise-free" for p in tbl.values()),
+          f"{what}: SITE table's t_open and u_open are premise-free (initializers witness them)", tbl)
+    rc, out, err = run([FACET, "query", "reach", "main", "close_sink", "--catalog", cat])
+    check(rc == 0 and "NOT PROVEN" in out and f"collapsed {local['name']}" in out,
+          f"{what}: the text reach names the collapsed object", out)
 
 # ---- limits and offsets: every list answer, against the whole list -------------------------
 cat = f"{work}/proofs-O0.facet"
