@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "catalog/collapsed.h"
 #include "report/render.h"
 #include "report/report.h"
 
@@ -26,6 +27,9 @@ void rp_text(FILE *out, const char *s);
 extern const char *const rp_bucket_names[RP_BUCKETS];
 unsigned rp_bucket_of(unsigned n_targets);
 void rp_figure(FILE *out, const char *const *graph_names, unsigned n_graphs, unsigned counts[][RP_BUCKETS]);
+
+/* The collapsed-objects section of the index page (collapsed.c). */
+void rp_collapsed(FILE *out, const catalog_collapsed *cc);
 
 /* One site's page (site.c): explain and graph of site in graph, drawn. */
 struct query_session;

@@ -286,11 +286,6 @@ static void questions(rctx *r, FILE *out)
 	}
 	sqlite3_finalize(st);
 	fprintf(out, "</table>\n<p class=\"note\">%u questions.</p>\n", n);
-	fputs("<h2 id=\"collapsed\">Collapsed objects</h2>\n<p class=\"note\">Objects the points-to analysis merged "
-	      "(a variable index, a cast it could not follow) make the sites that read them wide. The catalog does not "
-	      "record them; <code>facet stats --pta PROG.bc</code> counts them and <code>facet pts</code> shows the "
-	      "points-to set behind one answer.</p>\n",
-	      out);
 }
 
 /* The search index: every defined function and every indirect site. */
@@ -333,7 +328,7 @@ static bool write_index(rctx *r)
 	      out);
 	fprintf(out, "<p class=\"note\">Graph shown: <b>%s</b>. Jump to: <a href=\"#graphs\">graphs</a> &middot; <a "
 	        "href=\"#distribution\">distribution</a> &middot; <a href=\"#sites\">sites</a> &middot; <a "
-	        "href=\"#questions\">questions</a></p>\n", r->graph);
+	        "href=\"#questions\">questions</a> &middot; <a href=\"#collapsed\">collapsed objects</a></p>\n", r->graph);
 	tables(r, out);
 	figure(r, out);
 	rsite *sorted = xmalloc((r->n_sites + 1) * sizeof *sorted);
@@ -342,12 +337,17 @@ static bool write_index(rctx *r)
 	sites_table(r, out, sorted);
 	free(sorted);
 	questions(r, out);
+	catalog_collapsed cc;
+	bool ok = catalog_collapsed_read(r->cat, &cc, r->err);
+	if (ok)
+		rp_collapsed(out, &cc);
+	catalog_collapsed_free(&cc);
 	json_t *idx = search_index(r);
 	rp_json_block(out, "index", idx);
 	json_decref(idx);
 	rp_page_end(out, true);
 	fclose(out);
-	bool ok = put_page(r, "index.html", text, len);
+	ok = ok && put_page(r, "index.html", text, len);
 	free(text);
 	return ok;
 }
