@@ -76,30 +76,37 @@ static bool add_warrant(qctx *q, unsigned site, unsigned target, json_t *p, q_pr
 /* The widest collapsed member set that holds target and shares functions
  * with site's callee set (tables collapsed_set_sites, collapsed_members),
  * named by its first object, as {object, id, kind, width, objects}; NULL
- * when none (or a damaged row, recorded). */
+ * when none. Every set the site names must have an object: a dangling one
+ * is damage (recorded), not a set that holds nothing. */
 static json_t *collapsed_holder(qctx *q, unsigned site, unsigned target)
 {
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT c.member_set, o.id, o.name, o.kind, o.width, (SELECT count(*) FROM "
-	                                "collapsed_objects x WHERE x.member_set = c.member_set) FROM collapsed_set_sites c "
-	                                "JOIN collapsed_members m ON m.member_set = c.member_set AND m.function = ?2 "
-	                                "LEFT JOIN collapsed_objects o ON o.id = (SELECT min(id) FROM collapsed_objects y "
-	                                "WHERE y.member_set = c.member_set) WHERE c.site = ?1 "
-	                                "ORDER BY o.width DESC, c.member_set LIMIT 1");
+	                                "collapsed_objects x WHERE x.member_set = c.member_set), EXISTS(SELECT 1 FROM "
+	                                "collapsed_members m WHERE m.member_set = c.member_set AND m.function = ?2) "
+	                                "FROM collapsed_set_sites c LEFT JOIN collapsed_objects o ON o.id = (SELECT "
+	                                "min(id) FROM collapsed_objects y WHERE y.member_set = c.member_set) "
+	                                "WHERE c.site = ?1 ORDER BY 7 DESC, o.width DESC, c.member_set");
 	if (!st)
 		return NULL;
 	sqlite3_bind_int64(st, 1, site);
 	sqlite3_bind_int64(st, 2, target);
-	if (!q_step(q->s, st))
-		return NULL;
-	if (sqlite3_column_type(st, 1) == SQLITE_NULL || sqlite3_column_type(st, 2) != SQLITE_TEXT) {
-		q_damaged(q->s, "table collapsed_set_sites names member_set %lld, which no whole row of table "
-		          "collapsed_objects holds", (long long)sqlite3_column_int64(st, 0));
-		return NULL;
+	json_t *found = NULL;
+	while (q_step(q->s, st)) {
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL || sqlite3_column_type(st, 2) != SQLITE_TEXT) {
+			q_damaged(q->s, "table collapsed_set_sites names member_set %lld at site %u, which no whole row of "
+			          "table collapsed_objects holds", (long long)sqlite3_column_int64(st, 0), site);
+			json_decref(found);
+			sqlite3_reset(st);
+			return NULL;
+		}
+		if (!found && sqlite3_column_int(st, 6))
+			found = json_pack("{s:s, s:I, s:s, s:I, s:I}", "object", (const char *)sqlite3_column_text(st, 2),
+			                  "id", (json_int_t)sqlite3_column_int64(st, 1), "kind",
+			                  sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?",
+			                  "width", (json_int_t)sqlite3_column_int64(st, 4), "objects",
+			                  (json_int_t)sqlite3_column_int64(st, 5));
 	}
-	return json_pack("{s:s, s:I, s:s, s:I, s:I}", "object", (const char *)sqlite3_column_text(st, 2), "id",
-	                 (json_int_t)sqlite3_column_int64(st, 1), "kind",
-	                 sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?", "width",
-	                 (json_int_t)sqlite3_column_int64(st, 4), "objects", (json_int_t)sqlite3_column_int64(st, 5));
+	return found;
 }
 
 /* True when target is in the initializers of the field site dispatches

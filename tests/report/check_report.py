@@ -7,7 +7,10 @@ Usage: check_report.py FACET SRCDIR [--screenshot PNG]
 
 The program is tests/query/programs/proofs.c (clang-22 -g -O0 and -O2):
 SITE run's targets are fast_run (Add-Witness, premise-free) and slow_run
-(Add-Store, premise pi_bind), read from the program. The HTML is checked
+(Add-Store, premise pi_bind), read from the program. The collapsed-objects
+section is checked on tests/query/programs/collapsed.c (its groups, objects,
+places, causes and site links, read from the program), and damaged
+collapsed-object rows are refused naming the table and row. The HTML is checked
 with Python's HTML parser at both levels; then headless Chromium (Debian's
 chromium) loads the -O0 report from disk inside a harness page that types
 into the search box, checks that a function is found, follows the site
@@ -127,6 +130,141 @@ for level in ("-O0", "-O2"):
     r = run(FACET, "report", cat, "-o", f"{work}/other")
     check(r.returncode == 1 and open(f"{work}/other/index.html").read() == "my own page\n",
           f"{w}: an index.html that is not a report page is not replaced", r.stderr)
+
+# ---- the collapsed-objects section (tests/query/programs/collapsed.c) -------------------------
+# Its header says, from the code: the global `table` (OBJECT table) collapses
+# at COLLAPSE table holding t_open, t_close, u_open, u_close and feeds SITE
+# table (4 held); main's local `o` (OBJECT local) collapses at COLLAPSE local
+# holding op_open, op_close and feeds SITE slot and SITE open (2 each).
+CPROG = "tests/query/programs/collapsed.c"
+cmarks = {}
+for n, t in enumerate(open(CPROG), 1):
+    for kind in ("OBJECT", "COLLAPSE", "SITE"):
+        for part in t.split(f"{kind} ")[1:]:
+            if "/*" in t:
+                cmarks[(kind, part.split()[0].rstrip("*/"))] = n
+
+
+class Rows(html.parser.HTMLParser):
+    """The rows of table#collapsed-table: each row's cells as text, and its links."""
+    def __init__(self):
+        super().__init__()
+        self.inside, self.rows, self.cell = False, [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("id") == "collapsed-table":
+            self.inside = True
+        elif self.inside and tag == "tr":
+            self.rows.append({"cells": [], "links": []})
+        elif self.inside and tag in ("td", "th"):
+            self.cell = []
+        elif self.inside and tag == "a" and self.rows:
+            self.rows[-1]["links"].append(a.get("href"))
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.inside:
+            self.inside = False
+        elif self.inside and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1]["cells"].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def site_id(cat, line):
+    r = json.loads(run(FACET, "query", "at", f"collapsed.c:{line}", "--catalog", cat, "--format", "json").stdout)
+    ids = [x["id"] for x in r["sites"] if x["kind"] == "indirect"]
+    return ids[0] if len(ids) == 1 else None
+
+
+for level in ("-O0", "-O2"):
+    w = f"collapsed.c {level}"
+    bc, cat, out = f"{work}/c{level}.bc", f"{work}/c{level}.facet", f"{work}/creport{level}"
+    if run("clang-22", "-g", level, "-c", "-emit-llvm", CPROG, "-o", bc).returncode or \
+            run(FACET, "build", bc, "-o", cat).returncode:
+        print("cannot build", CPROG, file=sys.stderr)
+        sys.exit(2)
+    r = run(FACET, "report", cat, "-o", out)
+    if not check(r.returncode == 0, f"{w}: facet report", r.stderr):
+        continue
+    p = Rows()
+    p.feed(open(f"{out}/index.html", encoding="utf-8").read())
+    body = [row for row in p.rows if row["cells"] and row["cells"][0].isdigit()]
+    check([row["cells"][0] for row in body] == ["4", "2"], f"{w}: two groups, 4 and 2 functions, widest first",
+          [row["cells"][:2] for row in body])
+    if len(body) != 2:
+        continue
+    tbl, loc = body
+    sid = {k: site_id(cat, cmarks[("SITE", k)]) for k in ("slot", "open", "table")}
+    check(tbl["links"] == [f"site-{sid['table']}.html"] and f"{sid['table']} (4)" in tbl["cells"][3],
+          f"{w}: table's group links SITE table, 4 held", tbl)
+    want = f"table (global, at {CPROG}:{cmarks[('OBJECT', 'table')]}): a variable index, gep in main at " \
+           f"{CPROG}:{cmarks[('COLLAPSE', 'table')]}"
+    check(tbl["cells"][1] == "1" and tbl["cells"][2] == want, f"{w}: table's object, place and cause", tbl["cells"])
+    check(sorted(loc["links"]) == sorted([f"site-{sid['slot']}.html", f"site-{sid['open']}.html"])
+          and f"{sid['slot']} (2)" in loc["cells"][3] and f"{sid['open']} (2)" in loc["cells"][3],
+          f"{w}: o's group links SITE slot and SITE open, 2 held each", loc)
+    cause = f"a variable index, gep in main at {CPROG}:{cmarks[('COLLAPSE', 'local')]}"
+    check(loc["cells"][2].startswith("stack:main:") and loc["cells"][2].endswith(cause),
+          f"{w}: o's object and cause", loc["cells"])
+    if level == "-O0":
+        check(loc["cells"][2].startswith(f"stack:main:o (stack, at {CPROG}:{cmarks[('OBJECT', 'local')]})"),
+              f"{w}: o named and placed by its declaration", loc["cells"])
+    for link in tbl["links"] + loc["links"]:
+        check(os.path.exists(f"{out}/{link}"), f"{w}: {link} exists")
+
+# Damaged collapsed-object rows: the report refuses naming the file, the
+# table and the row, and writes no page; so do queries whose labels read them.
+import sqlite3
+cat0 = f"{work}/c-O0.facet"
+edits = [
+    ("set_sites.member_set dangling", "UPDATE collapsed_set_sites SET member_set = 99", "collapsed_set_sites",
+     "member_set has no rows"),
+    ("set_sites.site direct", "UPDATE collapsed_set_sites SET site = (SELECT min(id) FROM sites WHERE kind = "
+     "'direct')", "collapsed_set_sites", "not an indirect site"),
+    ("set_sites.held 0", "UPDATE collapsed_set_sites SET held = 0", "collapsed_set_sites", "held 0 is out of range"),
+    ("objects.width wrong", "UPDATE collapsed_objects SET width = 3 WHERE width = 4", "collapsed_objects",
+     "width is not"),
+    ("objects.kind unknown", "UPDATE collapsed_objects SET kind = 'weird'", "collapsed_objects", "kind is not"),
+    ("objects.line text", "UPDATE collapsed_objects SET line = 'x'", "collapsed_objects", "line is not an integer"),
+    ("objects.name NULL", "PRAGMA legacy_alter_table=ON; ALTER TABLE collapsed_objects RENAME TO old_objects; "
+     "CREATE TABLE collapsed_objects AS SELECT * FROM old_objects; DROP TABLE old_objects; "
+     "UPDATE collapsed_objects SET name = NULL", "collapsed_objects", "name is not text"),
+    ("members.function dangling", "UPDATE collapsed_members SET function = 99999", "collapsed_members",
+     "function 99999 is out of range"),
+    ("members of a set no object holds", "INSERT INTO collapsed_members VALUES(7, 0)", "collapsed_members",
+     "no collapsed object holds"),
+    ("table collapsed_set_sites dropped", "DROP TABLE collapsed_set_sites", "collapsed_set_sites", "no such table"),
+]
+for what, sql, table, says in edits:
+    bad = f"{work}/damaged-{len(what)}-{abs(hash(what)) % 10000}.facet"
+    shutil.copy(cat0, bad)
+    db = sqlite3.connect(bad)
+    db.executescript(sql)
+    db.commit()
+    db.close()
+    out = f"{work}/damaged-report"
+    shutil.rmtree(out, ignore_errors=True)
+    r = run(FACET, "report", bad, "-o", out)
+    check(r.returncode == 1 and bad in r.stderr and f"table {table}" in r.stderr and says in r.stderr
+          and "damaged catalog" in r.stderr, f"damaged ({what}): facet report refuses naming {table}", r.stderr)
+    check(not os.path.exists(f"{out}/index.html"), f"damaged ({what}): no index.html written")
+    if what == "set_sites.member_set dangling":
+        r = run(FACET, "query", "callees", "main", "--catalog", bad, "--format", "json")
+        check(r.returncode == 1 and "damaged catalog" in r.stderr and "collapsed_set_sites" in r.stderr,
+              f"damaged ({what}): a query whose labels read it refuses", r.stderr)
+old = f"{work}/schema4.facet"
+shutil.copy(cat0, old)
+db = sqlite3.connect(old)
+db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+db.commit()
+db.close()
+r = run(FACET, "report", old, "-o", f"{work}/old-report")
+check(r.returncode == 1 and old in r.stderr and "schema version 4" in r.stderr and "facet build" in r.stderr,
+      "a schema-4 catalog (before collapsed objects) is refused: rebuild it", r.stderr)
 
 HARNESS = """<!DOCTYPE html><html><body><pre id="result">RUNNING</pre>
 <iframe id="f" src="index.html" width="1200" height="900"></iframe>
