@@ -521,7 +521,9 @@ static bool designated(CXCursor c, cursor_vec *kids)
 	if (clang_getCursorKind(c) != CXCursor_UnexposedExpr)
 		return false;
 	children(c, kids);
-	return kids->len >= 2;
+	/* `offsetof(T, m)` is an unexposed expression with children too: the
+	 * type, then the member; a designator list never starts with a type */
+	return kids->len >= 2 && clang_getCursorKind(kids->items[0]) != CXCursor_TypeRef;
 }
 
 static void init_list(init_ctx *ic, CXCursor list, CXType type, const char *key, int depth)
