@@ -56,6 +56,8 @@ typedef struct src_keyinfo {
 	const char *record;        /* KEY_FIELD: the struct ("S", "@file:line:col" when anonymous) */
 	const char *name;          /* the member, variable or parameter as written */
 	const char *type;          /* its declared type as spelled */
+	const char *canon;         /* the canonical type of one element (arrays stripped) */
+	bool by_type;              /* a read from memory cast to a function-pointer type: every location of that type */
 } src_keyinfo;
 
 /* A value written somewhere or passed: a function's name, or the contents

@@ -240,7 +240,11 @@ static const char *key_info(walk *w, const char *key, src_key_kind kind, const c
 		ki->kind = kind;
 		ki->record = record;
 		ki->name = name;
+		CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+		while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray)
+			t = clang_getCanonicalType(clang_getArrayElementType(t));
 		ki->type = take(w, clang_getTypeSpelling(clang_getCursorType(decl)));
+		ki->canon = take(w, clang_getTypeSpelling(t));
 		strmap_put(&w->f->keys, key, ki);
 	}
 	return key;
@@ -367,21 +371,29 @@ static bool points_to_fp(CXType t)
  * keeps in memory it reaches only through pointers (an array allocated and
  * filled through one pointer, read through another after passing through
  * an untyped container). */
-static const char *memory_key(walk *w, CXType ptr, CXCursor at)
+static const char *memory_key(walk *w, CXType ptr, CXCursor at, bool cast)
 {
 	CXType elem = clang_getCanonicalType(clang_getPointeeType(clang_getCanonicalType(ptr)));
 	CXString sp = clang_getTypeSpelling(elem);
 	char buf[4200];
-	snprintf(buf, sizeof buf, "mem:%s", clang_getCString(sp));
+	snprintf(buf, sizeof buf, "%s:%s", cast ? "cast" : "mem", clang_getCString(sp));
 	clang_disposeString(sp);
 	const char *key = src_intern(w->f, buf);
-	return key_info(w, key, KEY_VAR, NULL, key + 4, at);
+	key_info(w, key, KEY_VAR, NULL, key + (cast ? 5 : 4), at);
+	if (cast) {
+		src_keyinfo *ki = strmap_get(&w->f->keys, key);
+		ki->canon = key + 5;
+		ki->by_type = true;
+	}
+	return key;
 }
 
 /* `*p` or `p[i]` (e is the `*` or the subscript, base its operand): with p
  * a pointer to function pointers, p's own location and the memory of its
  * type are one, both ways; through a cast of other memory
- * (`*(code_pt *) ip`) the memory of the type alone. */
+ * (`*(code_pt *) ip`, a byte stream of structs whose first member is the
+ * code) nothing says which location is read: every location of that type
+ * (resolve.c's by-type copies). */
 static const char *through_pointer(walk *w, CXCursor e, CXCursor base)
 {
 	CXType bt = clang_getCursorType(base);
@@ -389,13 +401,13 @@ static const char *through_pointer(walk *w, CXCursor e, CXCursor base)
 	if (!points_to_fp(bt))
 		return location_key(w, base);
 	if (!ctype_holds_function_pointer(clang_getCursorType(inner)))
-		return memory_key(w, bt, e);
+		return memory_key(w, bt, e, true);
 	const char *key = location_key(w, inner);
 	enum CXCursorKind ik = clang_getCursorKind(inner);
 	if (!key || clang_getCanonicalType(clang_getCursorType(inner)).kind != CXType_Pointer ||
 	    (ik != CXCursor_DeclRefExpr && ik != CXCursor_MemberRefExpr))
 		return key;   /* an array is its own location, so is what a call returns */
-	const char *mem = memory_key(w, bt, e);
+	const char *mem = memory_key(w, bt, e, false);
 	src_value a = {.is_key = true, .key = mem}, b = {.is_key = true, .key = key};
 	add_flow(w, key, &a, FORM_STORE, e, NULL);
 	add_flow(w, mem, &b, FORM_STORE, e, NULL);

@@ -214,6 +214,25 @@ static void return_flows(resolver *r)
 	VEC_FREE(&targets);
 }
 
+/* A read through a cast of other memory (internal.h by_type) copies from
+ * every field, variable and memory location whose element type is the one
+ * read: over-approximate, the way a type-based fallback must be. */
+static void type_flows(resolver *r)
+{
+	src_retof none = {.in_def = SRC_NONE};
+	for (size_t i = 0; i < r->f->keys.cap; i++) {
+		const src_keyinfo *cast = r->f->keys.slots[i].value;
+		if (!r->f->keys.slots[i].key || !cast->by_type)
+			continue;
+		for (size_t j = 0; j < r->f->keys.cap; j++) {
+			const src_keyinfo *k = r->f->keys.slots[j].value;
+			if (r->f->keys.slots[j].key && j != i && !k->by_type && (k->kind == KEY_FIELD || k->kind == KEY_VAR) &&
+			    k->canon && strcmp(k->canon, cast->canon) == 0)
+				copy_flow(r, r->f->keys.slots[i].key, r->f->keys.slots[j].key, &none);
+		}
+	}
+}
+
 static void index_flows(resolver *r, size_t from)
 {
 	for (size_t i = from; i < r->f->flows.len; i++) {
@@ -376,6 +395,9 @@ typedef struct site_out {
 
 static const char *evidence(resolver *r, const src_flow *fl, unsigned fn)
 {
+	if (strncmp(fl->key, "cast:", 5) == 0)
+		return arena_printf(&r->p->arena, "%s is held in %s, a location of the type read through a cast (by type)",
+		                    r->fns.items[fn]->name, fl->value.key);
 	const char *what = fl->value.is_key && strncmp(fl->value.key, "ret:", 4) == 0 ? "returned by a call"
 	                   : fl->value.is_key ? "copied from another location" : fl->form == FORM_INIT ? "initializer"
 	                   : "assignment";
@@ -607,6 +629,7 @@ void src_resolve(src_facts *f, source_result *out)
 	number_definitions(&r);
 	argument_flows(&r);
 	return_flows(&r);
+	type_flows(&r);
 	index_flows(&r, 0);
 	propagate(&r);
 	strmap done;

@@ -1,6 +1,7 @@
 /* mem.c — function pointers kept in memory reached only through pointers:
  * pushed into a container of untyped elements through one pointer, read
- * back through another; and read from a byte buffer through a cast. */
+ * back through another; and read from a byte buffer through a cast (any
+ * location of the type read). */
 #include <stdlib.h>
 
 typedef int (*handler_pt)(int);
@@ -35,8 +36,21 @@ int run_phase(int i)
 	return r;
 }
 
+/* a byte stream of instructions whose first member is the code to run */
+typedef struct { handler_pt code; int len; } copy_code_t;
+
+static int h_copy(int x) { return x + 2; }
+
+void emit_copy(unsigned char *buf)
+{
+	copy_code_t *c = (copy_code_t *)buf;
+	c->code = h_copy;
+	c->len = 1;
+}
+
 int run_code(unsigned char *ip)
 {
 	handler_pt code = *(handler_pt *)ip;
-	return code(0);                                    /* -> h_static@mem.c:S h_index@mem.c:S */
+	/* by type: every int (*)(int) location, copy.c's vtab.run and step_fn tables too */
+	return code(0);                                    /* -> h_static@mem.c:S h_index@mem.c:S h_copy@mem.c:S run_fast@copy.c:S run_slow@copy.c:S step_one@copy.c:S step_two@copy.c:S */
 }
