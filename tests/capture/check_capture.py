@@ -322,6 +322,11 @@ def bad_input(facet):
             ("bad status", json.dumps(dict(data, programs=[dict(data["programs"][0], inputs=[
                 dict(data["programs"][0]["inputs"][0], status="maybe")])])), "status"),
             ("inputs not array", json.dumps(dict(data, programs=[dict(data["programs"][0], inputs=3)])), "arrays"),
+            ("linker_script a string", json.dumps(dict(data, programs=[dict(data["programs"][0],
+                                                                              linker_script="yes")])),
+             "programs[0].linker_script"),
+            ("entry a number", json.dumps(dict(data, programs=[dict(data["programs"][0], entry=3)])),
+             "programs[0].entry"),
         ]
         for name, text, want in cases:
             with open(man, "w") as f:
