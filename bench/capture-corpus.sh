@@ -81,19 +81,21 @@ mkdir -p "$WORK"
 for s in "$@"; do
     cmd=$(cmd_of "$s") || { echo "$s: no build command known" >&2; continue; }
     prog=$(prog_of "$s")
+    # wall seconds, and CPU seconds (user + system of the build and all its children: on a
+    # loaded machine the steadier figure of the work capture adds)
+    TIMEFORMAT='%R %U %S'
     if [ $plain = 1 ]; then
         unpack "$s" "$WORK/$s/plain"
-        t0=$(date +%s.%N)
-        (cd "$WORK/$s/plain" && env -u CC -u CXX bash -c "$cmd" > "$WORK/$s.plain.log" 2>&1)
-        t1=$(date +%s.%N)
-        echo "$s plain build: $(echo "$t1 - $t0" | bc) s (rc $?)"
+        { time (cd "$WORK/$s/plain" && env -u CC -u CXX bash -c "$cmd" > "$WORK/$s.plain.log" 2>&1); } 2> "$WORK/$s.plain.time"
+        rc=$?
+        read -r wall u sy < "$WORK/$s.plain.time"
+        echo "$s plain build: $wall s wall, $(echo "$u + $sy" | bc) s CPU (rc $rc, load $(cut -d' ' -f1 /proc/loadavg))"
     fi
     unpack "$s" "$WORK/$s/src"
-    t0=$(date +%s.%N)
-    (cd "$WORK/$s/src" && eval env -u CC -u CXX "$FACET" capture -- "$cmd" > "$WORK/$s.capture.log" 2>&1)
+    { time (cd "$WORK/$s/src" && eval env -u CC -u CXX "$FACET" capture -- "$cmd" > "$WORK/$s.capture.log" 2>&1); } 2> "$WORK/$s.capture.time"
     rc=$?
-    t1=$(date +%s.%N)
-    echo "$s captured build: $(echo "$t1 - $t0" | bc) s (rc $rc)"
+    read -r wall u sy < "$WORK/$s.capture.time"
+    echo "$s captured build: $wall s wall, $(echo "$u + $sy" | bc) s CPU (rc $rc, load $(cut -d' ' -f1 /proc/loadavg))"
     (cd "$WORK/$s/src" && "$FACET" capture list --format json > "$WORK/$s.list.json")
     (cd "$WORK/$s/src" && "$FACET" capture extract --with-shared "$prog" -o "$WORK/$s.bc") || { echo "$s: extract failed"; continue; }
     if [ ! -f "$CORPUS/bc/$s.bc" ]; then   # outside the corpus: analyse it
