@@ -385,7 +385,8 @@ static catalog_collapsed_set *set_of(catalog_collapsed *cc, long long id)
 static bool read_members(reader *rd, catalog_collapsed *cc, long long n_functions)
 {
 	static const char *T = "collapsed_members";
-	sqlite3_stmt *st = prep(rd, T, "SELECT member_set, function, rowid FROM collapsed_members ORDER BY member_set");
+	sqlite3_stmt *st = prep(rd, T, "SELECT member_set, function, rowid FROM collapsed_members ORDER BY member_set, "
+	                               "function");
 	if (!st)
 		return false;
 	VEC(catalog_collapsed_set) v = {0};
@@ -397,7 +398,13 @@ static bool read_members(reader *rd, catalog_collapsed *cc, long long n_function
 			break;
 		if (!v.len || VEC_LAST(&v).id != set)
 			VEC_PUSH(&v, ((catalog_collapsed_set){.id = (unsigned)set}));
-		VEC_LAST(&v).width++;
+		catalog_collapsed_set *ms = &VEC_LAST(&v);
+		if (ms->width && ms->functions[ms->width - 1] == fn) {
+			damaged(rd, T, row, "function is listed twice in its member_set");
+			break;
+		}
+		ms->functions = xrealloc(ms->functions, (ms->width + 1) * sizeof *ms->functions);
+		ms->functions[ms->width++] = (unsigned)fn;
 	}
 	cc->sets = v.items;
 	cc->n_sets = (unsigned)v.len;
@@ -511,8 +518,10 @@ void catalog_collapsed_free(catalog_collapsed *cc)
 		free(o->in_function);
 		free(o->cause_file);
 	}
-	for (unsigned i = 0; i < cc->n_sets; i++)
+	for (unsigned i = 0; i < cc->n_sets; i++) {
 		free(cc->sets[i].sites);
+		free(cc->sets[i].functions);
+	}
 	free(cc->objects);
 	free(cc->sets);
 	memset(cc, 0, sizeof *cc);

@@ -27,6 +27,7 @@ typedef struct catalog_collapsed_site {
 typedef struct catalog_collapsed_set {
 	unsigned id;
 	unsigned width;            /* functions it holds (rows of collapsed_members) */
+	unsigned *functions;       /* those function ids, ascending */
 	unsigned n_objects;        /* the objects holding exactly these */
 	catalog_collapsed_site *sites;   /* widest held first, then by site id */
 	unsigned n_sites;

@@ -233,9 +233,10 @@ const mcp_tool mcp_tools[] = {
 	{"reach", "Can FROM reach TO",
 	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. Each step "
 	 "has proof {kind: direct | premise-free | premised | agent, graphs, rule, premise, evidence, "
-	 "confidence}; proof.label is proven only when every step is direct or premise-free (Add-Witness, "
-	 "or a points-to edge the graph keeps), premised when a step rests on a premise (Add-Store: pi_bind; "
-	 "proof.premises lists them), agent when a step is an overlay edge; proven is true only for "
+	 "confidence, collapsed}; proof.label is proven only when every step is direct or premise-free "
+	 "(Add-Witness, or a points-to edge the graph keeps), premised when a step rests on a premise "
+	 "(Add-Store: pi_bind; collapsed: the target may come through a collapsed points-to object, named "
+	 "in proof.collapsed; proof.premises lists them), agent when a step is an overlay edge; proven is true only for "
 	 "label proven (answer_version 2; agent_free is version 1's proven: no agent step). uncertainty "
 	 "counts the unresolved indirect sites that could hide a path, and with include_overlay the agent "
 	 "steps (a path without agent steps is preferred when one exists).",

@@ -26,6 +26,7 @@ struct query_session {
 	catalog_adjacency *adj[CG_N_GRAPHS];   /* each graph's arrays, read on first use */
 	query_module_writer write_module;   /* slice's emit_module; NULL: refused */
 	facet_error damage;        /* the first failed statement or damaged row of this call */
+	struct q_collapsed *collapsed;   /* the collapsed-object tables, read on first use (proof.c) */
 };
 
 /* An agent edge as walks use it: the overlay edge e covers site at caller. */
@@ -111,6 +112,8 @@ json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids);
 json_t *q_agent_json(const overlay_edge *e);    /* {key, confidence, provenance, verdict} */
 
 /* Proof labels (proof.c): how an edge of an answer is known. */
+typedef struct q_collapsed q_collapsed;
+void q_collapsed_free(q_collapsed *c);
 typedef enum q_proof_kind { PROOF_DIRECT, PROOF_PREMISE_FREE, PROOF_PREMISED, PROOF_AGENT, PROOF_N_KINDS } q_proof_kind;
 const char *q_proof_kind_name(q_proof_kind k);
 /* {kind, graphs, rule?, premise?, evidence?, source?, confidence?} of the edge

@@ -24,7 +24,11 @@
  * risk (a true edge dropped) is in the answer's uncertainty. */
 #include "query/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "catalog/collapsed.h"
+#include "util/xalloc.h"
 
 static const char *const kind_names[] = {"direct", "premise-free", "premised", "agent"};
 
@@ -73,40 +77,124 @@ static bool add_warrant(qctx *q, unsigned site, unsigned target, json_t *p, q_pr
 	return true;
 }
 
+/* The catalog's collapsed objects (catalog/collapsed.h), read and checked
+ * once per session: per indirect site the member sets sharing its
+ * callees, widest first, and per set its first object by id. */
+struct q_collapsed {
+	catalog_collapsed cc;
+	char *damage;              /* why the tables cannot be read, or NULL */
+	uint32_t *site_off;        /* n_sites + 1: site s's sets are site_sets[site_off[s] ..] */
+	uint32_t *site_sets;       /* indices in cc.sets */
+	const catalog_collapsed_object **first;   /* per set: its object with the lowest id */
+};
+
+void q_collapsed_free(q_collapsed *c)
+{
+	if (!c)
+		return;
+	catalog_collapsed_free(&c->cc);
+	free(c->damage);
+	free(c->site_off);
+	free(c->site_sets);
+	free(c->first);
+	free(c);
+}
+
+static int set_by_width(const void *a, const void *b, void *ctx)
+{
+	const catalog_collapsed *cc = ctx;
+	const catalog_collapsed_set *x = &cc->sets[*(const uint32_t *)a], *y = &cc->sets[*(const uint32_t *)b];
+	if (x->width != y->width)
+		return x->width > y->width ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void index_sites(q_collapsed *c, unsigned n_sites)
+{
+	catalog_collapsed *cc = &c->cc;
+	c->site_off = xcalloc(n_sites + 2, sizeof *c->site_off);
+	size_t n = 0;
+	for (unsigned i = 0; i < cc->n_sets; i++)
+		for (unsigned k = 0; k < cc->sets[i].n_sites; k++)
+			if (cc->sets[i].sites[k].site < n_sites) {
+				c->site_off[cc->sets[i].sites[k].site + 1]++;
+				n++;
+			}
+	for (unsigned s = 0; s < n_sites; s++)
+		c->site_off[s + 1] += c->site_off[s];
+	c->site_sets = xmalloc((n + 1) * sizeof *c->site_sets);
+	uint32_t *fill = xmalloc((n_sites + 1) * sizeof *fill);
+	memcpy(fill, c->site_off, n_sites * sizeof *fill);
+	for (unsigned i = 0; i < cc->n_sets; i++)
+		for (unsigned k = 0; k < cc->sets[i].n_sites; k++)
+			if (cc->sets[i].sites[k].site < n_sites)
+				c->site_sets[fill[cc->sets[i].sites[k].site]++] = i;
+	free(fill);
+	for (unsigned s = 0; s < n_sites; s++)
+		qsort_r(c->site_sets + c->site_off[s], c->site_off[s + 1] - c->site_off[s], sizeof *c->site_sets,
+		        set_by_width, cc);
+	c->first = xcalloc(cc->n_sets + 1, sizeof *c->first);
+	for (unsigned i = 0; i < cc->n; i++) {
+		const catalog_collapsed_object *o = &cc->objects[i];
+		size_t k = (size_t)(o->set - cc->sets);
+		if (!c->first[k] || o->id < c->first[k]->id)
+			c->first[k] = o;
+	}
+}
+
+static q_collapsed *collapsed_tables(qctx *q)
+{
+	query_session *s = q->s;
+	if (!s->collapsed) {
+		s->collapsed = xcalloc(1, sizeof *s->collapsed);
+		facet_error err = {0};
+		if (!catalog_collapsed_read(s->cat, &s->collapsed->cc, &err)) {
+			/* "PATH: damaged catalog (table T, row N: WHAT)": q_damaged adds the path */
+			const char *m = err.msg, *cut = strstr(m, ": damaged catalog ");
+			s->collapsed->damage = xstrdup(cut ? cut + strlen(": damaged catalog ") : m);
+			catalog_collapsed_free(&s->collapsed->cc);
+		} else {
+			index_sites(s->collapsed, s->n_sites);
+		}
+	}
+	if (s->collapsed->damage) {
+		q_damaged(s, "%s", s->collapsed->damage);
+		return NULL;
+	}
+	return s->collapsed;
+}
+
+static bool holds(const catalog_collapsed_set *ms, unsigned f)
+{
+	unsigned lo = 0, hi = ms->width;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (ms->functions[mid] == f)
+			return true;
+		if (ms->functions[mid] < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* The widest collapsed member set that holds target and shares functions
- * with site's callee set (tables collapsed_set_sites, collapsed_members),
- * named by its first object, as {object, id, kind, width, objects}; NULL
- * when none. Every set the site names must have an object: a dangling one
- * is damage (recorded), not a set that holds nothing. */
+ * with site's callee set, named by its first object, as {object, id, kind,
+ * width, objects}; NULL when none (or damaged tables, recorded). */
 static json_t *collapsed_holder(qctx *q, unsigned site, unsigned target)
 {
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT c.member_set, o.id, o.name, o.kind, o.width, (SELECT count(*) FROM "
-	                                "collapsed_objects x WHERE x.member_set = c.member_set), EXISTS(SELECT 1 FROM "
-	                                "collapsed_members m WHERE m.member_set = c.member_set AND m.function = ?2) "
-	                                "FROM collapsed_set_sites c LEFT JOIN collapsed_objects o ON o.id = (SELECT "
-	                                "min(id) FROM collapsed_objects y WHERE y.member_set = c.member_set) "
-	                                "WHERE c.site = ?1 ORDER BY 7 DESC, o.width DESC, c.member_set");
-	if (!st)
+	q_collapsed *c = collapsed_tables(q);
+	if (!c || site >= q->s->n_sites)
 		return NULL;
-	sqlite3_bind_int64(st, 1, site);
-	sqlite3_bind_int64(st, 2, target);
-	json_t *found = NULL;
-	while (q_step(q->s, st)) {
-		if (sqlite3_column_type(st, 1) == SQLITE_NULL || sqlite3_column_type(st, 2) != SQLITE_TEXT) {
-			q_damaged(q->s, "table collapsed_set_sites names member_set %lld at site %u, which no whole row of "
-			          "table collapsed_objects holds", (long long)sqlite3_column_int64(st, 0), site);
-			json_decref(found);
-			sqlite3_reset(st);
-			return NULL;
-		}
-		if (!found && sqlite3_column_int(st, 6))
-			found = json_pack("{s:s, s:I, s:s, s:I, s:I}", "object", (const char *)sqlite3_column_text(st, 2),
-			                  "id", (json_int_t)sqlite3_column_int64(st, 1), "kind",
-			                  sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "?",
-			                  "width", (json_int_t)sqlite3_column_int64(st, 4), "objects",
-			                  (json_int_t)sqlite3_column_int64(st, 5));
+	for (uint32_t k = c->site_off[site]; k < c->site_off[site + 1]; k++) {
+		const catalog_collapsed_set *ms = &c->cc.sets[c->site_sets[k]];
+		const catalog_collapsed_object *o = c->first[c->site_sets[k]];
+		if (o && holds(ms, target))
+			return json_pack("{s:s, s:I, s:s, s:I, s:I}", "object", o->name, "id", (json_int_t)o->id, "kind",
+			                 o->kind, "width", (json_int_t)ms->width, "objects", (json_int_t)ms->n_objects);
 	}
-	return found;
+	return NULL;
 }
 
 /* True when target is in the initializers of the field site dispatches

@@ -121,6 +121,7 @@ void query_close(query_session *s)
 	for (int g = 0; g < CG_N_GRAPHS; g++)
 		catalog_adjacency_free(s->adj[g]);
 	overlay_free(s->ov);
+	q_collapsed_free(s->collapsed);
 	catalog_close(s->cat);
 	free(s->intrinsic);
 	for (unsigned i = 0; s->names && i < s->n_functions; i++)

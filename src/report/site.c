@@ -60,6 +60,14 @@ static void target_table(FILE *out, json_t *targets, bool in_graph)
 				}
 				fputc(')', out);
 			}
+			json_t *held = json_object_get(p, "collapsed");
+			if (json_is_object(held)) {   /* the collapsed object the target may come through */
+				fputs("<br><span class=\"note\">through collapsed <a href=\"index.html#collapsed\" "
+				      "class=\"mono\">", out);
+				rp_text(out, str(held, "object"));
+				fprintf(out, "</a> (%lld functions)</span>",
+				        (long long)json_integer_value(json_object_get(held, "width")));
+			}
 			fputs("</td>", out);
 		}
 		fputs("<td class=\"mono\">", out);
