@@ -8,7 +8,9 @@
  *           function constant, which would miss most assignments (§5.2);
  *   form 2  every memcpy/memmove whose destination resolves to struct S adds,
  *           for each function-pointer field m' of S, the functions held by
- *           field m' of every object the source may point to.
+ *           field m' of every object the source may point to: a constant
+ *           global's initializer at that offset; a collapsed object's one
+ *           location as a place that is not established (copied_at).
  * Every addition keeps only f with sig(f) ~ sig(S.m) (line 5 of the
  * algorithm), or f cast to a type compatible with sig(S.m) where its address
  * is taken (cast.c), and records its evidence; a (field, function) pair keeps at most
@@ -297,13 +299,67 @@ static const sbitmap *content(const pta_result *pta, unsigned obj, int64_t off)
 	return pta_pts(s, pta_field(s, obj, off));
 }
 
+/* The defined constant global that points-to object obj stands for, or NULL.
+ * Its content is its initializer: C gives no way to write it. */
+static const ir_global *constant_global(const facet_ctx *x, unsigned obj)
+{
+	const pta_result *pta = x->pta;
+	if (obj >= pta->n_objects || pta->objects[obj].kind != OBJ_GLOBAL || pta->objects[obj].index >= x->prog->n_globals)
+		return NULL;
+	const ir_global *g = x->prog->globals[pta->objects[obj].index];
+	return g->constant && g->defined ? g : NULL;
+}
+
+/* What a copy of n bytes (IR_NOT_CONST: unknown) read from one location loc
+ * of the source moves into the slot at byte `slot` of the destination:
+ *   - a constant global: the function its initializer holds at that offset
+ *     (into `exact`). The copy starts at loc's offset; when the object is
+ *     collapsed that offset is lost, but a copy as large as the object
+ *     starts at 0 (C's rule: it stays inside its object);
+ *   - an object that is not collapsed: what points-to says the field holds
+ *     (into `exact`);
+ *   - a collapsed object (not a constant one copied whole): its one location
+ *     holds what every field holds, so the copy may have moved any of it into
+ *     this slot (into `loose`). Read as exact, a copy out of a collapsed
+ *     table moved every function of it into every field of the destination,
+ *     each with an established place for Add-Store. */
+static void copied_at(adder *a, unsigned loc, int64_t slot, int64_t n, sbitmap *exact, sbitmap *loose,
+                      fn_list *exact_fns)
+{
+	facet_ctx *x = a->x;
+	pta_solver *sv = x->pta->solver;
+	unsigned obj = pta_loc_object(sv, loc);
+	bool collapsed = pta_object_collapsed(sv, obj);
+	const ir_global *g = constant_global(x, obj);
+	if (g && (!collapsed || (n != IR_NOT_CONST && (uint64_t)n == g->size))) {
+		int64_t off = (collapsed ? 0 : pta_loc_offset(sv, loc)) + slot;
+		for (unsigned i = 0; i < g->n_slots; i++)
+			if (g->slots[i].kind == SLOT_FUNCTION && g->slots[i].function && (int64_t)g->slots[i].offset == off)
+				VEC_PUSH(exact_fns, g->slots[i].function->id);
+		return;
+	}
+	const sbitmap *c = content(x->pta, obj, pta_loc_offset(sv, loc) + slot);
+	if (c && sbm_intersects(c, &a->fn_locs))
+		sbm_union(collapsed ? loose : exact, c);
+}
+
+static void copy_add(adder *a, unsigned field, const fn_list *fns, bool established, const ir_site *s,
+                     unsigned fn)
+{
+	for (size_t j = 0; j < fns->len; j++) {
+		facet_assign as = {.function = fns->items[j], .form = FORM_COPY, .loc = s->loc, .established = established,
+		                   .in_function = a->x->prog->functions[fn]->name};
+		add(a, field, &as);
+	}
+}
+
 static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 {
 	facet_ctx *x = a->x;
 	if (s->n_args < 3 || s->args[0] == IR_NONE || s->args[1] == IR_NONE)
 		return;
-	const sbitmap *src_pts = pta_value_pts(x->pta, s->args[1]);
-	if (!src_pts || sbm_empty(src_pts))
+	const sbitmap *src = pta_value_pts(x->pta, s->args[1]);
+	if (!src || sbm_empty(src))
 		return;
 	object_ref dst = dispatch_object(x, s->args[0], 0, 0);
 	if (!dst.ok || dst.var_index)
@@ -314,35 +370,35 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 	int64_t n = s->arg_consts[2];
 	slot_list slots = {0};
 	fp_slots(x, S, 0, &slots, 0);
-	const sbitmap *src = pta_value_pts(x->pta, s->args[1]);
-	fn_list fns = {0};
-	sbitmap held = {0};
-	for (size_t i = 0; i < slots.len && src; i++) {
+	fn_list fns = {0}, exact_fns = {0};
+	sbitmap exact = {0}, loose = {0};
+	for (size_t i = 0; i < slots.len; i++) {
 		if (n != IR_NOT_CONST && (int64_t)slots.items[i] >= n)
 			continue;   /* a partial copy does not reach this field */
 		key_result k = dispatch_key_in(x, S, (int64_t)slots.items[i], NULL);
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE)
 			continue;
-		/* ∪ over the source's objects o of pt(o.m'), then its functions once. */
-		sbm_clear(&held);
+		/* ∪ over the source's locations of what each holds at field m', then its functions once. */
+		sbm_clear(&exact);
+		sbm_clear(&loose);
+		VEC_CLEAR(&exact_fns);
 		unsigned loc;
-		SBM_FOREACH(src, loc) {
-			unsigned obj = pta_loc_object(x->pta->solver, loc);
-			int64_t off = pta_loc_offset(x->pta->solver, loc) + (int64_t)slots.items[i];
-			const sbitmap *c = content(x->pta, obj, off);
-			if (c && sbm_intersects(c, &a->fn_locs))
-				sbm_union(&held, c);
-		}
-		functions_in(a, &held, &fns);
-		for (size_t j = 0; j < fns.len; j++) {
-			facet_assign as = {.function = fns.items[j], .form = FORM_COPY, .loc = s->loc, .established = true,
-			                   .in_function = x->prog->functions[fn]->name};
-			add(a, field, &as);
-		}
+		SBM_FOREACH(src, loc)
+			copied_at(a, loc, (int64_t)slots.items[i], n, &exact, &loose, &exact_fns);
+		copy_add(a, field, &exact_fns, true, s, fn);
+		functions_in(a, &exact, &fns);
+		copy_add(a, field, &fns, true, s, fn);
+		/* F keeps what a collapsed source may have moved here (the refutations
+		 * need every write), but the copy does not establish a flow into this
+		 * field: no Add-Store rests on it. */
+		functions_in(a, &loose, &fns);
+		copy_add(a, field, &fns, false, s, fn);
 	}
-	sbm_free(&held);
+	sbm_free(&exact);
+	sbm_free(&loose);
 	VEC_FREE(&fns);
+	VEC_FREE(&exact_fns);
 	VEC_FREE(&slots);
 }
 

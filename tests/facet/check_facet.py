@@ -11,7 +11,7 @@ line and writes what facet must answer in comment lines:
     // EXPECT name field: record.member | global NAME | array NAME | unrecovered | named
     // EXPECT name step: direct | chained | typed
     // EXPECT name r0: f g h            (also rulesonly, rplus, rpm; "-" is empty)
-    // EXPECT name decision f: FACT OUTCOME RULE PREMISE
+    // EXPECT name decision f: FACT OUTCOME RULE PREMISE   ("none": no decision on f)
     // EXPECT name evidence f: WORD       (a decision on f cites "WORD ..." : store, copy, initializer)
     // EXPECT name rejected: f g       (written into the field with an incompatible signature; "-" none)
     // EXPECT name abstains: yes | no
@@ -172,6 +172,9 @@ def check_expect(c, label, sites, data, e):
             want = value.split()
             ds = [t["warrants"] for t in s["targets"] if t["name"] == e["arg"]]
             got = [[d["fact"], d["outcome"], d["rule"], d["premise"] or "-"] for d in (ds[0] if ds else [])]
+            if want == ["none"]:
+                c.check(got == [], f"{what}: decisions on {e['arg']} {got}, expected none")
+                continue
             c.check(want in got, f"{what}: decisions on {e['arg']} {got}, expected {want}")
         elif kind == "evidence":
             ds = [t["warrants"] for t in s["targets"] if t["name"] == e["arg"]]
