@@ -10,29 +10,42 @@
 #                               (time, peak memory, RSS every 2 s), facet stats --pta, and
 #                               bench/kernel-check.py (issue 17's acceptance checks, figures)
 #   bench/kernel.sh all         the four in order (the default)
+#   bench/kernel.sh progress    how far a build is: units compiled to bitcode so far, of how many
 #
-# Everything lives under $KWORK (default /work/kernel, outside any git tree): src/ is the
-# unpacked tree, vmlinux.bc the result, logs/ the logs (build.time is /usr/bin/time -v of the
-# build). Nothing of the kernel is ever committed.
+# Two configurations (KCONFIG): `tiny` (the default: tinyconfig plus issue 17's options) and
+# `defconfig` (x86_64 defconfig with the same LTO and DWARF 5 options). Each has its own work
+# directory with its own unpacked tree, so the two never share build products: KWORK defaults
+# to /work/kernel for tiny and /work/kernel/defconfig for defconfig (a separate tree rather
+# than make O=DIR, because O= refuses a source tree that was built in place, as tiny's is).
 #
-# How the bitcode is made: the kernel's own CONFIG_LTO_CLANG_FULL compiles every unit to
-# bitcode (clang-22 -flto, -g from DEBUG_INFO_DWARF5) and links vmlinux.o with LLVM 22's
-# ld.lld; `--save-temps` on that link leaves vmlinux.o.0.0.preopt.bc, the merged module before
-# LTO optimisation (the same module the corpus keeps for user programs). `facet capture` was
-# not used: it wraps compiler drivers only, and the kernel links vmlinux.o and vmlinux by
-# calling ld.lld itself (partial link -r over thin archives), which capture does not observe.
+# Everything lives under $KWORK (outside any git tree): src/ is the unpacked tree, vmlinux.bc
+# the result, logs/ the logs (build.time is /usr/bin/time -v of the build). Nothing of the
+# kernel is ever committed.
 #
-# Configuration: tinyconfig (ARCH=x86_64) plus the options of issue 17 and what they depend
-# on (TTY for SERIAL_8250, BLK_DEV for VIRTIO_BLK, NETDEVICES for VIRTIO_NET, ...), then
-# olddefconfig; the options asked for are checked after olddefconfig and a missing one fails.
+# The build is resumable: rerunning `build` lets make pick up where it stopped (units compile
+# for hours on a loaded 2-core machine for defconfig). The LTO link of vmlinux.o of a big
+# configuration can take many GiB, and this machine is shared, so a watchdog polls
+# /proc/meminfo every 5 s during the build and stops the whole make (its process group) when
+# MemAvailable falls below FLOOR_MIB (default 2048), or when the vmlinux.o link starts while
+# MemAvailable is below LINK_MIN_GIB (default 10): the build then fails, resumably, before
+# anyone else runs short. (Compiling without linking is not a separate make goal: kbuild
+# treats a goal ending in .a or / as a single-target build.)
 #
-# Environment: KWORK (default /work/kernel), JOBS (default 2), NICE (default 10),
-# KSRC_TARBALL (default /usr/src/linux-source-6.12.tar.xz), FACET (default build/facet).
+# Environment: KCONFIG (tiny or defconfig), KWORK (see above), JOBS (default 2), NICE (default
+# 10), LINK_MIN_GIB, FLOOR_MIB (see above), KSRC_TARBALL (default
+# /usr/src/linux-source-6.12.tar.xz), FACET (default build/facet).
 
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KWORK=${KWORK:-/work/kernel}
+KCONFIG=${KCONFIG:-tiny}
+case "$KCONFIG" in
+tiny) KWORK=${KWORK:-/work/kernel} ;;
+defconfig) KWORK=${KWORK:-/work/kernel/defconfig} ;;
+*) echo "kernel.sh: KCONFIG must be tiny or defconfig, not '$KCONFIG'" >&2; exit 2 ;;
+esac
+LINK_MIN_GIB=${LINK_MIN_GIB:-10}
+FLOOR_MIB=${FLOOR_MIB:-2048}
 JOBS=${JOBS:-2}
 NICE=${NICE:-10}
 TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -50,6 +63,16 @@ ENABLE="$WANTED DEBUG_KERNEL DEBUG_INFO TTY SERIAL_8250_CONSOLE BLK_DEV NETDEVIC
 VIRTIO_MENU VIRTIO SHMEM MULTIUSER FILE_LOCKING BINFMT_ELF"
 DISABLE="LTO_NONE DEBUG_INFO_NONE DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_DWARF4
 DEBUG_INFO_BTF MODULES"
+BASE=tinyconfig
+if [ "$KCONFIG" = defconfig ]; then
+	# defconfig as it is (its modules stay modules; only vmlinux is built and analysed), with
+	# the bitcode recipe's options; BTF needs pahole, which the recipe does not install.
+	BASE=defconfig
+	WANTED="64BIT DEBUG_INFO_DWARF5 LTO_CLANG_FULL"
+	ENABLE="$WANTED DEBUG_KERNEL DEBUG_INFO"
+	DISABLE="LTO_NONE DEBUG_INFO_NONE DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_DWARF4
+DEBUG_INFO_BTF"
+fi
 
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 
@@ -67,7 +90,7 @@ step_config() {
 		mv "$SRC.tmp" "$SRC"
 	fi
 	cd "$SRC"
-	make "${MAKEVARS[@]}" tinyconfig > "$LOGS/config.log" 2>&1
+	make "${MAKEVARS[@]}" "$BASE" > "$LOGS/config.log" 2>&1
 	local o
 	for o in $DISABLE; do scripts/config --disable "$o"; done
 	for o in $ENABLE; do scripts/config --enable "$o"; done
@@ -80,21 +103,69 @@ step_config() {
 		grep -q "^CONFIG_$o=y" .config || missing="$missing $o"
 	done
 	[ -z "$missing" ] || die "not enabled after olddefconfig:$missing (see $SRC/.config)"
-	echo "kernel.sh: configured $(grep -c '=y' .config) options =y in $SRC/.config"
+	echo "kernel.sh: $KCONFIG: configured $(grep -c '=y' .config) options =y in $SRC/.config"
+}
+
+# Stops process group PGID (a make and everything under it) when memory runs short (see the
+# head of this file); returns when the group is gone.
+watch_memory() {
+	local pgid=$1 linking=""
+	while kill -0 -- "-$pgid" 2>/dev/null; do
+		local avail why=""
+		avail=$(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo)
+		[ "$avail" -lt "$FLOOR_MIB" ] && why="MemAvailable ${avail} MiB < FLOOR_MIB $FLOOR_MIB"
+		if [ -z "$linking" ] && pgrep -g "$pgid" -f 'ld\.lld.* -o vmlinux\.o' > /dev/null; then
+			linking=1
+			echo "kernel.sh: the LTO link of vmlinux.o started $(date -u '+%F %T') UTC, MemAvailable ${avail} MiB" \
+				>> "$LOGS/build.log"
+			[ "$avail" -lt $((LINK_MIN_GIB * 1024)) ] && why="MemAvailable ${avail} MiB < LINK_MIN_GIB $LINK_MIN_GIB GiB at the vmlinux.o link"
+		fi
+		if [ -n "$why" ]; then
+			echo "kernel.sh: $why: stopping the build (process group $pgid); rerun 'build' to resume" \
+				| tee -a "$LOGS/build.log" >&2
+			kill -TERM -- "-$pgid" 2>/dev/null || true
+			return
+		fi
+		sleep 5
+	done
 }
 
 step_build() {
 	cd "$SRC" || die "$SRC missing (run: bench/kernel.sh config)"
-	echo "kernel.sh: building vmlinux (-j$JOBS, nice $NICE); log $LOGS/build.log"
-	/usr/bin/time -v -o "$LOGS/build.time" nice -n "$NICE" \
-		make "${MAKEVARS[@]}" -j"$JOBS" vmlinux > "$LOGS/build.log" 2>&1 \
-		|| die "build failed (tail of $LOGS/build.log):
+	mkdir -p "$LOGS"
+	echo "kernel.sh: $KCONFIG: building vmlinux (-j$JOBS, nice $NICE); log $LOGS/build.log"
+	echo "kernel.sh: build (re)started $(date -u '+%F %T') UTC" >> "$LOGS/build.log"
+	# Its own process group (setsid), so the watchdog can stop make and everything under it.
+	setsid /usr/bin/time -v -o "$LOGS/build.time" nice -n "$NICE" \
+		make "${MAKEVARS[@]}" -j"$JOBS" vmlinux >> "$LOGS/build.log" 2>&1 &
+	local pid=$! rc=0
+	watch_memory "$pid" &
+	local watcher=$!
+	wait "$pid" || rc=$?
+	wait "$watcher" || true
+	[ "$rc" -eq 0 ] || die "build failed or stopped (tail of $LOGS/build.log):
 $(tail -20 "$LOGS/build.log")"
 	local bc=$SRC/vmlinux.o.0.0.preopt.bc
 	[ -f "$bc" ] || die "$bc missing: the vmlinux.o link did not run LTO with --save-temps"
 	cp "$bc" "$KWORK/vmlinux.bc.tmp" && mv "$KWORK/vmlinux.bc.tmp" "$KWORK/vmlinux.bc"
 	grep -E 'Elapsed|Maximum resident' "$LOGS/build.time"
 	ls -l "$KWORK/vmlinux.bc"
+}
+
+# How far a build is: objects of the tree that hold LLVM bitcode (an LTO build's C units are
+# bitcode; assembler units are ELF), of all objects so far (kbuild does not say beforehand
+# how many units a configuration compiles).
+step_progress() {
+	cd "$SRC" || die "$SRC missing (run: bench/kernel.sh config)"
+	local bc=0 all=0 f
+	while IFS= read -r -d '' f; do
+		all=$((all + 1))
+		[ "$(head -c 2 "$f")" = BC ] && bc=$((bc + 1))
+	done < <(find . -name '*.o' ! -name '*.mod.o' ! -path './tools/*' ! -path './scripts/*' -print0)
+	echo "kernel.sh: $KCONFIG: $bc objects are bitcode, of $all objects in $SRC"
+	[ -f vmlinux.a ] && echo "kernel.sh: vmlinux.a exists: every unit compiled"
+	[ -f vmlinux.o.0.0.preopt.bc ] && echo "kernel.sh: vmlinux.o.0.0.preopt.bc exists: linked"
+	tail -1 "$LOGS/build.log" 2>/dev/null || true
 }
 
 # Peak RSS of PID (and its children) every 2 s into FILE as "SECONDS KIB" lines.
@@ -139,6 +210,7 @@ deps) step_deps ;;
 config) step_config ;;
 build) step_build ;;
 analyse) step_analyse ;;
+progress) step_progress ;;
 all) step_deps && step_config && step_build && step_analyse ;;
-*) die "unknown step '$1' (deps, config, build, analyse, all)" ;;
+*) die "unknown step '$1' (deps, config, build, analyse, progress, all)" ;;
 esac
