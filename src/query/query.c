@@ -336,12 +336,14 @@ json_t *q_site_json(qctx *q, unsigned id)
 	}
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_integer(id));
-	json_object_set_new(o, "caller", text_or_null(st, 1));
+	unsigned caller = (unsigned)sqlite3_column_int64(st, 6);
 	json_object_set_new(o, "kind", text_or_null(st, 0));
 	json_object_set_new(o, "file", text_or_null(st, 2));
 	json_object_set_new(o, "line", json_integer(sqlite3_column_int64(st, 3)));
 	json_object_set_new(o, "column", json_integer(sqlite3_column_int64(st, 4)));
 	json_object_set_new(o, "call_type", text_or_null(st, 5));
+	/* the caller as every answer names functions: C++ demangled (q_fn_name) */
+	json_object_set_new(o, "caller", json_string(q_fn_name(q, caller)));
 	json_t *chain = json_array();
 	st = q_stmt(q->s, "SELECT function, file, line, col FROM site_inlined WHERE site = ?1 ORDER BY depth");
 	sqlite3_bind_int64(st, 1, id);

@@ -52,8 +52,8 @@ static unsigned fn_node(view *v, unsigned fn, const char *role)
 		return 0;
 	}
 	json_t *f = q_fn_json(v->q, fn);
-	json_t *n = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:s}", "kind", "function", "name",
-	                      json_string_value(json_object_get(f, "name")), "file", json_object_get(f, "file"), "line",
+	json_t *n = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:s}", "kind", "function", "name", q_fn_name(v->q, fn),
+	                      "file", json_object_get(f, "file"), "line",
 	                      json_object_get(f, "line"), "defined", json_object_get(f, "defined"), "address_taken",
 	                      json_object_get(f, "address_taken"), "role", role);
 	json_decref(f);

@@ -80,7 +80,9 @@ static rsite *find_site(rctx *r, unsigned id)
 static bool load_sites(rctx *r)
 {
 	sqlite3_stmt *st = NULL;
-	const char *sql = "SELECT s.id, f.name, s.file, s.line, s.col, fl.key, fl.name, d.status FROM sites s JOIN "
+	/* C++ callers demangled, as the query answers name functions */
+	const char *sql = "SELECT s.id, CASE WHEN substr(f.name, 1, 2) = '_Z' AND f.source_name <> '' THEN "
+	                  "f.source_name ELSE f.name END, s.file, s.line, s.col, fl.key, fl.name, d.status FROM sites s JOIN "
 	                  "functions f ON f.id = s.caller LEFT JOIN dispatch d ON d.site = s.id LEFT JOIN fields fl "
 	                  "ON fl.id = d.field WHERE s.kind = 'indirect' ORDER BY s.id";
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -293,13 +295,20 @@ static json_t *search_index(rctx *r)
 {
 	json_t *idx = json_array();
 	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(r->db, "SELECT name, file, line FROM functions WHERE defined ORDER BY name", -1, &st, NULL);
+	/* a C++ function is shown demangled and found by either name */
+	sqlite3_prepare_v2(r->db, "SELECT CASE WHEN substr(name, 1, 2) = '_Z' AND source_name <> '' THEN source_name "
+	                          "ELSE name END AS shown, file, line, name FROM functions WHERE defined ORDER BY shown",
+	                   -1, &st, NULL);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0), *file = (const char *)sqlite3_column_text(st, 1);
-		char d[600];
-		snprintf(d, sizeof d, "function, %s:%lld", file ? file : "?", sqlite3_column_int64(st, 2));
-		json_array_append_new(idx, json_pack("{s:s, s:s, s:s, s:s}", "t", "function", "k", name ? name : "",
-		                                     "l", name ? name : "", "d", d));
+		const char *linked = (const char *)sqlite3_column_text(st, 3);
+		char d[600], key[1200];
+		bool other = name && linked && strcmp(name, linked) != 0;
+		snprintf(d, sizeof d, "function, %s:%lld%s%s", file ? file : "?", sqlite3_column_int64(st, 2),
+		         other ? ", " : "", other ? linked : "");
+		snprintf(key, sizeof key, "%s %s", name ? name : "", other ? linked : "");
+		json_array_append_new(idx, json_pack("{s:s, s:s, s:s, s:s}", "t", "function", "k", key, "l",
+		                                     name ? name : "", "d", d));
 	}
 	sqlite3_finalize(st);
 	for (unsigned i = 0; i < r->n_sites; i++) {

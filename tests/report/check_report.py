@@ -216,6 +216,35 @@ for level in ("-O0", "-O2"):
     for link in tbl["links"] + loc["links"]:
         check(os.path.exists(f"{out}/{link}"), f"{w}: {link} exists")
 
+# ---- C++ names: tests/cxx/running.cpp's indirect calls in report(int) ---------------------------
+# r->draw() (line 25) is a virtual call in `void report(int)`; a reader sees
+# the demangled names (the catalog's source_name), not _Z6reporti.
+XPROG = "tests/cxx/running.cpp"
+xline = next(n for n, t in enumerate(open(XPROG), 1) if t.strip().startswith("r->draw();"))
+bc, cat, out = f"{work}/x.bc", f"{work}/x.facet", f"{work}/xreport"
+if run("clang++-22", "-g", "-O0", "-c", "-emit-llvm", XPROG, "-o", bc).returncode or \
+        run(FACET, "build", bc, "-o", cat).returncode:
+    print("cannot build", XPROG, file=sys.stderr)
+    sys.exit(2)
+r = run(FACET, "report", cat, "-o", out)
+if check(r.returncode == 0, "running.cpp: facet report", r.stderr):
+    sid = [x["id"] for x in json.loads(run(FACET, "query", "at", f"running.cpp:{xline}", "--catalog", cat,
+                                           "--format", "json").stdout)["sites"] if x["kind"] == "indirect"]
+    idx = open(f"{out}/index.html", encoding="utf-8").read()
+    table = idx[idx.index('id="site-table"'):idx.index("</table>", idx.index('id="site-table"'))]
+    check(len(sid) == 1 and f'site-{sid[0]}.html">{sid[0]}</a></td><td class="mono">report(int)</td>' in table
+          and "_Z" not in table, "running.cpp: the site table names the caller report(int), nothing mangled",
+          table[:400])
+    index = json.loads(re.search(r'<script type="application/json" id="index">(.*?)</script>', idx, re.S).group(1))
+    fn = [e for e in index if e["t"] == "function" and e["l"] == "report(int)"]
+    check(len(fn) == 1 and "_Z6reporti" in fn[0]["k"], "running.cpp: search shows report(int), finds it by "
+          "either name", fn)
+    if sid:
+        page = parse(f"{out}/site-{sid[0]}.html")
+        ptext = " ".join(" ".join(page.text).split())
+        check("indirect call in report(int)" in ptext and "_Z" not in ptext and "Shape::draw()" in ptext,
+              "running.cpp: the site page (and its drawing) names report(int) and Shape::draw()", ptext[:300])
+
 # Damaged collapsed-object rows: the report refuses naming the file, the
 # table and the row, and writes no page; so do queries whose labels read them.
 import sqlite3
