@@ -93,7 +93,7 @@ program_of() {
 	gawk) echo gawk/src/gawk ;; tiff) echo tiff/src/_build/tools/tiffcp ;; make) echo make/src/make ;;
 	curl) echo curl/src/src/curl ;; memcached) echo memcached/src/memcached ;; tcl) echo tcl/src/unix/tclsh ;;
 	ninja) echo ninja/src/_build/ninja ;; leveldb) echo leveldb/src/_build/db_bench ;;
-	re2) echo re2/src/_build/re2_bench ;;
+	re2) echo re2/src/_build/regexp_benchmark ;;
 	*) return 1 ;;
 	esac
 }
