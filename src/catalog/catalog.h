@@ -27,9 +27,10 @@
 #include "util/error.h"
 
 typedef struct facet_result facet_result;   /* facet/facet.h */
+typedef struct facet_decision facet_decision;   /* facet/facet.h */
 typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
-#define CATALOG_SCHEMA_VERSION 5
+#define CATALOG_SCHEMA_VERSION 6
 
 /* The graphs a catalog may hold are cg/registry.h's; graph i is bit
  * (1 << i) of edges.graphs. */
@@ -40,6 +41,9 @@ typedef struct catalog_build {
 	const ir_program *prog;
 	const cg_graph *graphs[CG_N_GRAPHS];
 	const facet_result *refine;
+	/* vslot's decisions (facet/vslot.h), written with graph 'vslot'; NULL: none */
+	const facet_decision *vslot_decisions;
+	unsigned n_vslot_decisions;
 	const char *refine_note;
 	unsigned tau;
 	const char *oracle;        /* oracle backend name (":model" when one), NULL = "none" */

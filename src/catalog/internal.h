@@ -27,6 +27,8 @@ bool catalog_write_edges(writer *w, const catalog_build *b, const catalog_edge_s
 
 /* refine.c: fields, assignments, dispatch, decisions, questions. */
 bool catalog_write_refinement(writer *w, const facet_result *r);
+/* refine.c: the virtual call sites and vslot's decisions (after the refinement's). */
+bool catalog_write_virtual(writer *w, const catalog_build *b);
 
 /* collapsed.c: tables collapsed_objects, collapsed_members, collapsed_sites
  * from the points-to result (nothing when r is NULL). */

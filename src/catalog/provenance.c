@@ -66,7 +66,7 @@ static bool read_decisions(sqlite3 *db, catalog_provenance *pv, facet_error *err
 	for (int r = 0; r < FACET_N_RULES; r++)
 		rules[r] = facet_rule_name((facet_rule)r);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT site, function, fact, outcome, rule FROM decisions ORDER BY id", -1, &st,
+	if (sqlite3_prepare_v2(db, "SELECT site, function, fact, outcome, rule FROM decisions WHERE graph = 'rpm' ORDER BY id", -1, &st,
 	                       NULL) != SQLITE_OK) {
 		error_set(err, "no decisions table: %s", sqlite3_errmsg(db));
 		return false;

@@ -32,7 +32,7 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_stmt *as = catalog_w_prep(w, "INSERT INTO field_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *rs = catalog_w_prep(w, "INSERT INTO field_rejected_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)");
-	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,'rpm')");
 	sqlite3_stmt *qs = catalog_w_prep(w, "INSERT INTO questions VALUES(?1,?2,?3,?4,?5)");
 	sqlite3_stmt *qc = catalog_w_prep(w, "INSERT INTO question_candidates VALUES(?1,?2)");
 	bool ok = fs && as && rs && ds && de && qs && qc;
@@ -126,5 +126,44 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_finalize(de);
 	sqlite3_finalize(qs);
 	sqlite3_finalize(qc);
+	return ok;
+}
+
+bool catalog_write_virtual(writer *w, const catalog_build *b)
+{
+	const ir_program *p = b->prog;
+	sqlite3_stmt *vs = catalog_w_prep(w, "INSERT INTO virtual_calls VALUES(?1,?2,?3,?4)");
+	bool ok = vs != NULL;
+	for (unsigned i = 0; ok && i < p->n_vcalls; i++) {
+		const ir_vcall *vc = &p->vcalls[i];
+		sqlite3_bind_int64(vs, 1, vc->site);
+		catalog_w_text(vs, 2, vc->cls != IR_NONE ? p->classes[vc->cls]->name : NULL);
+		if (vc->any_slot)
+			sqlite3_bind_null(vs, 3);
+		else
+			sqlite3_bind_int64(vs, 3, vc->slot_offset / (int64_t)p->pointer_size);
+		catalog_w_text(vs, 4, vc->cls_from);
+		ok = catalog_w_step(w, vs);
+	}
+	sqlite3_finalize(vs);
+	if (!ok || !b->n_vslot_decisions)
+		return ok;
+	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,'vslot')");
+	ok = de != NULL;
+	sqlite3_int64 id = b->refine ? b->refine->n_decisions : 0;   /* after the refinement's */
+	for (unsigned i = 0; ok && i < b->n_vslot_decisions; i++) {
+		const facet_decision *d = &b->vslot_decisions[i];
+		sqlite3_bind_int64(de, 1, id + i);
+		sqlite3_bind_int64(de, 2, d->site);
+		sqlite3_bind_int64(de, 3, d->function);
+		catalog_w_text(de, 4, fact_kind_name(d->fact));
+		catalog_w_text(de, 5, fact_outcome_name(d->outcome));
+		catalog_w_text(de, 6, facet_rule_name(d->rule));
+		catalog_w_text(de, 7, facet_premise_name(d->premise));
+		catalog_w_text(de, 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
+		catalog_w_text(de, 9, d->evidence);
+		ok = catalog_w_step(w, de);
+	}
+	sqlite3_finalize(de);
 	return ok;
 }

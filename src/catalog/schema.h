@@ -50,7 +50,10 @@ static const char catalog_schema_sql[] =
 	"  n_sym INTEGER NOT NULL, abstains INTEGER NOT NULL, callee_type TEXT, callee_variable TEXT);\n"
 	"CREATE TABLE decisions(id INTEGER PRIMARY KEY, site INTEGER NOT NULL, function INTEGER NOT NULL,\n"
 	"  fact TEXT NOT NULL, outcome TEXT NOT NULL, rule TEXT NOT NULL, premise TEXT, source TEXT NOT NULL,\n"
-	"  evidence TEXT);\n"
+	"  evidence TEXT, graph TEXT NOT NULL);\n"
+	/* C++ virtual call sites: the receiver's static class (NULL: not known)
+	 * and the slot (NULL: any, a member-function pointer). */
+	"CREATE TABLE virtual_calls(site INTEGER PRIMARY KEY, class TEXT, slot INTEGER, class_from TEXT) WITHOUT ROWID;\n"
 	"CREATE TABLE questions(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, site INTEGER NOT NULL,\n"
 	"  field INTEGER, answered INTEGER NOT NULL);\n"
 	"CREATE TABLE question_candidates(question INTEGER NOT NULL, function INTEGER NOT NULL);\n"

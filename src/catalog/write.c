@@ -401,7 +401,7 @@ static bool write_all(writer *w, const catalog_build *b)
 	catalog_edge_sets *es = ok ? catalog_edge_sets_new(b) : NULL;
 	ok = ok && write_functions(w, p) && write_sites(w, b, es) && write_globals(w, p) && write_address_uses(w, b) &&
 	     catalog_write_edges(w, b, es) && write_graphs(w, b) &&
-	     (!b->refine || catalog_write_refinement(w, b->refine)) &&
+	     (!b->refine || catalog_write_refinement(w, b->refine)) && catalog_write_virtual(w, b) &&
 	     catalog_write_collapsed(w, b->refine ? b->refine->pta : NULL) && exec(w, catalog_index_sql) &&
 	     (!b->oracle_answers || oracle_cache_save_sqlite(b->oracle_answers, w->db, w->err)) &&
 	     exec(w, "COMMIT;");

@@ -18,6 +18,7 @@
 #include "cg/graph.h"
 #include "cxx/cxx.h"
 #include "facet/facet.h"
+#include "facet/vslot.h"
 #include "oracle/cache.h"
 #include "pta/andersen.h"
 #include "util/xalloc.h"
@@ -128,8 +129,14 @@ static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_erro
 	for (int i = CG_RULESONLY; i < CG_N_GRAPHS; i++)
 		if (cg_graph_info_of((cg_graph_id)i)->refined)
 			g[i] = facet_graph(fr, (cg_graph_id)i);
-	for (int i = CG_CHA; i <= CG_VSLOT; i++)
+	for (int i = CG_CHA; i < CG_VSLOT; i++)
 		g[i] = cxx_graph(i, p, pta, fr->r0, g[CG_RPM]);
+	facet_vslot vs;   /* vslot with its decisions, for the catalog */
+	facet_vslot_run(pta, g[CG_RPM], &vs);
+	g[CG_VSLOT] = vs.graph;
+	vs.graph = NULL;
+	b->vslot_decisions = vs.decisions;
+	b->n_vslot_decisions = vs.n_decisions;
 	for (int i = 0; i < CG_N_GRAPHS; i++)
 		b->graphs[i] = i == CG_R0 ? fr->r0 : g[i];
 	b->refine = fr;
@@ -146,6 +153,7 @@ static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_erro
 		        t2 - t1, t3 - t2, now() - t3);
 	for (int i = 0; i < CG_N_GRAPHS; i++)
 		cg_free(g[i]);
+	facet_vslot_free(&vs);
 	facet_result_free(fr);
 	pta_result_free(pta);
 	return ok;

@@ -47,7 +47,8 @@ static void usage(FILE *out)
 	      "pi_bind (the projected store is realised), pi_proj (the field key is right\n"
 	      "and F misses no assignment), pi_sig (dispatch is well typed), pi_cast\n"
 	      "(a function cast to another function-pointer type where its address is\n"
-	      "taken is called through that type).\n"
+	      "taken is called through that type), pi_class (an object's dynamic class is\n"
+	      "the one its allocation constructs; vslot's Prune-Class at C++ virtual calls).\n"
 	      "Exit codes: 0 success, 1 bad input or no such site, 2 usage error.\n",
 	      out);
 }
@@ -117,23 +118,35 @@ static void print_site_text(json_t *s)
 	printf("  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(d, "n_r0")),
 	       (long long)json_integer_value(json_object_get(d, "n_sym")),
 	       json_is_true(json_object_get(d, "abstains")) ? " — abstains (no addition, no residual removal)" : "");
+	json_t *v = json_object_get(s, "virtual");
+	if (json_is_object(v)) {   /* a C++ virtual call: the C++ graphs' columns too */
+		json_t *slot = json_object_get(v, "slot");
+		printf("  virtual call: class %s, slot ", str(v, "class", "not known"));
+		if (json_is_integer(slot))
+			printf("%lld\n", (long long)json_integer_value(slot));
+		else
+			printf("any (a member-function pointer)\n");
+	}
+	int last = json_is_object(v) ? CG_VSLOT : CG_RPM;
 	size_t i;
 	json_t *t;
 	json_array_foreach(json_object_get(s, "targets"), i, t) {
 		bool derived = json_array_size(json_object_get(t, "warrants")) > 0;
-		for (int g = 0; g < 4; g++)
-			derived |= in_graph(t, cg_graph_name(CG_R0 + g));
+		for (int g = CG_R0; g <= last; g++)
+			derived |= g != CG_SOURCE && in_graph(t, cg_graph_name(g));
 		if (!derived)
 			continue;   /* andersen's alone: the text shows the derived graphs */
 		printf("  %-40s", str(t, "name", "?"));
-		for (int g = 0; g < 4; g++)
-			printf(" %s%s", in_graph(t, cg_graph_name(CG_R0 + g)) ? "+" : "-", cg_graph_name(CG_R0 + g));
+		for (int g = CG_R0; g <= last; g++)
+			if (g != CG_SOURCE)
+				printf(" %s%s", in_graph(t, cg_graph_name(g)) ? "+" : "-", cg_graph_name(g));
 		printf("\n");
 		size_t k;
 		json_t *wr;
 		json_array_foreach(json_object_get(t, "warrants"), k, wr) {
 			const char *premise = str(wr, "premise", "");
-			printf("      %s %s by %s%s%s%s: %s\n", str(wr, "fact", "?"), str(wr, "outcome", "?"), str(wr, "rule", "?"),
+			printf("      %s%s %s by %s%s%s%s: %s\n", strcmp(str(wr, "graph", "rpm"), "rpm") ? "vslot: " : "",
+			       str(wr, "fact", "?"), str(wr, "outcome", "?"), str(wr, "rule", "?"),
 			       *premise ? " [premise " : "", premise, *premise ? "]" : "", str(wr, "evidence", ""));
 		}
 	}

@@ -31,11 +31,36 @@
 #include "cg/graph.h"
 #include "cg/registry.h"
 #include "pta/andersen.h"
+#include "util/arena.h"
 
 cg_graph *cxx_cha(const ir_program *p);
 cg_graph *cxx_rta(const ir_program *p);
 cg_graph *cxx_vta(const pta_result *pta, const cg_graph *r0);
 cg_graph *cxx_vslot(const pta_result *pta, const cg_graph *rpm);
+
+/* Why vslot holds or drops each of cha's targets at a reachable virtual
+ * site (facet records them as vslot's decisions, facet/vslot.h): for every
+ * target, the vtable that places it in the slot (refuted false: the
+ * witness); for each target vslot drops, the classes of the receiver's
+ * points-to objects that exclude it (refuted true). Ordered by site. */
+typedef struct cxx_slot_reason {
+	unsigned site, function;
+	bool refuted;
+	const char *evidence;      /* for people, in the reasons' arena */
+} cxx_slot_reason;
+typedef struct cxx_slot_reasons {
+	cxx_slot_reason *items;
+	unsigned n, cap;
+	arena arena;
+} cxx_slot_reasons;
+
+/* vslot, and its reasons into why (initialised here; cxx_slot_reasons_free). */
+cg_graph *cxx_vslot_reasons(const pta_result *pta, const cg_graph *rpm, cxx_slot_reasons *why);
+void cxx_slot_reasons_free(cxx_slot_reasons *why);
+
+/* True for the graphs whose own rule applies at virtual sites only (cha,
+ * rta, vta, vslot: elsewhere they take another graph's targets). */
+bool cxx_is_virtual_graph(int id);
 
 /* Graph id (CG_CHA .. CG_VSLOT) of p; pta, r0 and rpm are needed by vta
  * and vslot only (NULL otherwise). NULL for another id. */

@@ -28,6 +28,11 @@ typedef struct engine {
 	unsigned *buf;             /* 2 * n_functions scratch for targets */
 	bool *mark;                /* n_functions scratch */
 	strmap by_key;             /* class key -> id + 1 */
+	/* vslot's reasons (cxx_vslot_reasons), NULL when not wanted */
+	cxx_slot_reasons *why;
+	unsigned *wit_point, *wit_slot;   /* function -> the address point and slot lookup found it at */
+	unsigned *rcls, n_rcls;    /* the classes object_targets read from the receiver's objects */
+	bool *rcls_mark;           /* n_classes */
 } engine;
 
 /* ---- the hierarchy ----------------------------------------------------------------------- */
@@ -92,6 +97,10 @@ static unsigned lookup(engine *E, unsigned c, unsigned d, int64_t off, const ir_
 			if (!E->mark[f->id]) {
 				E->mark[f->id] = true;
 				out[n++] = f->id;
+				if (E->wit_point) {
+					E->wit_point[f->id] = k->first_point + i;
+					E->wit_slot[f->id] = j;
+				}
 			}
 		}
 	}
@@ -245,6 +254,10 @@ static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, boo
 			}
 			if (this_excludes(E, vc, c))
 				continue;
+			if (E->rcls && !E->rcls_mark[c]) {
+				E->rcls_mark[c] = true;
+				E->rcls[E->n_rcls++] = c;
+			}
 			unsigned before = n;
 			n = lookup(E, c, vc->cls, off, vc, out, n);
 			/* a class with no vtable in the module: its objects cannot be read */
@@ -306,6 +319,88 @@ static unsigned dispatch_targets(engine *E, const ir_vcall *vc, unsigned *out)
 	}
 	}
 	return 0;
+}
+
+/* ---- vslot's reasons ------------------------------------------------------------------------ */
+
+static void add_reason(engine *E, unsigned site, unsigned f, bool refuted, const char *evidence)
+{
+	cxx_slot_reasons *w = E->why;
+	if (w->n == w->cap)
+		w->items = xrealloc(w->items, (w->cap = w->cap ? 2 * w->cap : 64) * sizeof *w->items);
+	w->items[w->n++] = (cxx_slot_reason){site, f, refuted, evidence};
+}
+
+/* "Circle, Square": the receiver's object classes, at most a few named. */
+static const char *class_list(engine *E)
+{
+	char buf[512];
+	size_t len = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < E->n_rcls && len < sizeof buf - 64; i++) {
+		if (i == 6) {
+			len += (size_t)snprintf(buf + len, sizeof buf - len, " and %u more", E->n_rcls - i);
+			break;
+		}
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%.100s", i ? ", " : "", E->p->classes[E->rcls[i]]->name);
+	}
+	return arena_strdup(&E->why->arena, buf);
+}
+
+/* The witness of f (lookup found it at address point wit_point[f], slot wit_slot[f]). */
+static const char *witness_text(engine *E, const ir_vcall *vc, unsigned f)
+{
+	const ir_program *p = E->p;
+	const ir_vpoint *vp = &p->vpoints[E->wit_point[f]];
+	const ir_class *k = p->classes[vp->cls];
+	unsigned long long at = vp->offset + (unsigned long long)E->wit_slot[f] * p->pointer_size;
+	const char *why = vc->structor != IR_NONE ? "the receiver is `this` in a constructor or destructor of that class"
+	                  : vc->cls == IR_NONE ? "the receiver's static class is not known: any class's vtable"
+	                  : vc->any_slot ? "a member-function pointer: any slot of a class of the receiver's type"
+	                                 : NULL;
+	return why ? arena_printf(&E->why->arena, "slot %u of %s's vtable (%s+%llu); %s", E->wit_slot[f], k->name,
+	                          k->vtable ? k->vtable->name : "?", at, why)
+	           : vp->cls == vc->cls
+	                 ? arena_printf(&E->why->arena, "slot %u of %s's vtable (%s+%llu); %s is the receiver's static class",
+	                                E->wit_slot[f], k->name, k->vtable ? k->vtable->name : "?", at, k->name)
+	                 : arena_printf(&E->why->arena, "slot %u of %s's vtable (%s+%llu); %s derives from %s, the "
+	                                "receiver's static class", E->wit_slot[f], k->name,
+	                                k->vtable ? k->vtable->name : "?", at, k->name, p->classes[vc->cls]->name);
+}
+
+/* The reasons for site vc: cha's targets, each with its witness; those the
+ * receiver's objects exclude (vslot drops them) refuted by their classes. */
+static void slot_reasons(engine *E, const ir_vcall *vc)
+{
+	unsigned nf = E->p->n_functions, *cha = E->buf, *kept = E->buf + nf;
+	bool unknown = true;
+	unsigned n_kept = 0;
+	E->n_rcls = 0;
+	if (vc->structor == IR_NONE) {
+		E->rcls = xmalloc((E->p->n_classes + 1) * sizeof *E->rcls);
+		n_kept = object_targets(E, vc, kept, &unknown);
+		for (unsigned i = 0; i < E->n_rcls; i++)
+			E->rcls_mark[E->rcls[i]] = false;
+	}
+	const char *classes = E->rcls && !unknown ? class_list(E) : NULL;
+	E->m = M_CHA;   /* after object_targets: its lookups overwrite the witnesses */
+	unsigned n_cha = dispatch_targets(E, vc, cha);
+	E->m = M_VSLOT;
+	for (unsigned i = 0; !unknown && i < n_kept; i++)
+		E->mark[kept[i]] = true;
+	for (unsigned i = 0; i < n_cha; i++) {
+		unsigned f = cha[i];
+		add_reason(E, vc->site, f, false, witness_text(E, vc, f));
+		if (!unknown && !E->mark[f])
+			add_reason(E, vc->site, f, true,
+			           arena_printf(&E->why->arena, "the receiver points to objects of %s only (their "
+			                        "allocation sites' classes), whose vtables do not place it there",
+			                        classes && *classes ? classes : "no class"));
+	}
+	for (unsigned i = 0; !unknown && i < n_kept; i++)
+		E->mark[kept[i]] = false;
+	free(E->rcls);
+	E->rcls = NULL;
 }
 
 static unsigned virtual_targets(engine *E, const ir_vcall *vc, unsigned *out)
@@ -438,7 +533,12 @@ static cg_graph *engine_graph(engine *E, const char *name)
 			continue;
 		unsigned n = site_targets(E, s, E->buf);
 		cg_set_targets(g, i, E->buf, n);
+		if (E->why && s->kind == SITE_INDIRECT && s->vcall != IR_NONE)
+			slot_reasons(E, &p->vcalls[s->vcall]);
 	}
+	free(E->wit_point);
+	free(E->wit_slot);
+	free(E->rcls_mark);
 	free(E->taken);
 	strmap_free(&E->by_key);
 	for (unsigned c = 0; c < p->n_classes; c++)
@@ -485,6 +585,35 @@ cg_graph *cxx_vslot(const pta_result *pta, const cg_graph *rpm)
 	E.pta = pta;
 	E.other = rpm;
 	return engine_graph(&E, "vslot");
+}
+
+cg_graph *cxx_vslot_reasons(const pta_result *pta, const cg_graph *rpm, cxx_slot_reasons *why)
+{
+	const ir_program *p = pta->prog;
+	memset(why, 0, sizeof *why);
+	arena_init(&why->arena);
+	engine E;
+	engine_init(&E, p, M_VSLOT);
+	E.pta = pta;
+	E.other = rpm;
+	E.why = why;
+	unsigned nf = p->n_functions ? p->n_functions : 1;
+	E.wit_point = xcalloc(nf, sizeof *E.wit_point);
+	E.wit_slot = xcalloc(nf, sizeof *E.wit_slot);
+	E.rcls_mark = xcalloc(p->n_classes + 1, sizeof *E.rcls_mark);
+	return engine_graph(&E, "vslot");
+}
+
+void cxx_slot_reasons_free(cxx_slot_reasons *why)
+{
+	free(why->items);
+	arena_free(&why->arena);
+	memset(why, 0, sizeof *why);
+}
+
+bool cxx_is_virtual_graph(int id)
+{
+	return id >= CG_CHA && id <= CG_VSLOT;
 }
 
 cg_graph *cxx_graph(int id, const ir_program *p, const pta_result *pta, const cg_graph *r0, const cg_graph *rpm)

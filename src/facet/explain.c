@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "facet/sig.h"
+#include "facet/vslot.h"
 #include "pta/holders.h"
 #include "util/ptrmap.h"
 #include "util/xalloc.h"
@@ -20,6 +21,8 @@ typedef struct holders {
 /* g[i] is graph CG_R0 + i, the graphs the provenance derives; andersen may be NULL. */
 typedef struct graphs {
 	cg_graph *g[4];
+	cg_graph *cxx[4];          /* cha, rta, vta (vslot is in vs); NULL when the program has no virtual call */
+	facet_vslot vs;            /* vslot and its decisions */
 	const cg_graph *andersen;
 	pta_collapsed collapsed;   /* the collapsed objects holding anything */
 	ptrmap by_set;             /* a callee's points-to set -> its holders (sites share sets) */
@@ -38,9 +41,10 @@ static json_t *text_or_null(const char *t) { return t ? json_string(t) : json_nu
 
 json_t *facet_xwarrant_json(const facet_xwarrant *w)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "fact", text_or_null(w->fact), "outcome",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "fact", text_or_null(w->fact), "outcome",
 	                 text_or_null(w->outcome), "rule", text_or_null(w->rule), "premise", text_or_null(w->premise),
-	                 "source", text_or_null(w->source), "evidence", text_or_null(w->evidence));
+	                 "source", text_or_null(w->source), "evidence", text_or_null(w->evidence), "graph",
+	                 w->graph ? w->graph : "rpm");
 }
 
 json_t *facet_xdispatch_json(const facet_xdispatch *d)
@@ -54,13 +58,18 @@ json_t *facet_xdispatch_json(const facet_xdispatch *d)
 	                 text_or_null(d->callee_variable));
 }
 
-json_t *facet_xtarget_json(const char *name, unsigned bits, json_t *warrants)
+json_t *facet_xtarget_json(const char *name, unsigned bits, bool virtual_site, json_t *warrants)
 {
 	json_t *in = json_array();
 	for (int g = 0; g < CG_N_GRAPHS; g++)
-		if (bits & (1u << g))
+		if (bits & (1u << g) && (virtual_site || !cxx_is_virtual_graph(g)))
 			json_array_append_new(in, json_string(cg_graph_name((cg_graph_id)g)));
 	return json_pack("{s:s, s:o, s:o}", "name", name, "in_graphs", in, "warrants", warrants);
+}
+
+json_t *facet_xvirtual_json(const char *cls, long long slot)
+{
+	return json_pack("{s:o, s:o}", "class", text_or_null(cls), "slot", slot < 0 ? json_null() : json_integer(slot));
 }
 
 json_t *facet_xquestion_json(long long id, const char *kind, json_t *candidates, bool answered)
@@ -105,11 +114,11 @@ static json_t *field_json(const ir_program *p, const facet_field *fl)
 	return j;
 }
 
-static json_t *decision_json(const facet_decision *d)
+static json_t *decision_json(const facet_decision *d, const char *graph)
 {
 	facet_xwarrant w = {fact_kind_name(d->fact), fact_outcome_name(d->outcome), facet_rule_name(d->rule),
 	                    d->premise == PREMISE_NONE ? NULL : facet_premise_name(d->premise),
-	                    d->source == SOURCE_ORACLE ? "oracle" : "symbolic", d->evidence};
+	                    d->source == SOURCE_ORACLE ? "oracle" : "symbolic", d->evidence, graph};
 	return facet_xwarrant_json(&w);
 }
 
@@ -198,40 +207,72 @@ static json_t *dispatch_json(const facet_result *r, const facet_site *fs)
 	return facet_xdispatch_json(&d);
 }
 
+/* The graph kept in gs for id (andersen, r0 .. rpm, cha .. vslot), NULL when none. */
+static const cg_graph *graph_of(const graphs *gs, int id)
+{
+	if (id == CG_ANDERSEN)
+		return gs->andersen;
+	if (id >= CG_R0 && id <= CG_RPM)
+		return gs->g[id - CG_R0];
+	if (id == CG_VSLOT)
+		return gs->vs.graph;
+	return id >= CG_CHA && id < CG_VSLOT ? gs->cxx[id - CG_CHA] : NULL;
+}
+
 static unsigned graph_bits(const graphs *gs, unsigned site, unsigned f)
 {
-	unsigned bits = gs->andersen && in_graph(gs->andersen, site, f) ? 1u << CG_ANDERSEN : 0;
-	for (int g = 0; g < 4; g++)
-		if (in_graph(gs->g[g], site, f))
-			bits |= 1u << (CG_R0 + g);
+	unsigned bits = 0;
+	for (int g = 0; g < CG_N_GRAPHS; g++) {
+		const cg_graph *cg = graph_of(gs, g);
+		if (cg && in_graph(cg, site, f))
+			bits |= 1u << g;
+	}
 	return bits;
 }
 
-/* Every function a graph or a decision names at the site, by name. */
+/* Every function a graph or a decision names at the site, by name (the C++
+ * graphs' and vslot's decisions at a virtual site only). */
 static json_t *targets_json(const facet_result *r, const graphs *gs, unsigned site)
 {
 	const ir_program *p = r->prog;
+	bool virt = p->sites[site].vcall != IR_NONE;
 	unsigned *fns = malloc((p->n_functions + 1) * sizeof *fns), n = 0;
-	for (int g = 0; g < 5; g++) {
-		const cg_graph *cg = g < 4 ? gs->g[g] : gs->andersen;
-		for (unsigned i = 0; cg && i < cg->n_targets[site]; i++)
+	for (int g = 0; g < CG_N_GRAPHS; g++) {
+		const cg_graph *cg = graph_of(gs, g);
+		for (unsigned i = 0; cg && (virt || !cxx_is_virtual_graph(g)) && i < cg->n_targets[site]; i++)
 			add_unique(fns, &n, cg->targets[site][i]);
 	}
 	for (unsigned i = 0; i < r->n_decisions; i++)
 		if (r->decisions[i].site == site)
 			add_unique(fns, &n, r->decisions[i].function);
+	for (unsigned i = 0; i < gs->vs.n_decisions; i++)
+		if (gs->vs.decisions[i].site == site)
+			add_unique(fns, &n, gs->vs.decisions[i].function);
 	qsort_r(fns, n, sizeof *fns, by_name, (void *)p);
 	json_t *targets = json_array();
 	for (unsigned k = 0; k < n; k++) {
 		json_t *ws = json_array();
 		for (unsigned i = 0; i < r->n_decisions; i++)
 			if (r->decisions[i].site == site && r->decisions[i].function == fns[k])
-				json_array_append_new(ws, decision_json(&r->decisions[i]));
-		json_array_append_new(targets,
-		                      facet_xtarget_json(p->functions[fns[k]]->name, graph_bits(gs, site, fns[k]), ws));
+				json_array_append_new(ws, decision_json(&r->decisions[i], "rpm"));
+		for (unsigned i = 0; i < gs->vs.n_decisions; i++)
+			if (gs->vs.decisions[i].site == site && gs->vs.decisions[i].function == fns[k])
+				json_array_append_new(ws, decision_json(&gs->vs.decisions[i], "vslot"));
+		json_array_append_new(targets, facet_xtarget_json(p->functions[fns[k]]->name, graph_bits(gs, site, fns[k]),
+		                                                  virt, ws));
 	}
 	free(fns);
 	return targets;
+}
+
+/* {class, slot} of a virtual call, null for any other site. */
+static json_t *virtual_json(const ir_program *p, const ir_site *s)
+{
+	if (s->vcall == IR_NONE)
+		return json_null();
+	const ir_vcall *vc = &p->vcalls[s->vcall];
+	return facet_xvirtual_json(vc->cls != IR_NONE ? p->classes[vc->cls]->name : NULL,
+	                           vc->any_slot ? -1 : vc->slot_offset / (int64_t)p->pointer_size);
 }
 
 static json_t *site_json(const facet_result *r, graphs *gs, unsigned idx)
@@ -242,6 +283,7 @@ static json_t *site_json(const facet_result *r, graphs *gs, unsigned idx)
 	json_object_set_new(j, "dispatch", dispatch_json(r, fs));
 	json_object_set_new(j, "field", fs->field != IR_NONE ? field_json(p, &r->fields[fs->field]) : json_null());
 	json_object_set_new(j, "collapsed", collapsed_json(r, gs, &p->sites[fs->site]));
+	json_object_set_new(j, "virtual", virtual_json(p, &p->sites[fs->site]));
 	json_object_set_new(j, "targets", targets_json(r, gs, fs->site));
 	json_t *qs = json_array();
 	for (unsigned i = 0; i < r->n_questions; i++) {
@@ -277,6 +319,12 @@ json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, con
 	graphs gs = {.andersen = andersen};
 	for (int g = 0; g < 4; g++)
 		gs.g[g] = facet_graph(r, (cg_graph_id)(CG_R0 + g));
+	if (r->pta && p->n_vcalls) {   /* the C++ graphs, and vslot's decisions */
+		gs.cxx[0] = cxx_cha(p);
+		gs.cxx[1] = cxx_rta(p);
+		gs.cxx[2] = cxx_vta(r->pta, r->r0);
+		facet_vslot_run(r->pta, gs.g[CG_RPM - CG_R0], &gs.vs);
+	}
 	if (r->pta)
 		pta_collapsed_init(r->pta, &gs.collapsed);
 	ptrmap_init(&gs.by_set);
@@ -287,8 +335,11 @@ json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, con
 		    (sel->file && facet_loc_matches(&s->loc, sel->file, sel->line)))
 			json_array_append_new(sites, site_json(r, &gs, i));
 	}
-	for (int g = 0; g < 4; g++)
+	for (int g = 0; g < 4; g++) {
 		cg_free(gs.g[g]);
+		cg_free(gs.cxx[g]);
+	}
+	facet_vslot_free(&gs.vs);
 	pta_collapsed_free(&gs.collapsed);
 	for (size_t i = 0; i < gs.by_set.cap; i++)
 		free(gs.by_set.slots[i].value);

@@ -4,8 +4,9 @@
  * R0's and the symbolic result's sizes, the collapsed points-to objects
  * holding part of the callee's set (what collapsed each, where), every
  * candidate target with its
- * membership in r0, rulesonly, rplus and rpm and each decision's warrant,
- * and the residual questions. */
+ * membership in r0, rulesonly, rplus and rpm (and, at a C++ virtual call,
+ * cha, rta, vta and vslot) and each decision's warrant (vslot's too), and
+ * the residual questions. */
 #ifndef FACET_FACET_EXPLAIN_H
 #define FACET_FACET_EXPLAIN_H
 
@@ -22,9 +23,10 @@
 #define FACET_EXPLAIN_VERSION 2
 
 /* A decision about (site, function) as a warrant: {fact, outcome, rule,
- * premise, source, evidence} (premise and evidence NULL when none). */
+ * premise, source, evidence, graph} (premise and evidence NULL when none). */
 typedef struct facet_xwarrant {
 	const char *fact, *outcome, *rule, *premise, *source, *evidence;
+	const char *graph;         /* whose decision: "rpm" (the refinement's, also when NULL) or "vslot" */
 } facet_xwarrant;
 
 /* How a site dispatches: {status, step, depth, field, field_name, signature,
@@ -43,8 +45,14 @@ typedef struct facet_xdispatch {
 json_t *facet_xwarrant_json(const facet_xwarrant *w);
 json_t *facet_xdispatch_json(const facet_xdispatch *d);
 /* A candidate target: {name, in_graphs: the names of the graphs in bits
- * (bit 1 << cg_graph_id, registry order), warrants} (warrants is stolen). */
-json_t *facet_xtarget_json(const char *name, unsigned bits, json_t *warrants);
+ * (bit 1 << cg_graph_id, registry order), warrants} (warrants is stolen).
+ * At a site that is not a virtual call (virtual_site false) the C++ graphs
+ * (cha, rta, vta, vslot) are left out of in_graphs: they hold other graphs'
+ * targets there, not their own (the site's "virtual" is null). */
+json_t *facet_xtarget_json(const char *name, unsigned bits, bool virtual_site, json_t *warrants);
+/* The site's "virtual": {class (null: not known), slot (null: any, a
+ * member-function pointer)}; NULL cls and slot < 0 for any. */
+json_t *facet_xvirtual_json(const char *cls, long long slot);
 /* A residual question: {id, kind, candidates (names; stolen), answered}. */
 json_t *facet_xquestion_json(long long id, const char *kind, json_t *candidates, bool answered);
 

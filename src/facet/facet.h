@@ -140,12 +140,18 @@ typedef enum facet_rule {
 	 * it (cast.c) */
 	RULE_KEEP_CAST,       /* the prune Prune-Sig proposes, rejected   π_cast */
 	RULE_ADD_CAST,        /* f ∈ F(S.m) by such a cast: add supported π_cast */
+	/* vslot's, at C++ virtual sites (facet/vslot.h; Add-Witness there: f is
+	 * in the slot of the vtable of a class C ⪯ the receiver's static class) */
+	RULE_PRUNE_CLASS,     /* every class of the receiver's points-to objects
+	                         places another function in the slot     π_class */
 } facet_rule;
-#define FACET_N_RULES (RULE_ADD_CAST + 1)
+#define FACET_N_RULES (RULE_PRUNE_CLASS + 1)
 /* π_cast: the program calls a function cast to another function-pointer
  * type through that type (a deliberate conversion, not a stray one). */
+/* π_class: an object's dynamic class is the one its allocation site
+ * constructs (no placement new over it, no cast to an unrelated class). */
 typedef enum facet_premise {
-	PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_CAST, PREMISE_NONE
+	PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_CAST, PREMISE_CLASS, PREMISE_NONE
 } facet_premise;
 typedef enum fact_source { SOURCE_SYMBOLIC, SOURCE_ORACLE } fact_source;
 
@@ -217,7 +223,7 @@ cg_graph *facet_graph(const facet_result *r, cg_graph_id kind);
 const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "named" */
 const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "rebased", "" */
 const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
-const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "" */
+const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "pi_class", "" */
 const char *fact_kind_name(fact_kind k);       /* "add", "prune" */
 const char *fact_outcome_name(fact_outcome o); /* "supported", "rejected", "residual" */
 const char *assign_form_name(assign_form f);   /* "init", "store", "copy" */

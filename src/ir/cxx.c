@@ -316,10 +316,12 @@ static void compat_from_layout(cxx_state *S, ir_class *c)
 }
 
 /* Bases of a class without typeinfo, from its debug-info type. */
-static void bases_from_debug_info(cxx_state *S, ir_program *p)
+static void bases_from_debug_info(cxx_state *S)
 {
-	for (unsigned i = 0; i < p->n_types; i++) {
-		di_type *t = p->types[i];
+	/* the reader's types: prog->types is filled only when ingest finishes */
+	const dinfo_reader *r = &S->L->di;
+	for (size_t i = 0; i < r->all.len; i++) {
+		di_type *t = r->all.items[i];
 		ir_class *c = t->identifier ? strmap_get(&S->by_key, t->identifier) : NULL;
 		if (!c || c->n_bases)
 			continue;
@@ -401,10 +403,26 @@ static ir_class *class_of_ir_type(cxx_state *S, LLVMTypeRef ty)
 	return c;
 }
 
-static int use_cmp(const void *a, const void *b)
+/* An allocation's class from one source; rank 0: the debug info names it (the
+ * variable's declared type, the heapallocsite type), rank 1: only the IR
+ * struct's name, which the linker shares between classes of one layout
+ * (three walkers of one size become one "class.re2::NullWalker"), so it
+ * yields to any debug-info class of the same allocation. */
+typedef struct alloc_use {
+	ir_class_use u;
+	int rank;
+} alloc_use;
+typedef VEC(alloc_use) alloc_vec;
+
+static int alloc_cmp(const void *a, const void *b)
 {
-	const ir_class_use *x = a, *y = b;
-	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->cls > y->cls) - (x->cls < y->cls);
+	const alloc_use *x = a, *y = b;
+	if (x->u.key != y->u.key)
+		return x->u.key < y->u.key ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	/* with a class before without one, then by class id (a stable order) */
+	return (x->u.cls > y->u.cls) - (x->u.cls < y->u.cls);
 }
 
 /* A debug-info type worth keeping for an allocation: a struct or class (or an array of them). */
@@ -416,53 +434,85 @@ static di_type *record_type(di_type *t)
 	return t && t->kind == DI_STRUCT && t->n_members ? t : NULL;
 }
 
-static void push_alloc(use_vec *out, unsigned value, ir_class *c, di_type *t)
+static void push_alloc(alloc_vec *out, unsigned value, ir_class *c, di_type *t, int rank)
 {
 	if (c || record_type(t))
-		VEC_PUSH(out, ((ir_class_use){.key = value, .cls = c ? c->id : IR_NONE, .type = t}));
+		VEC_PUSH(out, ((alloc_use){{.key = value, .cls = c ? c->id : IR_NONE, .type = t}, c ? rank : 2}));
 }
 
-static void alloc_classes(cxx_state *S, use_vec *out)
+static void alloc_classes(cxx_state *S, use_vec *result)
 {
 	lowering *L = S->L;
 	ir_program *p = L->prog;
+	alloc_vec v = {0}, *out = &v;
 	unsigned heap_kind = LLVMGetMDKindIDInContext(L->ctx, "heapallocsite", 13);
 	for (unsigned i = 0; i < p->n_bindings; i++) {
 		const ir_dbg_binding *b = &p->bindings[i];
 		if (b->declare && b->empty_expr)
-			push_alloc(out, b->value, class_of_di(S, b->var->type), b->var->type);
+			push_alloc(out, b->value, class_of_di(S, b->var->type), b->var->type, 0);
 	}
 	for (unsigned i = 0; i < p->n_globals; i++) {
 		ir_global *g = p->globals[i];
 		ir_class *c = g->var ? class_of_di(S, g->var->type) : NULL;
-		if (!c && g->defined && !has_prefix(g->name, "_ZT"))
+		int rank = 0;
+		if (!c && g->defined && !has_prefix(g->name, "_ZT")) {
 			c = class_of_ir_type(S, LLVMGlobalGetValueType(LLVMGetNamedGlobal(L->mod, g->name)));
-		push_alloc(out, g->value, c, g->var && !g->var_fragment ? g->var->type : NULL);
+			rank = 1;
+		}
+		push_alloc(out, g->value, c, g->var && !g->var_fragment ? g->var->type : NULL, rank);
 	}
 	for (LLVMValueRef f = LLVMGetFirstFunction(L->mod); f; f = LLVMGetNextFunction(f))
 		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
 			for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
 				if (LLVMIsAAllocaInst(in)) {
-					push_alloc(out, lower_value_id(L, in), class_of_ir_type(S, LLVMGetAllocatedType(in)), NULL);
+					push_alloc(out, lower_value_id(L, in), class_of_ir_type(S, LLVMGetAllocatedType(in)), NULL, 1);
 				} else if (lower_is_call(in) && LLVMGetMetadata(in, heap_kind)) {
 					di_type *t = dinfo_type(&L->di, LLVMValueAsMetadata(LLVMGetMetadata(in, heap_kind)));
-					push_alloc(out, lower_value_id(L, in), class_of_di(S, t), t);
+					push_alloc(out, lower_value_id(L, in), class_of_di(S, t), t, 0);
 				}
 			}
 	if (out->len)
-		qsort(out->items, out->len, sizeof *out->items, use_cmp);
-	/* One entry per allocation: a class where some source names one (sorted first), with the
+		qsort(out->items, out->len, sizeof *out->items, alloc_cmp);
+	/* One entry per allocation: the best-ranked source's class, with the
 	 * first debug-info type any source gave */
-	size_t w = 0;
 	for (size_t i = 0; i < out->len; i++) {
-		if (w && out->items[w - 1].key == out->items[i].key) {
-			if (!out->items[w - 1].type)
-				out->items[w - 1].type = out->items[i].type;
+		if (result->len && result->items[result->len - 1].key == out->items[i].u.key) {
+			if (!result->items[result->len - 1].type)
+				result->items[result->len - 1].type = out->items[i].u.type;
 			continue;
 		}
-		out->items[w++] = out->items[i];
+		VEC_PUSH(result, out->items[i].u);
 	}
-	out->len = w;
+	VEC_FREE(&v);
+}
+
+/* Debug-info classes without an ODR identifier get the key of the one class
+ * of that name (dinfo_name_classes); a name two classes share (anonymous
+ * namespaces of two units) names none. */
+static void name_di_classes(cxx_state *S)
+{
+	static char shared;   /* the value of a name two classes have */
+	strmap seen;
+	strmap_init(&seen);
+	for (size_t i = 0; i < S->classes.len; i++) {
+		ir_class *c = S->classes.items[i];
+		if (c->name != c->key)
+			strmap_put(&seen, c->name, strmap_get(&seen, c->name) ? (void *)&shared : (void *)c);
+	}
+	const char **names = xmalloc((S->classes.len + 1) * sizeof *names);
+	const char **keys = xmalloc((S->classes.len + 1) * sizeof *keys);
+	unsigned n = 0;
+	for (size_t i = 0; i < S->classes.len; i++) {
+		ir_class *c = S->classes.items[i];
+		if (c->name != c->key && strmap_get(&seen, c->name) == c) {
+			names[n] = c->name;
+			keys[n++] = c->key;
+		}
+	}
+	dinfo_name_classes(&S->L->di, names, keys, n);
+	free(names);
+	free(keys);
+	strmap_free(&seen);
 }
 
 void cxx_lower(lowering *L)
@@ -472,7 +522,8 @@ void cxx_lower(lowering *L)
 	strmap_init(&S.by_key);
 	strmap_init(&S.by_name);
 	read_hierarchy(&S);
-	bases_from_debug_info(&S, p);
+	name_di_classes(&S);
+	bases_from_debug_info(&S);
 	read_compat(&S);
 	p->n_classes = (unsigned)S.classes.len;
 	p->classes = arena_memdup(&p->arena, S.classes.items, S.classes.len * sizeof *S.classes.items);

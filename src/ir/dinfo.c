@@ -10,6 +10,7 @@
  *   DISubprogram        0 file, 1 scope, 2 name, 3 linkage name, 4 type
  *   DILexicalBlock(File) 0 file, 1 scope
  *   DIVariable          0 scope, 1 name, 2 file, 3 type
+ *   DINamespace         1 scope, 2 name (none: an anonymous namespace)
  * Sizes and offsets are ConstantAsMetadata (a ConstantInt when read through
  * the C API) for C programs; anything else reads as 0. */
 #include "ir/dinfo.h"
@@ -34,6 +35,7 @@ void dinfo_init(dinfo_reader *r, LLVMContextRef ctx, ir_program *prog)
 	ptrmap_init(&r->types);
 	ptrmap_init(&r->vars);
 	ptrmap_init(&r->empty_exprs);
+	strmap_init(&r->class_keys);
 }
 
 void dinfo_finish(dinfo_reader *r)
@@ -47,6 +49,7 @@ void dinfo_finish(dinfo_reader *r)
 	ptrmap_free(&r->types);
 	ptrmap_free(&r->vars);
 	ptrmap_free(&r->empty_exprs);
+	strmap_free(&r->class_keys);
 }
 
 /* ---- raw operand access --------------------------------------------------------------- */
@@ -226,6 +229,52 @@ static void read_params(dinfo_reader *r, di_type *t, LLVMMetadataRef array)
 	free(ops);
 }
 
+/* name qualified by the namespaces and classes of scope ("ns::Outer::name");
+ * NULL when some scope is a function or block (a local class). */
+static const char *scoped_name(dinfo_reader *r, LLVMMetadataRef scope, const char *name)
+{
+	const char *parts[16];
+	unsigned k = 0;
+	for (; scope && k < 16; k++) {
+		LLVMMetadataKind mk = LLVMGetMetadataKind(scope);
+		if (mk == LLVMDIFileMetadataKind || mk == LLVMDICompileUnitMetadataKind)
+			break;
+		if (mk != LLVMDINamespaceMetadataKind && mk != LLVMDICompositeTypeMetadataKind)
+			return NULL;
+		unsigned n;
+		LLVMValueRef *ops = operands(r, scope, &n);
+		const char *part = op_string(r, ops, n, 2);
+		scope = op_md(ops, n, 1);
+		free(ops);
+		if (!part && mk == LLVMDICompositeTypeMetadataKind)
+			return NULL;   /* an unnamed class: nothing names what is inside */
+		parts[k] = part ? part : "(anonymous namespace)";
+	}
+	if (scope && k == 16)
+		return NULL;
+	size_t len = strlen(name) + 1;
+	for (unsigned i = 0; i < k; i++)
+		len += strlen(parts[i]) + 2;
+	char *buf = xmalloc(len), *w = buf;
+	for (unsigned i = k; i-- > 0;)
+		w += sprintf(w, "%s::", parts[i]);
+	strcpy(w, name);
+	const char *interned = ir_intern(r->prog, buf);
+	free(buf);
+	return interned;
+}
+
+void dinfo_name_classes(dinfo_reader *r, const char *const *names, const char *const *keys, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		strmap_put(&r->class_keys, names[i], (void *)keys[i]);
+	for (size_t i = 0; i < r->all.len; i++) {
+		di_type *t = r->all.items[i];
+		if (t->scoped_name && !t->identifier)
+			t->identifier = strmap_get(&r->class_keys, t->scoped_name);
+	}
+}
+
 di_type *dinfo_type(dinfo_reader *r, LLVMMetadataRef md)
 {
 	if (!md || !is_type_kind(LLVMGetMetadataKind(md)))
@@ -264,6 +313,11 @@ di_type *dinfo_type(dinfo_reader *r, LLVMMetadataRef md)
 			read_members(r, t, op_md(ops, n, 6));
 		if (t->kind == DI_STRUCT)
 			t->identifier = op_string(r, ops, n, 9);
+		if (t->kind == DI_STRUCT && !t->identifier && t->name) {
+			t->scoped_name = scoped_name(r, op_md(ops, n, 1), t->name);
+			if (t->scoped_name)
+				t->identifier = strmap_get(&r->class_keys, t->scoped_name);
+		}
 		else if (t->kind == DI_ARRAY)
 			read_dims(r, t, op_md(ops, n, 6));
 		break;

@@ -14,6 +14,7 @@
 
 #include "ir/model.h"
 #include "util/ptrmap.h"
+#include "util/strmap.h"
 #include "util/vec.h"
 
 typedef struct dinfo_reader {
@@ -23,11 +24,19 @@ typedef struct dinfo_reader {
 	ptrmap vars;               /* LLVMMetadataRef -> di_variable* */
 	ptrmap empty_exprs;        /* LLVMMetadataRef -> (void*)1 empty, (void*)2 not */
 	VEC(di_type *) all;        /* in creation order; becomes prog->types */
+	strmap class_keys;         /* scoped name -> class key (dinfo_name_classes) */
 } dinfo_reader;
 
 void dinfo_init(dinfo_reader *r, LLVMContextRef ctx, ir_program *prog);
 /* Moves the types read into prog->types and frees the reader's maps. */
 void dinfo_finish(dinfo_reader *r);
+
+/* The classes of the module by name (names[i] -> keys[i]; interned strings
+ * that outlive the reader): every struct type without an ODR identifier
+ * whose scoped_name is names[i], read so far or later, gets keys[i] as its
+ * identifier. clang leaves out the identifier of many C++ classes (those
+ * defined in a .cc file, those in an anonymous namespace). */
+void dinfo_name_classes(dinfo_reader *r, const char *const *names, const char *const *keys, unsigned n);
 
 /* A DIType node (basic, derived, composite, subroutine) as a di_type; NULL for
  * NULL (void) or a node that is not a type. */

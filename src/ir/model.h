@@ -63,7 +63,12 @@ struct di_type {
 	unsigned n_dims;
 	ir_loc loc;                /* where it is declared */
 	bool forward_decl;         /* declared but not defined in this unit */
-	const char *identifier;    /* struct/class: the ODR identifier C++ gives it ("_ZTS5Shape"), else NULL */
+	const char *identifier;    /* struct/class: the ODR identifier C++ gives it ("_ZTS5Shape"), else NULL;
+	                              also the key of the one class of the module whose name is
+	                              scoped_name when clang gave none (src/ir/cxx.c) */
+	const char *scoped_name;   /* struct/class without an identifier: its name qualified by the
+	                              namespaces and classes around it ("re2::CoalesceWalker",
+	                              "(anonymous namespace)::Foo"); NULL otherwise */
 };
 
 const char *di_kind_name(di_kind k);

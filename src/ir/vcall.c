@@ -278,6 +278,20 @@ static ir_function *called_function(vstate *V, LLVMValueRef call)
 	return c && LLVMIsAFunction(c) ? ptrmap_get(&V->L->functions, c) : NULL;
 }
 
+/* A space before end other than the one of "(anonymous namespace)" (a
+ * return type: "int A::f<int>(int)" is no constructor). */
+static bool has_space_outside_anon(const char *dem, const char *end)
+{
+	static const char anon[] = "(anonymous namespace)";
+	for (const char *q = dem; q < end; q++) {
+		if (strncmp(q, anon, sizeof anon - 1) == 0)
+			q += sizeof anon - 2;
+		else if (*q == ' ')
+			return true;
+	}
+	return false;
+}
+
 /* "A::B<int>::B(int)": the class "A::B<int>" when the demangled name is a
  * constructor (dtor false) or destructor (dtor true) of it, else NULL. */
 static char *structor_class(const char *dem, bool dtor)
@@ -287,7 +301,9 @@ static char *structor_class(const char *dem, bool dtor)
 	int angle = 0;
 	const char *paren = NULL, *last_sep = NULL;
 	for (const char *q = dem; *q && !paren; q++) {
-		if (*q == '<')
+		if (strncmp(q, "(anonymous namespace)", 21) == 0)
+			q += 20;
+		else if (*q == '<')
 			angle++;
 		else if (*q == '>')
 			angle--;
@@ -296,7 +312,7 @@ static char *structor_class(const char *dem, bool dtor)
 		else if (angle == 0 && q[0] == ':' && q[1] == ':')
 			last_sep = q;
 	}
-	if (!paren || !last_sep || memchr(dem, ' ', (size_t)(last_sep - dem)))
+	if (!paren || !last_sep || has_space_outside_anon(dem, last_sep))
 		return NULL;
 	const char *member = last_sep + 2;
 	if (dtor != (*member == '~'))

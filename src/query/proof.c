@@ -8,7 +8,8 @@
  *   direct        the IR names the callee
  *   premise-free  an indirect edge of the points-to graph R0 (Andersen's
  *                 over-approximation) that the graph keeps, or an addition
- *                 warranted by Add-Witness (f ∈ init(S.m))
+ *                 warranted by Add-Witness (f ∈ init(S.m); vslot's: a vtable
+ *                 places f in the slot)
  *   premised      an addition whose warrant rests on a premise (Add-Store:
  *                 π_bind; an adopted residual answer: the oracle), an edge
  *                 the catalog records no warrant for, or a points-to edge
@@ -29,6 +30,7 @@
 
 #include "catalog/collapsed.h"
 #include "util/xalloc.h"
+#include "cxx/cxx.h"
 
 static const char *const kind_names[] = {"direct", "premise-free", "premised", "agent"};
 
@@ -53,15 +55,20 @@ static json_t *graph_names(unsigned bits)
 }
 
 /* The adopted add decision for (site, target): Add-Witness before Add-Store
- * before a residual answer (the strongest warrant labels the edge). */
+ * before a residual answer (the strongest warrant labels the edge). The
+ * refinement's decisions, and under a C++ graph vslot's too (a vtable
+ * placing the target in the slot witnesses the edge in cha, rta, vta and
+ * vslot alike). */
 static bool add_warrant(qctx *q, unsigned site, unsigned target, json_t *p, q_proof_kind *kind)
 {
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT rule, premise, evidence, source, outcome FROM decisions WHERE site = ?1 "
 	                                "AND function = ?2 AND fact = 'add' AND outcome IN ('supported', 'residual') "
+	                                "AND (graph = 'rpm' OR ?3) "
 	                                "ORDER BY CASE rule WHEN 'Add-Witness' THEN 0 WHEN 'Add-Store' THEN 1 ELSE 2 END, "
 	                                "CASE outcome WHEN 'supported' THEN 0 ELSE 1 END, id LIMIT 1");
 	sqlite3_bind_int64(st, 1, site);
 	sqlite3_bind_int64(st, 2, target);
+	sqlite3_bind_int(st, 3, cxx_is_virtual_graph(q->graph));
 	if (!q_step(q->s, st))
 		return false;
 	const char *rule = (const char *)sqlite3_column_text(st, 0);

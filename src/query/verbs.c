@@ -352,13 +352,13 @@ json_t *qv_externals(qctx *q)
 static json_t *warrants(qctx *q, unsigned site, unsigned fn)
 {
 	json_t *arr = json_array();
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT fact, outcome, rule, premise, source, evidence FROM decisions "
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT fact, outcome, rule, premise, source, evidence, graph FROM decisions "
 	                                "WHERE site = ?1 AND function = ?2 ORDER BY id");
 	sqlite3_bind_int64(st, 1, site);
 	sqlite3_bind_int64(st, 2, fn);
 	while (q_step(q->s, st)) {
 		facet_xwarrant w = {col_str(st, 0), col_str(st, 1), col_str(st, 2), col_str(st, 3), col_str(st, 4),
-		                    col_str(st, 5)};
+		                    col_str(st, 5), col_str(st, 6)};
 		json_array_append_new(arr, facet_xwarrant_json(&w));
 	}
 	return arr;
@@ -385,6 +385,13 @@ static json_t *site_detail(qctx *q, unsigned site)
 	}
 	else
 		json_object_set_new(sj, "dispatch", json_null());
+	/* A C++ virtual call: else the C++ graphs are not listed in in_graphs (they copy others' there). */
+	st = q_stmt(q->s, "SELECT class, slot FROM virtual_calls WHERE site = ?1");
+	sqlite3_bind_int64(st, 1, site);
+	bool virt = q_step(q->s, st);
+	json_object_set_new(sj, "virtual", virt ? facet_xvirtual_json(col_str(st, 0), sqlite3_column_type(st, 1) == SQLITE_NULL
+	                                                                           ? -1 : sqlite3_column_int64(st, 1))
+	                                        : json_null());
 	json_t *targets = json_array(), *dropped = json_array();
 	st = q_stmt(q->s, "SELECT e.target, e.graphs FROM edges e WHERE e.caller = (SELECT caller FROM sites WHERE id = ?1) "
 	                  "AND e.site = ?1 ORDER BY e.target");
@@ -396,7 +403,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 		VEC_PUSH(&bits, (unsigned)sqlite3_column_int64(st, 1));
 	}
 	for (size_t i = 0; i < ts.len; i++) {
-		json_t *t = facet_xtarget_json(q_fn_name(q, ts.items[i]), bits.items[i], warrants(q, site, ts.items[i]));
+		json_t *t = facet_xtarget_json(q_fn_name(q, ts.items[i]), bits.items[i], virt, warrants(q, site, ts.items[i]));
 		if (bits.items[i] & q->bit)
 			json_object_set_new(t, "proof", q_proof_json(q, site, ts.items[i], NULL, NULL));
 		json_array_append_new((bits.items[i] & q->bit) ? targets : dropped, t);
@@ -411,7 +418,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 		VEC_PUSH(&others, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < others.len; i++)
 		json_array_append_new(dropped,
-		                      facet_xtarget_json(q_fn_name(q, others.items[i]), 0, warrants(q, site, others.items[i])));
+		                      facet_xtarget_json(q_fn_name(q, others.items[i]), 0, virt, warrants(q, site, others.items[i])));
 	json_object_set_new(sj, "targets", targets);
 	json_object_set_new(sj, "not_in_graph", dropped);
 	json_t *agents = json_array();

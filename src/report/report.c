@@ -109,7 +109,7 @@ static bool load_sites(rctx *r)
 			x->width[g] += (bits >> g) & 1;
 	}
 	sqlite3_finalize(st);
-	sqlite3_prepare_v2(r->db, "SELECT site, rule, fact, outcome FROM decisions ORDER BY site", -1, &st, NULL);
+	sqlite3_prepare_v2(r->db, "SELECT site, rule, fact, outcome FROM decisions WHERE graph = 'rpm' ORDER BY site", -1, &st, NULL);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
 		rsite *x = find_site(r, (unsigned)sqlite3_column_int64(st, 0));
 		if (!x)

@@ -9,6 +9,8 @@ Itanium demangler prints them, separated by ';'):
     @cha{A; B} @rta{...} @vta{...} @vslot{...}
 the exact targets of the virtual call sites on that line, compiled with
 `clang++-22 -g -O0`; `@cha{}` says the site is unreachable (no target).
+`@class{NAME}` on such a line: the sites' receiver's static class (the
+callgraph's virtual.class, demangled) at -O0.
 A file-level `@total cha=N rta=M ...` gives the number of edges over all
 virtual sites. At -O2 every virtual site that is left must be on a marked
 line and have cha targets within that line's -O0 cha set (empty when the
@@ -24,6 +26,7 @@ import tempfile
 
 GRAPHS = ("cha", "rta", "vta", "vslot")
 MARK = re.compile(r"@(cha|rta|vta|vslot)\{([^}]*)\}")
+CLASS = re.compile(r"@class\{([^}]*)\}")
 
 
 def fail(msg):
@@ -38,6 +41,8 @@ def markers(path):
             for g, body in MARK.findall(line):
                 names = {n.strip() for n in body.split(";") if n.strip()}
                 marks.setdefault(lineno, {})[g] = names
+            for body in CLASS.findall(line):
+                marks.setdefault(lineno, {})["class"] = body.strip()
             t = re.search(r"@total((?:\s+\w+=\d+)+)", line)
             if t:
                 for kv in t.group(1).split():
@@ -68,6 +73,10 @@ def check_level(facet, src, bc, marks, totals, level):
             by_line = {}
             for s in sites:
                 by_line.setdefault(s["line"], set()).update(label[t] for t in s["targets"])
+                want = marks.get(s["line"], {}).get("class")
+                if g == "cha" and want is not None and s["virtual"].get("class") != want:
+                    bad += fail("%s:%d -O0: static class %s, expected %s" %
+                                (base, s["line"], s["virtual"].get("class"), want))
             for line, want in sorted(marks.items()):
                 if g not in want:
                     continue
