@@ -8,8 +8,10 @@
  * Sites are numbered by caller, in each body's order.
  *
  * Indirect candidates: the functions that reach a location, through the
- * locations that copy into it (a copy of a copy too: over-approximate,
- * never infer safety). A candidate written by an initializer is premise-free
+ * locations that copy into it (a copy of a copy too, to a fixed point:
+ * over-approximate, never infer safety); arguments of indirect calls reach
+ * their candidates' parameters, which can add candidates, so the two
+ * alternate until nothing is new. A candidate written by an initializer is premise-free
  * (Add-Witness); one stored, copied or passed needs the binding premise
  * (Add-Store), as the refinement labels them on bitcode. */
 #include "source/internal.h"

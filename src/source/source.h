@@ -18,11 +18,15 @@
  * function, as the bitcode graph names libc. Indirect calls resolve by the
  * location the callee is read from: a struct field (keyed by struct and
  * member from clang's types: typedefs resolved, an anonymous union one
- * location, an embedded struct its own), a variable or a parameter. Its
- * candidates are the functions written there anywhere in the tree:
+ * location, an embedded struct its own), a variable, a parameter, what a
+ * named function returns (`lookup(name)(x)`, `(*get_handler())(x)`), the
+ * memory pointers to function pointers reach (one location per type), or,
+ * read through a cast of other memory, every location of the type read.
+ * Its candidates are the functions written there anywhere in the tree:
  * initializers (designated and positional, nested, arrays of structs),
- * assignments, copies from other locations, and the functions passed for a
- * parameter at the direct calls of its function (a registration). Each
+ * assignments, returns, memcpy/memmove, copies from other locations, and
+ * the functions passed for a parameter at the calls of its function, direct
+ * or through a location (a registration, also through an ops table). Each
  * candidate carries a warrant (Add-Witness for an initializer, Add-Store
  * otherwise) or is refuted (Prune-Sig: its signature does not fit the
  * call's, by facet/sig.h's relation). A call with no candidate is an
