@@ -670,6 +670,8 @@ static bool copies_memory(const char *name)
 	return false;
 }
 
+static const char *store_key(walk *w, const char *key, CXCursor at);
+
 static void memory_copy(walk *w, CXCursor c)
 {
 	if (clang_Cursor_getNumArguments(c) < 2)
@@ -677,7 +679,7 @@ static void memory_copy(walk *w, CXCursor c)
 	CXCursor dst = strip(clang_Cursor_getArgument(c, 0), false);
 	if (!ctype_holds_function_pointer(clang_getCursorType(dst)))
 		return;
-	const char *key = location_key(w, dst);
+	const char *key = store_key(w, location_key(w, dst), dst);
 	if (key)
 		flows_of(w, key, clang_Cursor_getArgument(c, 1), FORM_STORE, c, NULL);
 }
@@ -744,6 +746,21 @@ static void recovered_call(walk *w, CXCursor c)
 	VEC_PUSH(&w->f->calls, sc);
 }
 
+/* The location a store into key writes: a store through a cast of other
+ * memory (`*(code_pt *) p = fn`) goes to the memory of its type, which the
+ * by-type reads include; any other key is its own. */
+static const char *store_key(walk *w, const char *key, CXCursor at)
+{
+	if (!key || strncmp(key, "cast:", 5) != 0)
+		return key;
+	char buf[4200];
+	snprintf(buf, sizeof buf, "mem:%s", key + 5);
+	const char *mem = src_intern(w->f, buf);
+	key_info(w, mem, KEY_VAR, NULL, mem + 4, at);
+	((src_keyinfo *)strmap_get(&w->f->keys, mem))->canon = key + 5;
+	return mem;
+}
+
 static void assignment(walk *w, CXCursor c)
 {
 	if (clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Assign)
@@ -751,7 +768,7 @@ static void assignment(walk *w, CXCursor c)
 	cursor_vec kids = {0};
 	children(c, &kids);
 	if (kids.len == 2 && ctype_holds_function_pointer(clang_getCursorType(kids.items[0]))) {
-		const char *key = location_key(w, kids.items[0]);
+		const char *key = store_key(w, location_key(w, kids.items[0]), kids.items[0]);
 		if (key)
 			flows_of(w, key, kids.items[1], FORM_STORE, c, NULL);
 	}

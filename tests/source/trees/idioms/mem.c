@@ -32,7 +32,7 @@ int run_phase(int i)
 	handler_pt *h = phases[i].handlers.elts;
 	int r = 0;
 	for (unsigned j = 0; j < phases[i].handlers.n; j++)
-		r += h[j]((int)j);                             /* -> h_static@mem.c:S h_index@mem.c:S */
+		r += h[j]((int)j);                             /* -> h_static@mem.c:S h_index@mem.c:S h_patch@mem.c:S */
 	return r;
 }
 
@@ -48,9 +48,17 @@ void emit_copy(unsigned char *buf)
 	c->len = 1;
 }
 
+static int h_patch(int x) { return x + 3; }
+
+/* a store through the cast goes to the memory of the type */
+void patch_code(unsigned char *ip)
+{
+	*(handler_pt *)ip = h_patch;
+}
+
 int run_code(unsigned char *ip)
 {
 	handler_pt code = *(handler_pt *)ip;
 	/* by type: every int (*)(int) location, copy.c's vtab.run and step_fn tables too */
-	return code(0);                                    /* -> h_static@mem.c:S h_index@mem.c:S h_copy@mem.c:S run_fast@copy.c:S run_slow@copy.c:S step_one@copy.c:S step_two@copy.c:S */
+	return code(0);                                    /* -> h_static@mem.c:S h_index@mem.c:S h_copy@mem.c:S h_patch@mem.c:S run_fast@copy.c:S run_slow@copy.c:S step_one@copy.c:S step_two@copy.c:S */
 }
