@@ -168,19 +168,45 @@ static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsig
 	VEC_FREE(&slots);
 }
 
+/* A store of a va_arg read (varargs.c): every function passed through the
+ * `...` it reads, where the store's key is a function-pointer field. */
+static void store_va_arg(adder *a, unsigned i, const ir_stmt *st, va_flow_list *flows)
+{
+	facet_ctx *x = a->x;
+	if (!varargs_reaching(x, st->src, flows))
+		return;
+	key_result k = dispatch_key(x, st->dst, st->offset);
+	unsigned field = field_of_key(x, &k);
+	if (field == IR_NONE)
+		return;
+	unsigned fn = x->ix.stmt_function[i];
+	for (size_t j = 0; j < flows->len; j++) {
+		facet_assign as = {.function = flows->items[j].function, .form = FORM_STORE,
+		                   .established = flows->items[j].established,
+		                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL,
+		                   .via = x->prog->functions[flows->items[j].via]->name};
+		if (st->loc)
+			as.loc = *st->loc;
+		add(a, field, &as);
+	}
+}
+
 static void form1(adder *a)
 {
 	facet_ctx *x = a->x;
 	const ir_program *p = x->prog;
 	fn_list fns = {0};
+	va_flow_list flows = {0};
 	for (unsigned i = p->n_const_stmts; i < p->n_stmts; i++) {
 		const ir_stmt *st = &p->stmts[i];
 		if (st->op != ST_STORE)
 			continue;
 		/* Cheapest test first: most stored values hold no function. */
 		const sbitmap *pts = pta_value_pts(x->pta, st->src);
-		if (!pts || !sbm_intersects(pts, &a->fn_locs))
+		if (!pts || !sbm_intersects(pts, &a->fn_locs)) {
+			store_va_arg(a, i, st, &flows);
 			continue;
+		}
 		key_result k = dispatch_key(x, st->dst, st->offset);
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE && k.any_field) {
@@ -206,6 +232,7 @@ static void form1(adder *a)
 		}
 	}
 	VEC_FREE(&fns);
+	VEC_FREE(&flows);
 }
 
 /* ---- form 2 ---------------------------------------------------------------------- */

@@ -49,6 +49,9 @@ static const char *place_text(facet_ctx *x, const facet_assign *a)
 		return arena_printf(x->arena, "initializer %s+%llu (%s:%u)", a->global, (unsigned long long)a->slot,
 		                    file, a->loc.line);
 	case FORM_STORE:
+		if (a->via)
+			return arena_printf(x->arena, "store at %s:%u in %s of a va_arg read, passed through %s's ...", file,
+			                    a->loc.line, a->in_function ? a->in_function : "?", a->via);
 		return arena_printf(x->arena, "store at %s:%u in %s", file, a->loc.line,
 		                    a->in_function ? a->in_function : "?");
 	case FORM_COPY:

@@ -105,6 +105,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	dispatch_init(&x);
 	dispatch_sites(&x);    /* ❷ the load side: disp(c) */
 	cast_collect(&x);      /* where function addresses are cast (Keep-Cast, Add-Cast) */
+	varargs_collect(&x);   /* the va_list objects: what `...` carries into va_arg */
 	assign_fields(&x);     /* ❷ the store side: init and F (Algorithm 1) */
 	for (unsigned i = 0; i < res->n_sites; i++)
 		if (res->sites[i].field != IR_NONE)
@@ -116,6 +117,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	classify_sites(&x);    /* ❸–❻ facts, warrants, abstention, questions */
 	VEC_FREE(&x.fields);
 	strmap_free(&x.field_by_key);
+	varargs_free(&x);
 	dispatch_free(&x);
 	sig_cache_free(&x.sigs);
 	res->seconds = now() - t0;

@@ -55,6 +55,8 @@ typedef struct facet_assign {
 	uint64_t slot;             /* FORM_INIT: byte offset of the slot in the global */
 	ir_loc loc;                /* FORM_INIT: the global's declaration; else the store or copy */
 	const char *in_function;   /* FORM_STORE/FORM_COPY: the function holding the store or copy */
+	const char *via;           /* FORM_STORE of a va_arg read: the variadic function whose `...` the
+	                              function was passed through (varargs.c), else NULL */
 	bool constant;             /* a syntactic scan sees it: an initializer, or a store of a function constant */
 	/* The flow into the field is established: an initializer, a copy, or a
 	 * store of a value the program does not declare as data (origin.c).

@@ -70,6 +70,7 @@ typedef struct facet_ctx {
 	unsigned *cast_start;
 	struct facet_cast *casts;
 	unsigned n_casts;
+	struct facet_varargs *va;  /* varargs.c: the va_list objects and what reaches them */
 } facet_ctx;
 
 /* dispatch.c */
@@ -119,6 +120,21 @@ const facet_cast *cast_fit(facet_ctx *x, unsigned f, di_type *sig);
 const char *cast_text(facet_ctx *x, unsigned f, const facet_cast *c);
 /* sig(f) ~ sig, or f is cast to a type that is. */
 bool cast_sig_fits(facet_ctx *x, unsigned f, di_type *sig);
+
+/* varargs.c: functions passed through `...` into va_arg reads (issue 15.4). */
+typedef struct facet_varargs facet_varargs;
+typedef struct va_flow {
+	unsigned function;         /* function id */
+	bool established;          /* the argument is not declared as data (origin.c) */
+	unsigned via;              /* the variadic function whose `...` it was passed through */
+} va_flow;
+typedef VEC(va_flow) va_flow_list;
+/* Finds the va_list objects (after dispatch_init: it follows private slots). */
+void varargs_collect(facet_ctx *x);
+void varargs_free(facet_ctx *x);
+/* When value v is a va_arg read, the functions that calls may pass to it
+ * through `...` (into out, cleared first); their number. */
+size_t varargs_reaching(facet_ctx *x, unsigned v, va_flow_list *out);
 
 /* assign.c: Algorithm 1; fills init, F and the evidence of every field. */
 void assign_fields(facet_ctx *x);
