@@ -21,11 +21,16 @@
 
 #include "facet/sig.h"
 
-enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64 };
+enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64, COPY_ROUNDS = 8 };
 #define INCOMPATIBLE ((uintptr_t)-1)
 
 typedef VEC(unsigned) fn_list;
 typedef VEC(uint64_t) slot_list;
+
+/* A store into field `field` of a value loaded from field `from` (form 1). */
+typedef struct field_copy {
+	unsigned stmt, field, from;
+} field_copy;
 
 typedef struct adder {
 	facet_ctx *x;
@@ -37,6 +42,8 @@ typedef struct adder {
 	ptrmap established;        /* (field, function) -> (void *)1 once an established place is recorded */
 	sbitmap fn_locs;           /* the locations of function objects */
 	bool *is_function_value;   /* value id -> a function's own address */
+	VEC(field_copy) copies;    /* stores of a value loaded from a field: resolved last */
+	VEC(unsigned) n_in_F;      /* by field id: |F| so far */
 } adder;
 
 static void add(adder *a, unsigned field, const facet_assign *as)
@@ -69,8 +76,21 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 	if (first_established)
 		ptrmap_put(&a->established, key, (void *)1);
 	ptrmap_put(&a->count, key, (void *)(n + 1));
+	if (n == 1) {   /* the pair enters F */
+		while (a->n_in_F.len <= field)
+			VEC_PUSH(&a->n_in_F, 0u);
+		a->n_in_F.items[field]++;
+	}
 	VEC_PUSH(&a->assigns, *as);
 	VEC_PUSH(&a->field_of, field);
+}
+
+/* (field, function) is in F: add() kept it (compatible and recorded). */
+static bool in_F(adder *a, unsigned field, unsigned function)
+{
+	void *key = (void *)(uintptr_t)(((uint64_t)field << 32 | function) + 1);
+	uintptr_t n = (uintptr_t)ptrmap_get(&a->count, key);
+	return n >= 2 && n != INCOMPATIBLE;
 }
 
 /* The field a write goes to, when it is one Algorithm 1 fills: a key typed
@@ -168,6 +188,61 @@ static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsig
 	VEC_FREE(&slots);
 }
 
+/* The function-pointer field value v is loaded from (through copies), when
+ * it is one whose F is its own (not an element of an array inside a
+ * record: those share places with the whole array only at the end). */
+static unsigned loaded_field(facet_ctx *x, unsigned v)
+{
+	const ir_program *p = x->prog;
+	for (int guard = 0; guard < 16 && v < p->n_values; guard++) {
+		if (ir_index_n_defs(p, &x->ix, v) != 1)
+			return IR_NONE;
+		const ir_stmt *d = ir_index_def(p, &x->ix, v, 0);
+		if (d->op == ST_COPY) {
+			v = d->src;
+			continue;
+		}
+		if (d->op != ST_LOAD)
+			return IR_NONE;
+		key_result k = dispatch_key(x, d->src, d->offset);
+		unsigned f = field_of_key(x, &k);
+		if (f == IR_NONE || !x->fields.items[f].function_pointer || x->fields.items[f].array_bytes)
+			return IR_NONE;
+		return f;
+	}
+	return IR_NONE;
+}
+
+/* A form-1 store's functions into `field`: those in pts, only those in
+ * F(*from) when from is given. True when F(field) grew. */
+static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap *pts, fn_list *fns,
+                            const unsigned *from)
+{
+	facet_ctx *x = a->x;
+	const ir_program *p = x->prog;
+	const ir_stmt *st = &p->stmts[i];
+	bool grew = false;
+	functions_in(a, pts, fns);
+	unsigned fn = x->ix.stmt_function[i];
+	bool established = fns->len && facet_value_origin(x, st->src) != ORIGIN_DATA;
+	for (size_t j = 0; j < fns->len; j++) {
+		unsigned f = fns->items[j];
+		if (from && !in_F(a, *from, f))
+			continue;
+		bool had = in_F(a, field, f);
+		if (had && from)
+			continue;   /* a copy adds no new function here: its places are not needed */
+		facet_assign as = {.function = f, .form = FORM_STORE, .established = established,
+		                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL,
+		                   .constant = st->src < p->n_values && a->is_function_value[st->src]};
+		if (st->loc)
+			as.loc = *st->loc;
+		add(a, field, &as);
+		grew |= !had && in_F(a, field, f);
+	}
+	return grew;
+}
+
 /* A store of a va_arg read (varargs.c): every function passed through the
  * `...` it reads, where the store's key is a function-pointer field. */
 static void store_va_arg(adder *a, unsigned i, const ir_stmt *st, va_flow_list *flows)
@@ -219,20 +294,70 @@ static void form1(adder *a)
 		}
 		if (field == IR_NONE)
 			continue;
-		functions_in(a, pts, &fns);
-		unsigned fn = x->ix.stmt_function[i];
-		bool established = fns.len && facet_value_origin(x, st->src) != ORIGIN_DATA;
-		for (size_t j = 0; j < fns.len; j++) {
-			facet_assign as = {.function = fns.items[j], .form = FORM_STORE, .established = established,
-			                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL,
-			                   .constant = st->src < p->n_values && a->is_function_value[st->src]};
-			if (st->loc)
-				as.loc = *st->loc;
-			add(a, field, &as);
+		unsigned from = loaded_field(x, st->src);
+		if (from != IR_NONE) {
+			field_copy c = {i, field, from};
+			VEC_PUSH(&a->copies, c);
+			continue;
 		}
+		store_functions(a, i, field, pts, &fns, NULL);
 	}
 	VEC_FREE(&fns);
 	VEC_FREE(&flows);
+}
+
+/* Form 1's stores of a value loaded from a function-pointer field
+ * (`child->on_comment = parent->on_comment`) move only what that field
+ * holds: F(to) ⊇ pt(v) ∩ F(from), the least solution over all such
+ * copies. The points-to set of the loaded value is all a collapsed object
+ * holds (expat's parser, where every handler met); F(from) is what stores
+ * put into the field, the premise π_proj every refutation already rests
+ * on, and like Prune-Store only a non-empty F is trusted: a field nothing
+ * writes that is read to be copied was written as another type (xz's
+ * lzma_filter_coder read through the lzma_filter_encoder table), so such a
+ * copy brings its whole points-to set. So do the copies of a solution
+ * still changing after COPY_ROUNDS rounds (as without this step). */
+static bool copy_round(adder *a, fn_list *fns, bool whole_if_unwritten, bool *deferred)
+{
+	facet_ctx *x = a->x;
+	bool changed = false;
+	*deferred = false;
+	for (size_t c = 0; c < a->copies.len; c++) {
+		const field_copy *fc = &a->copies.items[c];
+		const ir_stmt *st = &x->prog->stmts[fc->stmt];
+		bool unwritten = fc->from >= a->n_in_F.len || a->n_in_F.items[fc->from] == 0;
+		if (unwritten && !whole_if_unwritten) {
+			*deferred = true;
+			continue;
+		}
+		changed |= store_functions(a, fc->stmt, fc->field, pta_value_pts(x->pta, st->src), fns,
+		                           unwritten ? NULL : &fc->from);
+	}
+	return changed;
+}
+
+static void resolve_copies(adder *a)
+{
+	fn_list fns = {0};
+	bool deferred = false;
+	for (int pass = 0; pass < 2 && a->copies.len; pass++) {
+		bool changed = true;
+		int round = 0;
+		for (; changed && round < COPY_ROUNDS; round++)
+			changed = copy_round(a, &fns, false, &deferred);
+		if (changed)   /* not converged: everything in whole */
+			for (size_t c = 0; c < a->copies.len; c++) {
+				const field_copy *fc = &a->copies.items[c];
+				store_functions(a, fc->stmt, fc->field, pta_value_pts(a->x->pta, a->x->prog->stmts[fc->stmt].src),
+				                &fns, NULL);
+			}
+		if (changed || !deferred)
+			break;
+		/* The copies from fields nothing wrote, in whole; what they add may
+		 * feed other copies: one more pass. */
+		copy_round(a, &fns, true, &deferred);
+	}
+	VEC_FREE(&fns);
 }
 
 /* ---- form 2 ---------------------------------------------------------------------- */
@@ -577,6 +702,7 @@ void assign_fields(facet_ctx *x)
 		form0(&a);
 		form1(&a);
 		form2(&a);
+		resolve_copies(&a);
 	}
 	finish(&a);
 	free(a.is_function_value);
@@ -587,4 +713,6 @@ void assign_fields(facet_ctx *x)
 	VEC_FREE(&a.field_of);
 	VEC_FREE(&a.rejected);
 	VEC_FREE(&a.rejected_field);
+	VEC_FREE(&a.copies);
+	VEC_FREE(&a.n_in_F);
 }
