@@ -136,7 +136,8 @@ static void members_of(const pta_result *r, unsigned obj, uvec *out)
 		if (o < r->n_objects && r->objects[o].kind == OBJ_FUNCTION)
 			VEC_PUSH(out, r->objects[o].index);
 	}
-	qsort(out->items, out->len, sizeof *out->items, by_uint);
+	if (out->len > 1)
+		qsort(out->items, out->len, sizeof *out->items, by_uint);
 }
 
 /* The distinct member sets: objects with the same functions share one
@@ -243,7 +244,8 @@ static bool write_set_sites(writer *w, const pta_result *r, const msets *m)
 				if (held[holders[k]]++ == 0)
 					VEC_PUSH(&touched, holders[k]);
 		}
-		qsort(touched.items, touched.len, sizeof *touched.items, by_uint);
+		if (touched.len > 1)
+			qsort(touched.items, touched.len, sizeof *touched.items, by_uint);
 		for (size_t i = 0; i < touched.len; i++) {
 			if (ok) {
 				sqlite3_bind_int64(st, 1, touched.items[i]);
@@ -502,7 +504,8 @@ bool catalog_collapsed_read(catalog *c, catalog_collapsed *out, facet_error *err
 	for (unsigned i = 0; i < out->n_sets; i++)
 		if (!out->sets[i].n_objects)
 			return damaged(&rd, "collapsed_members", out->sets[i].id, "member_set no collapsed object holds");
-	qsort(out->objects, out->n, sizeof *out->objects, by_width);
+	if (out->n > 1)
+		qsort(out->objects, out->n, sizeof *out->objects, by_width);
 	return true;
 }
 

@@ -113,7 +113,7 @@ void rp_collapsed(FILE *out, const catalog_collapsed *cc)
 		fputs("<p class=\"note\" id=\"collapsed-none\">No collapsed object holds a function.</p>\n", out);
 		return;
 	}
-	const catalog_collapsed_set **sets = malloc(cc->n_sets * sizeof *sets);
+	const catalog_collapsed_set **sets = malloc((cc->n_sets + 1) * sizeof *sets);
 	for (unsigned i = 0; i < cc->n_sets; i++)
 		sets[i] = &cc->sets[i];
 	qsort(sets, cc->n_sets, sizeof *sets, by_width);
