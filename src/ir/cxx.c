@@ -307,10 +307,18 @@ static void compat_from_layout(cxx_state *S, ir_class *c)
 	subobjects(S, c, c, 0, &subs, 0);
 	for (unsigned k = 0; k < c->n_points; k++) {
 		ir_vpoint *vp = &S->points.items[c->first_point + k];
-		vp->compat = ARENA_ARRAY(&S->L->prog->arena, unsigned, subs.len);
-		for (size_t i = 0; i < subs.len; i++)
-			if ((int64_t)subs.items[i].key == -vp->offset_to_top)
-				vp->compat[vp->n_compat++] = subs.items[i].cls;
+		unsigned *nc = ARENA_ARRAY(&S->L->prog->arena, unsigned, vp->n_compat + subs.len + 1), n = vp->n_compat;
+		if (n)
+			memcpy(nc, vp->compat, n * sizeof *nc);
+		for (size_t i = 0; i < subs.len; i++) {
+			bool have = false;
+			for (unsigned j = 0; j < n && !have; j++)
+				have = nc[j] == subs.items[i].cls;
+			if (!have && (int64_t)subs.items[i].key == -vp->offset_to_top)
+				nc[n++] = subs.items[i].cls;
+		}
+		vp->compat = nc;
+		vp->n_compat = n;
 	}
 	VEC_FREE(&subs);
 }
@@ -365,8 +373,11 @@ static void read_compat(cxx_state *S)
 		if (!c->n_points)
 			continue;
 		LLVMValueRef g = LLVMGetNamedGlobal(S->L->mod, c->vtable->name);
-		if (!g || !compat_from_type_md(S, c, g, kind))
-			compat_from_layout(S, c);
+		/* !type names a class of internal linkage by a node, not its key: the
+		 * layout adds what the metadata cannot name */
+		if (g)
+			compat_from_type_md(S, c, g, kind);
+		compat_from_layout(S, c);
 	}
 }
 
