@@ -9,7 +9,9 @@
 # Each build dir holds a facet and a facet-query. Compared per program:
 # callgraph --format json for every graph, explain --all --format json,
 # fields --format json, stats --format json (plain and --pta), and the query
-# verbs on a catalog each build writes (through facet and facet-query).
+# verbs on a catalog each build writes (through facet and facet-query); the
+# text forms of callgraph, explain, fields, stats and rederive; and once per
+# build every command's --help, the completion script and MCP's tools/list.
 # Timings ("seconds" keys) and the work directory's own path are masked;
 # nothing else is. Prints one line per difference and a summary; exit 1 when
 # anything differs. The reference outputs are kept in WORK_DIR/base and
@@ -92,8 +94,35 @@ run_all() {   # build-dir out-dir program
 	"$b/facet" query resolution-candidates --graph r0 --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/q-rc-r0.json"
 	"$b/facet" rederive --catalog "$c" --tau 0 --format json 2>/dev/null | mask "$out" >"$out/$n/rederive.json"
 	"$b/facet" overlay list --catalog "$c" --format json 2>/dev/null | mask "$out" >"$out/$n/overlay-list.json"
+	"$b/facet" callgraph "$p" 2>/dev/null | mask "$out" >"$out/$n/cg-rpm.txt"
+	"$b/facet" explain --all "$p" 2>/dev/null | mask "$out" >"$out/$n/explain.txt"
+	"$b/facet" fields --list "$p" 2>/dev/null | sed -E 's/[0-9]+[.][0-9]+ s/T s/g' >"$out/$n/fields.txt"
+	"$b/facet" stats --refine "$p" 2>/dev/null | sed -E 's/[0-9]+[.][0-9]+ s/T s/g' >"$out/$n/stats.txt"
+	"$b/facet" rederive --catalog "$c" --tau 0 2>/dev/null | mask "$out" >"$out/$n/rederive.txt"
 }
 
+# Once per build: the help texts (the source tree's path masked), the
+# completion script, and the MCP tools' list.
+run_help() {   # build-dir out-dir
+	local b=$1 out=$2 c
+	mkdir -p "$out/help"
+	for c in callgraph stats pts dump explain rederive fields trace score build source query overlay report mcp \
+	         capture oo completion; do
+		"$b/facet" $c --help 2>&1 | sed -E 's#[^ ]*/src/trace/#SRC/src/trace/#' >"$out/help/$c.txt"
+		"$b/facet" help $c 2>&1 | sed -E 's#[^ ]*/src/trace/#SRC/src/trace/#' >"$out/help/help-$c.txt"
+	done
+	"$b/facet" trace build --help 2>&1 | sed -E 's#[^ ]*/src/trace/#SRC/src/trace/#' >"$out/help/trace-build.txt"
+	"$b/facet" capture list --help >"$out/help/capture-list.txt" 2>&1
+	"$b/facet" --help >"$out/help/facet.txt" 2>&1
+	"$b/facet-query" --help >"$out/help/facet-query.txt" 2>&1
+	"$b/facet" completion bash >"$out/help/completion.txt" 2>&1
+	printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bi","version":"1"}}}' \
+		'{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' |
+		"$b/facet" mcp >"$out/help/mcp-tools.txt" 2>/dev/null
+}
+
+[ -d "$work/base/help" ] || run_help "$base" "$work/base"
+run_help "$new" "$work/new"
 for p in "${progs[@]}"; do
 	[ -d "$work/base/$(basename "$p" .bc)" ] || run_all "$base" "$work/base" "$p"
 	run_all "$new" "$work/new" "$p"

@@ -1,7 +1,9 @@
 /* provenance.c — a catalog's provenance read back (provenance.h). */
 #include "catalog/provenance.h"
 
+#include <jansson.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,5 +143,54 @@ void catalog_provenance_free(catalog_provenance *pv)
 		cg_free(pv->stored);
 	free(pv->decisions);
 	memset(pv, 0, sizeof *pv);
+}
+
+
+unsigned catalog_provenance_differences(const catalog_provenance *pv, const cg_graph *g, unsigned *first, unsigned max_first)
+{
+	unsigned n = 0;
+	for (unsigned s = 0; s < pv->shell.n_sites; s++) {
+		if (!pv->indirect[s])
+			continue;
+		bool same = g->n_targets[s] == pv->stored->n_targets[s] &&
+		            (!g->n_targets[s] ||
+		             !memcmp(g->targets[s], pv->stored->targets[s], g->n_targets[s] * sizeof(unsigned)));
+		if (!same && n < max_first)
+			first[n] = s;
+		n += !same;
+	}
+	return n;
+}
+
+void catalog_provenance_print(FILE *out, const catalog_provenance *pv, const cg_graph *g, const char *graph, unsigned tau, bool json)
+{
+	if (!json) {
+		for (unsigned s = 0; s < pv->shell.n_sites; s++) {
+			if (!pv->indirect[s])
+				continue;
+			fprintf(out, "site %u ->", s);
+			for (unsigned i = 0; i < g->n_targets[s]; i++)
+				fprintf(out, " %s", pv->names[g->targets[s][i]] ? pv->names[g->targets[s][i]] : "?");
+			fprintf(out, "\n");
+		}
+		return;
+	}
+	json_t *top = json_object(), *sites = json_array();
+	json_object_set_new(top, "graph", json_string(graph));
+	json_object_set_new(top, "tau", json_integer(tau));
+	for (unsigned s = 0; s < pv->shell.n_sites; s++) {
+		if (!pv->indirect[s])
+			continue;
+		json_t *site = json_object(), *t = json_array();
+		json_object_set_new(site, "id", json_integer(s));
+		for (unsigned i = 0; i < g->n_targets[s]; i++)
+			json_array_append_new(t, json_string(pv->names[g->targets[s][i]] ? pv->names[g->targets[s][i]] : "?"));
+		json_object_set_new(site, "targets", t);
+		json_array_append_new(sites, site);
+	}
+	json_object_set_new(top, "sites", sites);
+	json_dumpf(top, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(top);
 }
 

@@ -6,6 +6,7 @@
 #define FACET_CATALOG_PROVENANCE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "catalog/catalog.h"
 #include "facet/facet.h"
@@ -27,5 +28,14 @@ typedef struct catalog_provenance {
  * either way. */
 bool catalog_provenance_read(catalog *c, int graph, catalog_provenance *pv, facet_error *err);
 void catalog_provenance_free(catalog_provenance *pv);
+
+/* How many indirect sites g (derived from pv) gives other targets than the
+ * stored graph; the first max_first of them go to first[]. */
+unsigned catalog_provenance_differences(const catalog_provenance *pv, const cg_graph *g, unsigned *first,
+                                        unsigned max_first);
+/* g's indirect sites with their targets' names: one "site N -> a b" line
+ * each, or as json {graph, tau, sites: [{id, targets}]} (`facet rederive`). */
+void catalog_provenance_print(FILE *out, const catalog_provenance *pv, const cg_graph *g, const char *graph,
+                              unsigned tau, bool json);
 
 #endif

@@ -45,64 +45,6 @@ static void usage(FILE *out)
 
 static double now(void) { return clock_seconds(); }
 
-static void print_text(json_t *j)
-{
-	printf("indirect sites       %lld\n", (long long)json_integer_value(json_object_get(j, "indirect_sites")));
-	printf("dispatched field     %.1f%% struct field, %.1f%% array or global, %.1f%% unrecovered\n",
-	       json_real_value(json_object_get(j, "field_pct")), json_real_value(json_object_get(j, "array_global_pct")),
-	       json_real_value(json_object_get(j, "unrecovered_pct")));
-	const char *why;
-	json_t *c;
-	if (json_integer_value(json_object_get(j, "sites_named")))
-		printf("  named through a mismatched or unprototyped declaration: %lld (%.1f%%)\n",
-		       (long long)json_integer_value(json_object_get(j, "sites_named")),
-		       json_real_value(json_object_get(j, "named_pct")));
-	json_object_foreach(json_object_get(j, "unrecovered_reasons"), why, c)
-		printf("  unrecovered: %lld  %s\n", (long long)json_integer_value(c), why);
-	printf("fields               %lld\n", (long long)json_integer_value(json_object_get(j, "fields")));
-	printf("assignment pairs     %lld (a syntactic scan misses %.1f%%)\n",
-	       (long long)json_integer_value(json_object_get(j, "assignment_pairs")),
-	       json_real_value(json_object_get(j, "scan_misses_pct")));
-	printf("decisions            %lld; %lld sites abstain; %lld residual questions\n",
-	       (long long)json_integer_value(json_object_get(j, "decisions")),
-	       (long long)json_integer_value(json_object_get(j, "abstaining_sites")),
-	       (long long)json_integer_value(json_object_get(j, "questions")));
-	printf("mean targets per site (over the sites a graph resolves; empty sites in brackets)\n");
-	const char *name;
-	json_t *g;
-	json_object_foreach(json_object_get(j, "graphs"), name, g)
-		printf("  %-10s %8.2f  [%lld empty]\n", name, json_real_value(json_object_get(g, "mean_targets")),
-		       (long long)json_integer_value(json_object_get(g, "empty_sites")));
-	printf("ratio r0/rpm         %.2f\n", json_real_value(json_object_get(j, "ratio_r0_rpm")));
-	printf("time                 points-to %.2f s, refinement %.2f s\n",
-	       json_real_value(json_object_get(j, "pta_seconds")), json_real_value(json_object_get(j, "refine_seconds")));
-	if (json_is_string(json_object_get(j, "note")))
-		printf("note                 %s\n", json_string_value(json_object_get(j, "note")));
-	json_t *o = json_object_get(j, "oracle");
-	if (json_is_object(o)) {
-		printf("oracle               %s: %lld questions, %lld queries (%lld requests), %lld cache hits\n",
-		       json_string_value(json_object_get(o, "backend")), (long long)json_integer_value(json_object_get(o, "questions")),
-		       (long long)json_integer_value(json_object_get(o, "queries")),
-		       (long long)json_integer_value(json_object_get(o, "requests")),
-		       (long long)json_integer_value(json_object_get(o, "cache_hits")));
-		printf("                     %lld answered, %lld unusable, %lld failures, %lld invented names, %lld over caps\n",
-		       (long long)json_integer_value(json_object_get(o, "answered")),
-		       (long long)json_integer_value(json_object_get(o, "unusable")),
-		       (long long)json_integer_value(json_object_get(o, "failures")),
-		       (long long)json_integer_value(json_object_get(o, "invented")),
-		       (long long)json_integer_value(json_object_get(o, "skipped_cap")));
-		printf("                     tokens %lld prompt + %lld completion\n",
-		       (long long)json_integer_value(json_object_get(o, "prompt_tokens")),
-		       (long long)json_integer_value(json_object_get(o, "completion_tokens")));
-	}
-	size_t i;
-	json_array_foreach(json_object_get(j, "field_list"), i, g)
-		printf("%-48s %-40s init %3lld  F %3lld  sites %3lld\n", json_string_value(json_object_get(g, "key")),
-		       json_string_value(json_object_get(g, "signature")),
-		       (long long)json_integer_value(json_object_get(g, "init")),
-		       (long long)json_integer_value(json_object_get(g, "assigned")),
-		       (long long)json_integer_value(json_object_get(g, "sites")));
-}
 
 typedef struct options {
 	const char *format, *tau;
@@ -152,7 +94,7 @@ int cmd_fields(int argc, char **argv)
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		fputc('\n', stdout);
 	} else {
-		print_text(j);
+		facet_fields_print_text(stdout, j);
 	}
 	json_decref(j);
 	facet_result_free(r);

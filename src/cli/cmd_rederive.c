@@ -38,53 +38,6 @@ static void usage(FILE *out)
 	      out);
 }
 
-static unsigned differences(const catalog_provenance *pv, const cg_graph *g)
-{
-	unsigned n = 0;
-	for (unsigned s = 0; s < pv->shell.n_sites; s++) {
-		if (!pv->indirect[s])
-			continue;
-		bool same = g->n_targets[s] == pv->stored->n_targets[s] &&
-		            (!g->n_targets[s] ||
-		             !memcmp(g->targets[s], pv->stored->targets[s], g->n_targets[s] * sizeof(unsigned)));
-		if (!same && n++ < 10)
-			fprintf(stderr, "facet rederive: site %u differs from the stored graph\n", s);
-	}
-	return n;
-}
-
-static void print(const catalog_provenance *pv, const cg_graph *g, const char *graph, unsigned tau, bool json)
-{
-	if (!json) {
-		for (unsigned s = 0; s < pv->shell.n_sites; s++) {
-			if (!pv->indirect[s])
-				continue;
-			printf("site %u ->", s);
-			for (unsigned i = 0; i < g->n_targets[s]; i++)
-				printf(" %s", pv->names[g->targets[s][i]] ? pv->names[g->targets[s][i]] : "?");
-			printf("\n");
-		}
-		return;
-	}
-	json_t *top = json_object(), *sites = json_array();
-	json_object_set_new(top, "graph", json_string(graph));
-	json_object_set_new(top, "tau", json_integer(tau));
-	for (unsigned s = 0; s < pv->shell.n_sites; s++) {
-		if (!pv->indirect[s])
-			continue;
-		json_t *site = json_object(), *t = json_array();
-		json_object_set_new(site, "id", json_integer(s));
-		for (unsigned i = 0; i < g->n_targets[s]; i++)
-			json_array_append_new(t, json_string(pv->names[g->targets[s][i]] ? pv->names[g->targets[s][i]] : "?"));
-		json_object_set_new(site, "targets", t);
-		json_array_append_new(sites, site);
-	}
-	json_object_set_new(top, "sites", sites);
-	json_dumpf(top, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(top);
-}
-
 typedef struct options {
 	const char *catalog, *tau, *graph, *format;
 	bool check;
@@ -146,12 +99,14 @@ int cmd_rederive(int argc, char **argv)
 	} else {
 		cg_graph *g = facet_derive(&pv.shell, pv.r0, pv.decisions, pv.n_decisions, tau, (cg_graph_id)id);
 		if (o.check) {
-			unsigned n = differences(&pv, g);
+			unsigned first[10], n = catalog_provenance_differences(&pv, g, first, 10);
+			for (unsigned i = 0; i < n && i < 10; i++)
+				fprintf(stderr, "facet rederive: site %u differs from the stored graph\n", first[i]);
 			fprintf(stderr, "facet rederive: %s at tau %u: %u indirect site%s differ%s from the stored graph\n",
 			        graph, tau, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 			rc = n ? EXIT_INPUT : EXIT_OK;
 		} else {
-			print(&pv, g, graph, tau, !strcmp(o.format, "json"));
+			catalog_provenance_print(stdout, &pv, g, graph, tau, !strcmp(o.format, "json"));
 		}
 		cg_free(g);
 	}

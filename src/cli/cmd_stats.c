@@ -11,77 +11,13 @@
 #include "pta/stats.h"
 #include "cli/oracle_cli.h"
 #include "facet/facet.h"
+#include "facet/metrics.h"
 
 #include <jansson.h>
 #include "util/xalloc.h"
 
 
-static void print_json(const pta_program_stats *st, json_t *refine)
-{
-	printf("{\"debug_info\": %s, \"functions_defined\": %u, \"functions_declared\": %u, "
-	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
-	       "\"sites_indirect\": %u, \"sites_indirect_named\": %u, \"sites_asm\": %u, \"sites_with_location\": %u, "
-	       "\"location_share\": %.4f, \"structs_with_fn_ptr_members\": %u, \"globals\": %u, "
-	       "\"globals_holding_functions\": %u",
-	       st->debug_info ? "true" : "false", st->defined, st->declared, st->intrinsics,
-	       st->address_taken, st->sites, st->direct, st->indirect, st->named, st->asm_sites, st->sites_with_loc,
-	       pta_share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
-	       st->globals_with_fn_slots);
-	printf(", \"sites_asm_goto\": %u, \"sites_asm_pointer_operands\": %u, \"aliases\": %u, "
-	       "\"instructions_not_lowered\": %u, \"module_asm_statements\": %u, \"module_asm_entries\": %u, "
-	       "\"module_asm_unparsed\": %u, \"asm_defined_functions\": %u, \"section_bounds\": %u, "
-	       "\"section_bounds_by_stem\": %u, \"section_members\": %u, \"section_entries\": %u",
-	       st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts, st->module_asm.statements,
-	       st->module_asm.entries, st->module_asm.unparsed, st->module_asm.function_labels, st->section_bounds,
-	       st->section_bounds_by_stem, st->section_members, st->section_entries);
-	if (st->pta)
-		printf(", \"section_members_static\": %u, \"relative_entries_followed\": %u",
-		       st->section_members_static, st->relative_entries);
-	if (st->pta)
-		printf(", \"pta_seconds\": %.3f, \"pta_nodes\": %u, \"pta_constraints\": %zu, \"pta_objects\": %u, "
-		       "\"pta_collapsed_objects\": %u, \"allocation_wrappers\": %u, "
-		       "\"mean_targets_andersen\": %.4f, \"mean_targets_r0\": %.4f, \"empty_andersen\": %u, "
-		       "\"empty_r0\": %u, \"unmodelled_externals\": %u",
-		       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
-		       st->solver.collapsed_objects, st->wrappers, pta_share(st->andersen_targets, st->indirect),
-		       pta_share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
-	if (st->pta) {
-		printf(", \"wrappers_via_pointer\": %u, \"wrapper_clones\": %u, \"wrapper_clones_refused\": %u, "
-		       "\"pta_collapsed_by_cause\": {", st->wrappers_via_pointer, st->clones, st->clones_refused);
-		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
-			printf("%s\"%s\": %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
-		printf("}, \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
-		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
-		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
-		       st->solver.seconds_lcd);
-		for (unsigned i = 0; i < st->n_widest; i++)
-			printf("%s{\"value\": %u, \"size\": %u, \"collapsed\": %u}", i ? ", " : "", st->widest[i],
-			       st->widest_size[i], st->widest_collapsed[i]);
-		printf("]");
-	}
-	if (refine) {
-		char *text = json_dumps(refine, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-		printf(", \"refine\": %s", text ? text : "null");
-		free(text);
-	}
-	puts("}");
-}
 
-/* --refine: the refinement's counts and the oracle's accounting (docs/oracle.md). */
-static json_t *refine_stats(const facet_result *fr, const cli_oracle *orc)
-{
-	unsigned answered = 0;
-	for (unsigned i = 0; i < fr->n_questions; i++)
-		answered += fr->questions[i].answered;
-	json_t *j = json_object();
-	json_object_set_new(j, "seconds", json_real(fr->seconds));
-	json_object_set_new(j, "fields", json_integer(fr->n_fields));
-	json_object_set_new(j, "decisions", json_integer(fr->n_decisions));
-	json_object_set_new(j, "questions", json_integer(fr->n_questions));
-	json_object_set_new(j, "questions_answered", json_integer(answered));
-	json_object_set_new(j, "oracle", cli_oracle_stats_json(orc));
-	return j;
-}
 
 static void usage(FILE *out)
 {
@@ -172,21 +108,18 @@ int cmd_stats(int argc, char **argv)
 		facet_options_default(&fo);
 		fo.oracle = orc.oracle;
 		facet_result *fr = facet_refine(r, &fo);
-		rj = refine_stats(fr, &orc);
+		rj = facet_refine_stats_json(fr);
+		json_object_set_new(rj, "oracle", cli_oracle_stats_json(&orc));
 		facet_result_free(fr);
 	}
 	if (strcmp(format, "json") == 0) {
-		print_json(&st, rj);
+		char *text = rj ? json_dumps(rj, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
+		pta_program_stats_print_json(stdout, &st, rj ? "refine" : NULL, text);
+		free(text);
 	} else {
 		pta_program_stats_print(stdout, p, &st);
 		if (rj) {
-			printf("refinement:                    %.3f s, %lld fields, %lld decisions, %lld residual questions "
-			       "(%lld answered)\n",
-			       json_real_value(json_object_get(rj, "seconds")),
-			       (long long)json_integer_value(json_object_get(rj, "fields")),
-			       (long long)json_integer_value(json_object_get(rj, "decisions")),
-			       (long long)json_integer_value(json_object_get(rj, "questions")),
-			       (long long)json_integer_value(json_object_get(rj, "questions_answered")));
+			facet_refine_stats_print(stdout, rj);
 			cli_oracle_print_stats(stdout, "oracle:                        ", &orc);
 		}
 	}

@@ -346,3 +346,14 @@ json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, con
 	ptrmap_free(&gs.by_set);
 	return sites;
 }
+
+json_t *facet_explain_answer(const facet_result *r, json_t *sites, json_t *oracle)
+{
+	json_t *top = json_object();
+	json_object_set_new(top, "explain_version", json_integer(FACET_EXPLAIN_VERSION));
+	json_object_set_new(top, "tau", json_integer(r->options.tau));
+	json_object_set_new(top, "note", r->note ? json_string(r->note) : json_null());
+	json_object_set_new(top, "sites", sites);
+	json_object_set_new(top, "oracle", oracle);
+	return top;
+}

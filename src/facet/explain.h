@@ -11,6 +11,7 @@
 #define FACET_FACET_EXPLAIN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -73,6 +74,15 @@ typedef struct facet_explain_select {
  * recovered field in full, or null), targets (every function andersen, when
  * given, or a derived graph holds or a decision names) and questions. */
 json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, const facet_explain_select *sel);
+
+/* `facet explain --format json`'s answer: {explain_version, tau, note,
+ * sites, oracle} (sites and oracle are stolen). */
+json_t *facet_explain_answer(const facet_result *r, json_t *sites, json_t *oracle);
+
+/* One site object of facet_explain_sites as text: its field, collapsed
+ * objects, sizes, the targets a derived graph holds with their warrants,
+ * and the residual questions. */
+void facet_explain_print_text(FILE *out, json_t *site);
 
 /* True when l is FILE:LINE in the sense above. */
 bool facet_loc_matches(const ir_loc *l, const char *file, unsigned line);

@@ -1,6 +1,7 @@
 /* metrics.c — Table 1 and Table 2's numbers of a refinement (metrics.h). */
 #include "facet/metrics.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Mean targets over the indirect sites g gives at least one. */
@@ -118,3 +119,86 @@ json_t *facet_fields_report(const facet_result *r, const pta_result *pta, double
 	return top;
 }
 
+
+void facet_fields_print_text(FILE *out, json_t *j)
+{
+	fprintf(out, "indirect sites       %lld\n", (long long)json_integer_value(json_object_get(j, "indirect_sites")));
+	fprintf(out, "dispatched field     %.1f%% struct field, %.1f%% array or global, %.1f%% unrecovered\n",
+	       json_real_value(json_object_get(j, "field_pct")), json_real_value(json_object_get(j, "array_global_pct")),
+	       json_real_value(json_object_get(j, "unrecovered_pct")));
+	const char *why;
+	json_t *c;
+	if (json_integer_value(json_object_get(j, "sites_named")))
+		fprintf(out, "  named through a mismatched or unprototyped declaration: %lld (%.1f%%)\n",
+		       (long long)json_integer_value(json_object_get(j, "sites_named")),
+		       json_real_value(json_object_get(j, "named_pct")));
+	json_object_foreach(json_object_get(j, "unrecovered_reasons"), why, c)
+		fprintf(out, "  unrecovered: %lld  %s\n", (long long)json_integer_value(c), why);
+	fprintf(out, "fields               %lld\n", (long long)json_integer_value(json_object_get(j, "fields")));
+	fprintf(out, "assignment pairs     %lld (a syntactic scan misses %.1f%%)\n",
+	       (long long)json_integer_value(json_object_get(j, "assignment_pairs")),
+	       json_real_value(json_object_get(j, "scan_misses_pct")));
+	fprintf(out, "decisions            %lld; %lld sites abstain; %lld residual questions\n",
+	       (long long)json_integer_value(json_object_get(j, "decisions")),
+	       (long long)json_integer_value(json_object_get(j, "abstaining_sites")),
+	       (long long)json_integer_value(json_object_get(j, "questions")));
+	fprintf(out, "mean targets per site (over the sites a graph resolves; empty sites in brackets)\n");
+	const char *name;
+	json_t *g;
+	json_object_foreach(json_object_get(j, "graphs"), name, g)
+		fprintf(out, "  %-10s %8.2f  [%lld empty]\n", name, json_real_value(json_object_get(g, "mean_targets")),
+		       (long long)json_integer_value(json_object_get(g, "empty_sites")));
+	fprintf(out, "ratio r0/rpm         %.2f\n", json_real_value(json_object_get(j, "ratio_r0_rpm")));
+	fprintf(out, "time                 points-to %.2f s, refinement %.2f s\n",
+	       json_real_value(json_object_get(j, "pta_seconds")), json_real_value(json_object_get(j, "refine_seconds")));
+	if (json_is_string(json_object_get(j, "note")))
+		fprintf(out, "note                 %s\n", json_string_value(json_object_get(j, "note")));
+	json_t *o = json_object_get(j, "oracle");
+	if (json_is_object(o)) {
+		fprintf(out, "oracle               %s: %lld questions, %lld queries (%lld requests), %lld cache hits\n",
+		       json_string_value(json_object_get(o, "backend")), (long long)json_integer_value(json_object_get(o, "questions")),
+		       (long long)json_integer_value(json_object_get(o, "queries")),
+		       (long long)json_integer_value(json_object_get(o, "requests")),
+		       (long long)json_integer_value(json_object_get(o, "cache_hits")));
+		fprintf(out, "                     %lld answered, %lld unusable, %lld failures, %lld invented names, %lld over caps\n",
+		       (long long)json_integer_value(json_object_get(o, "answered")),
+		       (long long)json_integer_value(json_object_get(o, "unusable")),
+		       (long long)json_integer_value(json_object_get(o, "failures")),
+		       (long long)json_integer_value(json_object_get(o, "invented")),
+		       (long long)json_integer_value(json_object_get(o, "skipped_cap")));
+		fprintf(out, "                     tokens %lld prompt + %lld completion\n",
+		       (long long)json_integer_value(json_object_get(o, "prompt_tokens")),
+		       (long long)json_integer_value(json_object_get(o, "completion_tokens")));
+	}
+	size_t i;
+	json_array_foreach(json_object_get(j, "field_list"), i, g)
+		fprintf(out, "%-48s %-40s init %3lld  F %3lld  sites %3lld\n", json_string_value(json_object_get(g, "key")),
+		       json_string_value(json_object_get(g, "signature")),
+		       (long long)json_integer_value(json_object_get(g, "init")),
+		       (long long)json_integer_value(json_object_get(g, "assigned")),
+		       (long long)json_integer_value(json_object_get(g, "sites")));
+}
+
+json_t *facet_refine_stats_json(const facet_result *fr)
+{
+	unsigned answered = 0;
+	for (unsigned i = 0; i < fr->n_questions; i++)
+		answered += fr->questions[i].answered;
+	json_t *j = json_object();
+	json_object_set_new(j, "seconds", json_real(fr->seconds));
+	json_object_set_new(j, "fields", json_integer(fr->n_fields));
+	json_object_set_new(j, "decisions", json_integer(fr->n_decisions));
+	json_object_set_new(j, "questions", json_integer(fr->n_questions));
+	json_object_set_new(j, "questions_answered", json_integer(answered));
+	return j;
+}
+
+void facet_refine_stats_print(FILE *out, json_t *j)
+{
+	fprintf(out, "refinement:                    %.3f s, %lld fields, %lld decisions, %lld residual questions "
+	        "(%lld answered)\n",
+	        json_real_value(json_object_get(j, "seconds")), (long long)json_integer_value(json_object_get(j, "fields")),
+	        (long long)json_integer_value(json_object_get(j, "decisions")),
+	        (long long)json_integer_value(json_object_get(j, "questions")),
+	        (long long)json_integer_value(json_object_get(j, "questions_answered")));
+}

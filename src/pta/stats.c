@@ -199,3 +199,51 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	        "followed\n", st->section_members_static, st->relative_entries);
 }
 
+
+void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const char *key, const char *value)
+{
+	fprintf(out, "{\"debug_info\": %s, \"functions_defined\": %u, \"functions_declared\": %u, "
+	       "\"intrinsics\": %u, \"address_taken\": %u, \"sites\": %u, \"sites_direct\": %u, "
+	       "\"sites_indirect\": %u, \"sites_indirect_named\": %u, \"sites_asm\": %u, \"sites_with_location\": %u, "
+	       "\"location_share\": %.4f, \"structs_with_fn_ptr_members\": %u, \"globals\": %u, "
+	       "\"globals_holding_functions\": %u",
+	       st->debug_info ? "true" : "false", st->defined, st->declared, st->intrinsics,
+	       st->address_taken, st->sites, st->direct, st->indirect, st->named, st->asm_sites, st->sites_with_loc,
+	       pta_share(st->sites_with_loc, st->sites), st->fp_structs, st->globals,
+	       st->globals_with_fn_slots);
+	fprintf(out, ", \"sites_asm_goto\": %u, \"sites_asm_pointer_operands\": %u, \"aliases\": %u, "
+	       "\"instructions_not_lowered\": %u, \"module_asm_statements\": %u, \"module_asm_entries\": %u, "
+	       "\"module_asm_unparsed\": %u, \"asm_defined_functions\": %u, \"section_bounds\": %u, "
+	       "\"section_bounds_by_stem\": %u, \"section_members\": %u, \"section_entries\": %u",
+	       st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts, st->module_asm.statements,
+	       st->module_asm.entries, st->module_asm.unparsed, st->module_asm.function_labels, st->section_bounds,
+	       st->section_bounds_by_stem, st->section_members, st->section_entries);
+	if (st->pta)
+		fprintf(out, ", \"section_members_static\": %u, \"relative_entries_followed\": %u",
+		       st->section_members_static, st->relative_entries);
+	if (st->pta)
+		fprintf(out, ", \"pta_seconds\": %.3f, \"pta_nodes\": %u, \"pta_constraints\": %zu, \"pta_objects\": %u, "
+		       "\"pta_collapsed_objects\": %u, \"allocation_wrappers\": %u, "
+		       "\"mean_targets_andersen\": %.4f, \"mean_targets_r0\": %.4f, \"empty_andersen\": %u, "
+		       "\"empty_r0\": %u, \"unmodelled_externals\": %u",
+		       st->pta_seconds, st->solver.nodes, st->solver.constraints, st->solver.objects,
+		       st->solver.collapsed_objects, st->wrappers, pta_share(st->andersen_targets, st->indirect),
+		       pta_share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
+	if (st->pta) {
+		fprintf(out, ", \"wrappers_via_pointer\": %u, \"wrapper_clones\": %u, \"wrapper_clones_refused\": %u, "
+		       "\"pta_collapsed_by_cause\": {", st->wrappers_via_pointer, st->clones, st->clones_refused);
+		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
+			fprintf(out, "%s\"%s\": %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
+		fprintf(out, "}, \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
+		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
+		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
+		       st->solver.seconds_lcd);
+		for (unsigned i = 0; i < st->n_widest; i++)
+			fprintf(out, "%s{\"value\": %u, \"size\": %u, \"collapsed\": %u}", i ? ", " : "", st->widest[i],
+			       st->widest_size[i], st->widest_collapsed[i]);
+		fprintf(out, "]");
+	}
+	if (key)
+		fprintf(out, ", \"%s\": %s", key, value ? value : "null");
+	fputs("}\n", out);
+}

@@ -52,6 +52,9 @@ void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const
 /* The text facet stats prints. */
 void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_stats *st);
 /* part / whole, 0 when whole is 0. */
+/* The counts as one line of JSON (docs/formats.md, "facet stats"); key, when
+ * not NULL, adds one more member whose value is the JSON text value. */
+void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const char *key, const char *value);
 double pta_share(unsigned part, unsigned whole);
 
 #endif
