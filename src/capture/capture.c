@@ -266,3 +266,45 @@ bool capture_run(const capture_run_options *opt, int *status, facet_error *err)
 	free(dir);
 	return ok;
 }
+
+/* facet-cc beside this executable (FACET_CAPTURE_WRAPPER overrides). */
+char *capture_wrapper_path(void)
+{
+	const char *e = getenv("FACET_CAPTURE_WRAPPER");
+	if (e && *e)
+		return xstrdup(e);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
+	if (n <= 0)
+		return xstrdup("facet-cc");
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	strcpy(slash ? slash + 1 : self, "facet-cc");
+	return xstrdup(self);
+}
+
+/* facet-exec.so beside this executable, else in ../lib/facet (installed);
+ * NULL when neither exists (compilers named by path are then not seen). */
+char *capture_exec_hook_path(void)
+{
+	const char *e = getenv("FACET_CAPTURE_EXEC_HOOK");
+	if (e)
+		return *e ? xstrdup(e) : NULL;
+	char *w = capture_wrapper_path(), *slash = strrchr(w, '/');
+	if (!slash) {
+		free(w);
+		return NULL;
+	}
+	*slash = 0;
+	char path[PATH_MAX + 64];
+	const char *rel[] = {"/facet-exec.so", "/../lib/facet/facet-exec.so"};
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s%s", w, rel[k]);
+		if (access(path, R_OK) == 0) {
+			free(w);
+			return xstrdup(path);
+		}
+	}
+	free(w);
+	return NULL;
+}

@@ -31,4 +31,11 @@ typedef struct capture_run_options {
  * manifest not written (the command's status is still set when it ran). */
 bool capture_run(const capture_run_options *opt, int *status, facet_error *err);
 
+/* facet-cc beside this executable (FACET_CAPTURE_WRAPPER overrides); malloc'd. */
+char *capture_wrapper_path(void);
+/* facet-exec.so beside this executable, else in ../lib/facet (installed;
+ * FACET_CAPTURE_EXEC_HOOK overrides, empty: none); malloc'd, NULL when
+ * neither exists (compilers named by path are then not seen). */
+char *capture_exec_hook_path(void);
+
 #endif

@@ -505,3 +505,56 @@ void capture_program_counts(const capture_program *p, unsigned *with_bitcode, un
 		case CAPTURE_REF_EXTERNAL: ++*external; break;
 		}
 }
+
+void capture_manifest_print_text(FILE *out, const capture_manifest *m)
+{
+	fprintf(out, "%-60s %-11s %6s %8s\n", "program", "type", "units", "missing");
+	for (size_t i = 0; i < m->programs.len; i++) {
+		const capture_program *p = &m->programs.items[i];
+		unsigned bc, miss, ext;
+		capture_program_counts(p, &bc, &miss, &ext);
+		fprintf(out, "%-60s %-11s %6u %8u\n", p->path, p->type, bc + miss, miss);
+		for (size_t k = 0; k < p->inputs.len; k++) {
+			const capture_ref *r = &p->inputs.items[k];
+			if (r->status != CAPTURE_REF_MISSING)
+				continue;
+			fprintf(out, "    no bitcode: %s%s%s%s%s: %s\n", r->path, r->member ? "(" : "", r->member ? r->member : "",
+			       r->member ? ")" : "", r->unit >= 0 ? "" : "", r->reason ? r->reason : "?");
+		}
+		for (size_t k = 0; k < p->shared.len; k++)
+			if (p->shared.items[k].program >= 0)
+				fprintf(out, "    shared library of this build: %s\n", p->shared.items[k].path);
+	}
+}
+
+void capture_manifest_print_json(FILE *out, const capture_manifest *m)
+{
+	json_t *progs = json_array();
+	for (size_t i = 0; i < m->programs.len; i++) {
+		const capture_program *p = &m->programs.items[i];
+		unsigned bc, miss, ext;
+		capture_program_counts(p, &bc, &miss, &ext);
+		json_t *missing = json_array(), *shared = json_array();
+		for (size_t k = 0; k < p->inputs.len; k++) {
+			const capture_ref *r = &p->inputs.items[k];
+			if (r->status != CAPTURE_REF_MISSING)
+				continue;
+			json_t *o = json_pack("{s:s, s:s}", "path", r->path, "reason", r->reason ? r->reason : "");
+			json_object_set_new(o, "member", r->member ? json_string(r->member) : json_null());
+			json_object_set_new(o, "source", r->unit >= 0 ? json_string(m->units.items[r->unit].source) : json_null());
+			json_array_append_new(missing, o);
+		}
+		for (size_t k = 0; k < p->shared.len; k++)
+			if (p->shared.items[k].program >= 0)
+				json_array_append_new(shared, json_string(p->shared.items[k].path));
+		json_array_append_new(progs, json_pack("{s:s, s:s, s:i, s:i, s:i, s:o, s:o}", "path", p->path, "type",
+		                                       p->type, "units", (int)(bc + miss), "missing", (int)miss, "external",
+		                                       (int)ext, "missing_units", missing, "shared", shared));
+	}
+	json_t *o = json_pack("{s:s, s:o}", "directory", m->dir, "programs", progs);
+	char *s = json_dumps(o, JSON_INDENT(2));
+	fputs(s, out);
+	fputc('\n', out);
+	free(s);
+	json_decref(o);
+}

@@ -14,6 +14,7 @@
 #define FACET_CAPTURE_MANIFEST_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "util/error.h"
 #include "util/vec.h"
@@ -72,5 +73,10 @@ bool capture_probe_output(const char *path);
 
 /* Counts of one program: units with bitcode, missing inputs, external ones. */
 void capture_program_counts(const capture_program *p, unsigned *with_bitcode, unsigned *missing, unsigned *external);
+
+/* `facet capture list`: each program with its units and what has no
+ * bitcode, as a table for people or as JSON (docs/formats.md). */
+void capture_manifest_print_text(FILE *out, const capture_manifest *m);
+void capture_manifest_print_json(FILE *out, const capture_manifest *m);
 
 #endif

@@ -55,8 +55,8 @@ typedef struct cli_view_options {
 	const char *root, *depth, *direction, *focus, *cluster, *max_nodes;
 	bool hide_external, no_legend;
 } cli_view_options;
-extern const cli_opt cli_view_opts[];   /* cli/opt.h rows, offsets into cli_view_options */
-extern const char cli_view_help[];             /* their --help lines */
+/* cli/opt.h rows, offsets into cli_view_options; --help: docs/help/view-options.txt */
+extern const cli_opt cli_view_opts[];
 /* Adds the options to the graph verb's JSON arguments; false after the message. */
 bool cli_view_args(const char *cmd, const cli_view_options *o, json_t *args);
 /* facet callgraph on a catalog: the graph verb's view of graph (NULL: the

@@ -3,6 +3,7 @@
  * Reads like the pipeline: ingest → points-to (andersen, r0) → refinement
  * (rulesonly, rplus, rpm) → catalog, one call each, data handed forward. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/load.h"
 #include "cli/opt.h"
 #include "cli/progress.h"
@@ -23,38 +24,6 @@
 #include "pta/andersen.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: facet build [-o CATALOG] [--tau N] [--no-verify] FILE...\n"
-	      "\n"
-	      "Links the LLVM bitcode (.bc) or textual IR (.ll) files, runs the whole\n"
-	      "analysis once and writes one catalog (an SQLite file) that 'facet query'\n"
-	      "and the MCP server read: the program model (functions, call sites,\n"
-	      "globals, where function addresses are taken or stored), the call graphs\n"
-	      "direct, andersen, r0 and the refinement's rulesonly, rplus and rpm\n"
-	      "with per-edge membership, and the refinement's fields, assignments,\n"
-	      "decisions with warrants and residual questions. The schema is in docs/catalog.md.\n"
-	      "\n"
-	      "  -o CATALOG    output file (default: the first input with .facet in\n"
-	      "                place of .bc/.ll); written to a temporary file and\n"
-	      "                renamed, so it is never half-written\n"
-	      "  --tau N       abstention threshold of the refinement (default 2)\n"
-	      "  --capture DIR PROGRAM  in place of FILE...: PROGRAM's module from a\n"
-	      "                'facet capture' directory (see facet capture --help)\n"
-	      "  --no-verify   skip LLVM's module verifier\n"
-	      "  -h, --help    this text\n"
-	      "\n"
-	      "The residual oracle (default none). With --oracle-cache FILE the cache's\n"
-	      "answers are also stored in the catalog (table oracle_answers); a later\n"
-	      "build replays them with --oracle-cache OLD.facet --oracle-replay-only.\n"
-	      "\n"
-	      "%s"
-	      "\n"
-	      "Prints one summary line on stderr. Exit codes: 0 success, 1 bad input,\n"
-	      "2 usage error.\n",
-	      cli_oracle_help);
-}
 
 static double now(void) { return clock_seconds(); }
 
@@ -174,7 +143,7 @@ int cmd_build(int argc, char **argv)
 	const char *cmd = "build";
 	cli_progress_start(cmd);
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "build", NULL);
 		return EXIT_OK;
 	}
 	options o = {0};

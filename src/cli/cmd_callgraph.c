@@ -1,5 +1,6 @@
 /* cmd_callgraph.c — `facet callgraph`: print one call graph of the input. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/load.h"
 #include "cli/opt.h"
 #include "cli/oracle_cli.h"
@@ -13,62 +14,6 @@
 #include "cg/graph.h"
 #include "cg/print.h"
 #include "cg/registry.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet callgraph [--graph G] [--format F] [--no-verify] FILE...\n"
-	      "       facet callgraph PROG.facet --format dot|graphml|svg [--root FN | --focus FILE:LINE] ...\n"
-	      "\n"
-	      "Reads LLVM bitcode (.bc) or textual IR (.ll) files, links them into one\n"
-	      "module and prints its call graph on stdout.\n"
-	      "\n"
-	      "  --graph G     rpm (default, as for every other command; --format llvm:\n"
-	      "                   direct), or one of:\n"
-	      "                direct: only the calls the IR names\n"
-	      "                andersen: indirect calls resolved by Andersen's points-to\n"
-	      "                   analysis (field-sensitive, on-the-fly call graph)\n"
-	      "                r0: andersen filtered by IR function type (the Facet\n"
-	      "                   paper's R0)\n"
-	      "                rulesonly: R0 minus the targets Prune-Store and Prune-Sig\n"
-	      "                   refute\n"
-	      "                rplus: R+, R0 plus the premise-free (Add-Witness) targets\n"
-	      "                   of each site's dispatched field: never loses an R0 edge\n"
-	      "                rpm: R±, the refined graph: refutations and every\n"
-	      "                   warranted addition adopted (see facet explain); it\n"
-	      "                   may lose a true edge where a premise fails (facet\n"
-	      "                   help concepts); rplus never drops an R0 edge\n"
-	      "  --tau N       abstention threshold for rplus/rpm (default 2): a site\n"
-	      "                whose R0 minus refutations holds 1..N targets gets no\n"
-	      "                addition and no residual removal\n"
-	      "  --format F    text: per function, its call sites (file:line:col) and\n"
-	      "                   targets (default)\n"
-	      "                json: {\"graph\", \"functions\", \"sites\"}, see docs/formats.md\n"
-	      "                llvm: the text of `opt -passes=print-callgraph` (node\n"
-	      "                   addresses are stable fake values); direct graph only\n"
-	      "                dot:  Graphviz, one edge per caller/callee pair\n"
-	      "                graphml, svg: on a catalog only (below)\n"
-	      "  --source      in place of FILE...: C files or directories (PATH...),\n"
-	      "                graph source as 'facet source' makes it (--compile-commands,\n"
-	      "                -I, -D as there; text, json or dot)\n"
-	      "  --capture DIR PROGRAM  in place of FILE...: PROGRAM's module from a\n"
-	      "                'facet capture' directory (see facet capture --help)\n"
-	      "  --no-verify   skip LLVM's module verifier\n"
-	      "  -h, --help    this text\n"
-	      "\n"
-	      "The residual oracle (rpm only: R+ never takes an oracle's answer; the\n"
-	      "accounting goes to stderr):\n",
-	      out);
-	fputs(cli_oracle_help, out);
-	fputs("\n"
-	      "On a catalog (facet callgraph PROG.facet --format dot|graphml|svg): a\n"
-	      "part of the graph that fits on a screen, edges styled by proof:\n",
-	      out);
-	fputs(cli_view_help, out);
-	fputs("\n"
-	      "Exit codes: 0 success, 1 bad input, 2 usage error. A module without\n"
-	      "debug info is read with a warning on stderr.\n",
-	      out);
-}
 
 typedef struct options {
 	const char *graph, *format, *tau, *capture[2];
@@ -139,7 +84,7 @@ int cmd_callgraph(int argc, char **argv)
 {
 	const char *cmd = "callgraph";
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "callgraph", NULL);
 		return EXIT_OK;
 	}
 	options o = {0};

@@ -2,6 +2,7 @@
  * analyses (pointer statements, call sites with their operands, globals'
  * initializer slots). Value ids are printed as %N. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/load.h"
 #include "cli/opt.h"
 
@@ -13,11 +14,7 @@
 int cmd_dump(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv) || argc < 2) {
-		fputs("usage: facet dump FILE...\n\n"
-		      "Prints facet's program model of the linked files: globals with the\n"
-		      "functions and globals in their initializers (byte offsets), and per\n"
-		      "function the pointer statements the points-to analysis reads.\n",
-		      argc < 2 ? stderr : stdout);
+		cli_help(argc < 2 ? stderr : stdout, "dump", NULL);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	ir_program *p = cli_load("dump", argv + 1, argc - 1, true);

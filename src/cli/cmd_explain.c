@@ -3,6 +3,7 @@
  * its membership in each graph and the warrant of each decision about it,
  * and the residual questions left for an oracle. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
 #include "cli/oracle_cli.h"
@@ -17,41 +18,6 @@
 #include "facet/explain.h"
 #include "facet/facet.h"
 #include "pta/andersen.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet explain [options] FILE... (FILE:LINE | --site ID | --at FILE:LINE | --all)\n"
-	      "\n"
-	      "Runs the whole analysis on the LLVM bitcode (.bc) or IR (.ll) FILEs and\n"
-	      "explains the indirect call sites at a source line (FILE:LINE matches the\n"
-	      "end of the recorded path: http/ngx_http.c:211), one site by id, or all.\n"
-	      "\n"
-	      "  --site ID      the site with this id (ids as facet callgraph prints them)\n"
-	      "  --at FILE:LINE the indirect sites at this line (also as a bare argument)\n"
-	      "  --all          every indirect site\n"
-	      "  --tau N        abstention threshold (default 2)\n"
-	      "  --format F     text (default) or json (docs/formats.md, \"facet explain\")\n"
-	      "  --no-verify    skip LLVM's module verifier\n"
-	      "  -h, --help     this text\n"
-	      "\n"
-	      "The residual oracle (its answers show as decisions with source oracle;\n"
-	      "the accounting goes to stderr and, with --format json, to \"oracle\"):\n",
-	      out);
-	fputs(cli_oracle_help, out);
-	fputs("\n"
-	      "For each site: the dispatched field (status field, global, array or\n"
-	      "unrecovered, and the step that found it: direct, chained, typed), R0's\n"
-	      "size and the symbolic result's, whether the site abstains, then per target\n"
-	      "whether r0, rulesonly, rplus and rpm hold it and each decision as\n"
-	      "fact/outcome/rule/premise/evidence. Premises: true (premise-free),\n"
-	      "pi_bind (the projected store is realised), pi_proj (the field key is right\n"
-	      "and F misses no assignment), pi_sig (dispatch is well typed), pi_cast\n"
-	      "(a function cast to another function-pointer type where its address is\n"
-	      "taken is called through that type), pi_class (an object's dynamic class is\n"
-	      "the one its allocation constructs; vslot's Prune-Class at C++ virtual calls).\n"
-	      "Exit codes: 0 success, 1 bad input or no such site, 2 usage error.\n",
-	      out);
-}
 
 static bool parse_at(const char *s, char **file, unsigned *line)
 {
@@ -159,7 +125,7 @@ int cmd_explain(int argc, char **argv)
 {
 	const char *cmd = "explain";
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "explain", NULL);
 		return EXIT_OK;
 	}
 	options o = {.format = "text"};

@@ -3,6 +3,7 @@
  * what a syntactic scan would miss) and Table 2 (mean targets per site under
  * each graph), with the refinement's time. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
 #include "cli/oracle_cli.h"
@@ -17,31 +18,6 @@
 #include "facet/metrics.h"
 #include "pta/andersen.h"
 #include "util/clock.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet fields [--list] [--format text|json] [--tau N] [--no-verify] FILE...\n"
-	      "\n"
-	      "Runs the analysis on the LLVM bitcode (.bc) or IR (.ll) FILEs and reports\n"
-	      "the dispatch-relation reconstruction:\n"
-	      "  indirect sites, and the share whose dispatched field is a struct field,\n"
-	      "  a global function pointer or global array, or unrecovered (with reasons);\n"
-	      "  assignment pairs (S.m, f) over all function-pointer fields, and the share\n"
-	      "  a syntactic scan (initializers and stores of a function constant) misses;\n"
-	      "  mean targets per indirect site under andersen, r0, rulesonly, rplus, rpm\n"
-	      "  (over the sites each graph gives a target; ratio = r0 / rpm);\n"
-	      "  seconds spent in the points-to analysis and in the refinement.\n"
-	      "\n"
-	      "  --list        also list every field: key, signature, |init|, |F|, sites\n"
-	      "  --format F    text (default) or json\n"
-	      "  --tau N       abstention threshold (default 2)\n"
-	      "  --no-verify   skip LLVM's module verifier\n"
-	      "  -h, --help    this text\n"
-	      "\n"
-	      "The residual oracle (the accounting is reported as \"oracle\"):\n",
-	      out);
-	fputs(cli_oracle_help, out);
-}
 
 static double now(void) { return clock_seconds(); }
 
@@ -64,7 +40,7 @@ static const cli_opt table[] = {
 int cmd_fields(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "fields", NULL);
 		return EXIT_OK;
 	}
 	options o = {.format = "text"};

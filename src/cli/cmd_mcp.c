@@ -2,6 +2,7 @@
  * clients (AI agents) over stdin/stdout. The protocol is src/mcp/; this file
  * binds it to the query layer and guards stdout. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 
 #include <errno.h>
@@ -16,42 +17,6 @@
 #include "mcp/server.h"
 #include "query/query.h"
 #include "util/xalloc.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: facet mcp [--catalog PROG.facet [--overlay FILE]] [--write-dir DIR] [--read-dir DIR]...\n"
-	        "                 [--max-message-bytes N] [--verbose]\n"
-	        "\n"
-	        "Serve facet's queries and overlay as tools of the Model Context Protocol\n"
-	        "(MCP revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05) over stdio:\n"
-	        "one JSON-RPC 2.0 message per line on stdin and stdout. Meant to be started\n"
-	        "by an MCP client (Claude Code, Cursor, ...); see docs/mcp.md.\n"
-	        "\n"
-	        "Tools: load_catalog, unload_catalog, inventory, defs, at, callers, callees,\n"
-	        "uses, reach, closure, slice, externals, indirect_targets,\n"
-	        "resolution_candidates, explain, record_edges, list_overlay, save_overlay,\n"
-	        "load_overlay. Overlay records stay in memory until save_overlay; records\n"
-	        "not saved when the client closes stdin are dropped, never written.\n"
-	        "\n"
-	        "options:\n"
-	        "  --catalog PROG.facet    load this catalog at start (a catalog made by\n"
-	        "                          'facet build'); otherwise the client calls load_catalog\n"
-	        "  --overlay FILE          with --catalog: the overlay to load instead of\n"
-	        "                          PROG.facet.overlay\n"
-	        "  --write-dir DIR         the only directory tools may write in (save_overlay,\n"
-	        "                          slice's emit_module); default: the catalog's\n"
-	        "                          directory, else the working directory\n"
-	        "  --read-dir DIR          a directory tools may read in (repeatable); default:\n"
-	        "                          the working directory and the catalog's directory\n"
-	        "  --max-message-bytes N   refuse longer messages (default %d)\n"
-	        "  --verbose, -v           log every request to stderr\n"
-	        "\n"
-	        "stdout carries protocol messages only; diagnostics go to stderr.\n"
-	        "Exit codes: 0 when the client closed stdin, 1 when --catalog could not be\n"
-	        "loaded or stdin/stdout failed, 2 usage error.\n",
-	        MCP_DEFAULT_MAX_MESSAGE);
-}
 
 /* query.h's entry points as the server's backend. The query library does
  * not link LLVM; the facet binary does, so sessions opened here get the
@@ -101,7 +66,9 @@ static const cli_opt table[] = {
 int cmd_mcp(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		char max[32];
+		snprintf(max, sizeof max, "%d", MCP_DEFAULT_MAX_MESSAGE);
+		cli_help(stdout, "mcp", (const cli_help_value[]){{"max_message", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
 	options o = {0};

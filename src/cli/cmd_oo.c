@@ -6,6 +6,7 @@
  * only parses options, picks the output format and maps failures to exit
  * codes; everything else is in src/oo. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "oo/compare.h"
 #include "oo/gen.h"
@@ -18,39 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: facet oo --algo A [--format text|json] [--trace] [--rta worklist|rounds] FILE.oo\n"
-	        "       facet oo --table [--format text|json] FILE.oo...\n"
-	        "       facet oo --generate [--seed N] [--difficulty easy|medium|hard] [--size N]\n"
-	        "       facet oo --generate --pathological N [--factory]\n"
-	        "\n"
-	        "The class-hierarchy lab of Lesson 20.1: call graphs of .oo programs\n"
-	        "(class C [extends D], global g: C, func f { }, method C.m { }; see docs/oo.md).\n"
-	        "FILE may be - for standard input.\n"
-	        "\n"
-	        "  --algo A          cha, rta, xta, vta, pta (points-to, one object per new)\n"
-	        "                    or dyn (every execution, both branches of each choose)\n"
-	        "  --format F        text (default) or json: {\"algo\", \"reachable\", \"sites\", \"edges\"}\n"
-	        "  --trace           also print the algorithm's table: CHA worklist steps,\n"
-	        "                    RTA rounds (Inst, R), XTA sets per round, VTA/PTA rounds\n"
-	        "  --rta MODE        worklist (default) or rounds; --trace implies rounds\n"
-	        "  --max-states N    state budget of dyn (default %d)\n"
-	        "  --table           targets per site of all six algorithms, edges and\n"
-	        "                    reachable bodies, for each FILE and in total\n"
-	        "  --generate        print a random type-correct program\n"
-	        "  --seed N          generator seed (default 1)\n"
-	        "  --difficulty D    easy, medium (default) or hard\n"
-	        "  --size N          about N bodies instead of the difficulty's small shape\n"
-	        "  --pathological N  print P_N of section 5 (n sites x.m(), n subclasses)\n"
-	        "  --factory         with --pathological: add a function creating every D_k\n"
-	        "\n"
-	        "Exit codes: 0 success, 1 bad program or failed analysis (file:line:col: problem),\n"
-	        "2 usage error.\n",
-	        OO_DYN_MAX_STATES);
-}
 
 typedef struct opts {
 	int algo, json, trace, table, generate, rta_rounds, factory, difficulty;
@@ -202,47 +170,29 @@ static int run_algo(const opts *o)
 
 static int run_table(const opts *o)
 {
-	oo_compare cmp;
-	oo_compare_init(&cmp);
-	int rc = EXIT_OK;
 	oo_options opt = {0, o->max_states};
-	for (int f = 0; f < o->nfiles && rc == EXIT_OK; f++) {
-		facet_error err = {0};
-		oo_program *p;
-		if (oo_parse_file(o->files[f], &p, &err)) {
-			cli_error("oo", "%s", err.msg);
-			rc = EXIT_INPUT;
-			break;
-		}
-		oo_graph *g[OO_NALGO] = {0};
-		for (int a = 0; a < OO_NALGO && rc == EXIT_OK; a++)
-			if (oo_analyze(p, (oo_algo)a, &opt, &g[a], NULL, &err)) {
-				cli_error("oo", "%s", err.msg);
-				rc = EXIT_INPUT;
-			}
-		if (rc == EXIT_OK)
-			oo_compare_add(&cmp, o->files[f], g);
-		for (int a = 0; a < OO_NALGO; a++)
-			oo_graph_free(g[a]);
-		oo_program_free(p);
+	facet_error err = {0};
+	oo_table *t = oo_compare_files(o->files, (unsigned)o->nfiles, &opt, &err);
+	if (!t) {
+		cli_error("oo", "%s", err.msg);
+		return EXIT_INPUT;
 	}
-	if (rc == EXIT_OK) {
-		oo_compare_finish(&cmp);
-		if (o->json) {
-			oo_print_table_json(stdout, cmp.t);
-			fputc('\n', stdout);
-		} else {
-			oo_print_table(stdout, cmp.t);
-		}
+	if (o->json) {
+		oo_print_table_json(stdout, t);
+		fputc('\n', stdout);
+	} else {
+		oo_print_table(stdout, t);
 	}
-	oo_compare_free(&cmp);
-	return rc;
+	oo_table_free(t);
+	return EXIT_OK;
 }
 
 int cmd_oo(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		char max[32];
+		snprintf(max, sizeof max, "%d", OO_DYN_MAX_STATES);
+		cli_help(stdout, "oo", (const cli_help_value[]){{"max_states", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
 	opts o;

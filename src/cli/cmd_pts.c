@@ -1,6 +1,7 @@
 /* cmd_pts.c — `facet pts`: points-to sets of the Andersen analysis, for
  * looking at why a call site got the targets it got. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
 
@@ -25,16 +26,7 @@ static const cli_opt table[] = {
 int cmd_pts(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		fputs("usage: facet pts (--site ID | --global NAME) FILE...\n"
-		      "\n"
-		      "Runs Andersen's analysis on the linked files and prints a points-to set:\n"
-		      "  --site ID      what the callee operand and the pointer arguments of call\n"
-		      "                 site ID may point to (site ids as in `facet callgraph`)\n"
-		      "  --global NAME  the content of each pointer-sized slot of a global\n"
-		      "Locations print as NAME+OFFSET; stack:%V is the stack slot of value V,\n"
-		      "heap:FILE:LINE an allocation site, lib:F memory owned by library\n"
-		      "function F, and a '*' marks a collapsed object (one location).\n",
-		      stdout);
+		cli_help(stdout, "pts", NULL);
 		return EXIT_OK;
 	}
 	options o = {0};

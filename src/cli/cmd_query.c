@@ -5,6 +5,7 @@
  * lines are the verb registry's (query.h). No LLVM here: facet-query
  * (src/query/bin/) links this file too, without a module writer. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 
 #include <stdio.h>
@@ -20,79 +21,29 @@
 #include "query/text.h"
 #include "report/render.h"
 
+/* The query verbs' --help lines, from the verb registry. */
 static void usage(FILE *out)
 {
-	fputs("usage: facet query VERB ARGS... --catalog CATALOG [options]\n"
-	      "\n"
-	      "Answers questions from a catalog made by 'facet build' (no bitcode is\n"
-	      "read, except by slice --emit-module). Verbs:\n",
-	      out);
-	for (const query_verb_info *v = query_verb_table; v->name; v++) {
+	char *verbs = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&verbs, &len);
+	const char *sep = "";   /* the text's {{verbs}} line has its own newline */
+	for (const query_verb_info *v = query_verb_table; mem && v->name; v++) {
 		if (v->group != QV_QUERY)
 			continue;
 		char head[64];
 		snprintf(head, sizeof head, "%s%s%s", v->cli, *v->usage ? " " : "", v->usage);
-		const char *line = v->summary;
-		for (int first = 1; *line; first = 0) {
+		for (const char *line = v->summary; *line; head[0] = 0) {
 			size_t n = strcspn(line, "\n");
-			fprintf(out, "  %-26s %.*s\n", first ? head : "", (int)n, line);
+			fprintf(mem, "%s  %-26s %.*s", sep, head, (int)n, line);
+			sep = "\n";
 			line += n + (line[n] == '\n');
 		}
 	}
-	fprintf(out, "  (a NAME naming statics of several modules is refused with the candidates;\n"
-	      "   give one as '{\"module_id\": \"FILE\", \"symbol\": \"NAME\"}')\n"
-	      "\n"
-	      "options:\n"
-	      "  --catalog FILE        the catalog (required)\n"
-	      "  --graph G             %s\n"
-	      "                        (default: rpm when the catalog has it, else r0)\n"
-	      "  --format F            text (default), json (what the MCP tools return,\n"
-	      "                        docs/queries.md); for graph also dot, graphml, svg\n"
-	      "  --include-overlay     let walks use agent edges of the overlay\n"
-	      "  --min-confidence C    with the overlay: only edges of confidence >= C\n"
-	      "                        (high, medium, low)\n"
-	      "  --overlay PATH        the overlay file (default CATALOG.overlay); naming\n"
-	      "                        one implies --include-overlay\n"
-	      "  --limit N, --offset N  list answers (closure, callers, callees, uses,\n"
-	      "                        defs, slice, externals, indirect-targets, explain,\n"
-	      "                        resolution-candidates): at most N items from the\n"
-	      "                        offset; the answer's page says the total (text:\n"
-	      "                        the first 100 unless --limit; json: all)\n"
-	      "  --candidate-limit N   resolution-candidates: candidates per group (50)\n"
-	      "  --max-depth N, --max-fanout N  walks (reach, closure, slice, dominators):\n"
-	      "                        expand no function N calls from the start, nor one\n"
-	      "                        with more than N edges; what lies past is 'unknown'\n"
-	      "                        (uncertainty.bounds), never 'unreachable'\n"
-	      "  -h, --help            this text\n"
-	      "graph's options:\n"
-	      "%s"
-	      "\n"
-	      "Every answer names its graph and carries 'uncertainty' (unresolved indirect\n"
-	      "sites it depends on, agent steps, overlay coverage). Exit codes: 0 success,\n"
-	      "1 bad input (not a catalog, unknown function, graph not in the catalog),\n"
-	      "2 usage error.\n",
-	      cg_graph_list(), cli_view_help);
-}
-
-static void overlay_usage(FILE *out)
-{
-	fputs("usage: facet overlay record|list --catalog CATALOG [--overlay PATH] [--graph G]\n"
-	      "                                  [--format text|json]\n"
-	      "\n"
-	      "  record   reads overlay records as JSON lines on stdin (add, verify,\n"
-	      "           retract; docs/overlay.md), applies them as one batch (all or\n"
-	      "           none; an error names the bad record's 0-based index) and saves\n"
-	      "           the overlay atomically\n"
-	      "  list     prints the overlay's edges, their keys, verdicts and the sites\n"
-	      "           they cover\n"
-	      "  --graph G  record: the graph whose unresolved indirect sites the edges\n"
-	      "           attach to (default: the catalog's default graph, rpm when\n"
-	      "           built); list: the graph coverage is counted in\n"
-	      "\n"
-	      "The overlay is CATALOG.overlay unless --overlay names another; it refuses\n"
-	      "to load against a catalog with another fingerprint (a rebuild), naming\n"
-	      "both. Exit codes: 0 success, 1 bad input, 2 usage error.\n",
-	      out);
+	if (mem)
+		fclose(mem);
+	cli_help(out, "query", (const cli_help_value[]){{"verbs", verbs ? verbs : ""}, {"graphs", cg_graph_list()}, {NULL, NULL}});
+	free(verbs);
 }
 
 static int print_result(json_t *r, const char *verb, bool json)
@@ -155,18 +106,6 @@ const cli_opt cli_view_opts[] = {
 	CLI_OPT_FLAG("--no-legend", cli_view_options, no_legend),
 	CLI_OPT_END,
 };
-
-const char cli_view_help[] =
-	"  --root FN             the functions within --depth N calls of FN (default 2),\n"
-	"                        --direction out (callees, default) or in (callers)\n"
-	"  --focus FILE:LINE     the call sites at that line and their targets\n"
-	"  --cluster file        group functions by source file\n"
-	"  --hide-external       leave out functions the program only declares\n"
-	"  --max-nodes N         stop at N functions (default 300; the drawing says so)\n"
-	"  --no-legend           no legend of edge styles\n"
-	"  Edges are styled by how they are known: direct (black), premise-free\n"
-	"  (blue), premised (orange, dashed, labelled with the rule), agent (red,\n"
-	"  dotted); see docs/queries.md \"Proof labels\".\n";
 
 bool cli_view_args(const char *cmd, const cli_view_options *o, json_t *args)
 {
@@ -407,7 +346,7 @@ static char *read_stdin(size_t *len)
 int cli_overlay(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv) || argc < 2) {
-		overlay_usage(argc < 2 ? stderr : stdout);
+		cli_help(argc < 2 ? stderr : stdout, "overlay", NULL);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	const char *sub = argv[1];

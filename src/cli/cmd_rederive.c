@@ -3,6 +3,7 @@
  * without reading the bitcode or running any analysis (§3.5: the graphs
  * are functions of the provenance alone; facet_derive does the work). */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
 
@@ -14,29 +15,6 @@
 #include "catalog/catalog.h"
 #include "catalog/provenance.h"
 #include "facet/facet.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet rederive --catalog PROG.facet [--tau N] [--graph G] [--format F] [--check]\n"
-	      "\n"
-	      "Derives a refined graph again from the provenance a catalog holds (R0 and\n"
-	      "every decision with its outcome and rule), under abstention threshold N:\n"
-	      "no bitcode is read and no analysis runs.\n"
-	      "\n"
-	      "  --catalog P   the catalog (facet build)\n"
-	      "  --tau N       abstention threshold (default: the one the catalog was built with)\n"
-	      "  --graph G     rpm (default), rplus or rulesonly\n"
-	      "  --format F    text (default): one line per indirect site with targets;\n"
-	      "                json: {\"graph\", \"tau\", \"sites\": [{\"id\", \"targets\"}]} over\n"
-	      "                the indirect sites\n"
-	      "  --check       compare with the graph stored in the catalog (meaningful at the\n"
-	      "                catalog's own τ) and exit 1 on any difference\n"
-	      "  -h, --help    this text\n"
-	      "\n"
-	      "Exit codes: 0 success, 1 bad catalog (or --check found a difference),\n"
-	      "2 usage error.\n",
-	      out);
-}
 
 typedef struct options {
 	const char *catalog, *tau, *graph, *format;
@@ -55,7 +33,7 @@ static const cli_opt table[] = {
 int cmd_rederive(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "rederive", NULL);
 		return EXIT_OK;
 	}
 	options o = {.graph = "rpm", .format = "text"};

@@ -1,37 +1,13 @@
 /* cmd_report.c — `facet report PROG.facet -o DIR`: the catalog as HTML
  * pages (src/report/report.h). */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/progress.h"
 
 #include <stdio.h>
 
 #include "report/report.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet report PROG.facet -o DIR [--graph G] [--max-site-pages N]\n"
-	      "\n"
-	      "Writes DIR/index.html, one self-contained page (inline style, script and\n"
-	      "SVG; nothing is fetched): the program's numbers, the graphs' targets per\n"
-	      "indirect site (a figure), the sites sorted by width with their dispatched\n"
-	      "field and warrants, the residual questions, and a search box over\n"
-	      "functions and sites. Each indirect site gets DIR/site-N.html: its targets\n"
-	      "with how each is known (direct, premise-free, premised, agent) and their\n"
-	      "warrants, and an SVG of its neighbourhood. Open index.html in a browser.\n"
-	      "\n"
-	      "  -o DIR              the directory (created when missing); only report\n"
-	      "                      pages in it are replaced\n"
-	      "  --graph G           the graph the pages show (default: the catalog's,\n"
-	      "                      rpm when built)\n"
-	      "  --max-site-pages N  write at most N site pages (default: all)\n"
-	      "  -h, --help          this text\n"
-	      "\n"
-	      "R± (rpm) may lose a true edge where a premise of a refutation fails (a\n"
-	      "site page lists what it drops, 'Not in rpm'); rplus never drops an R0\n"
-	      "edge (facet help concepts). Exit codes: 0 success, 1 bad input, 2 usage.\n",
-	      out);
-}
 
 typedef struct options {
 	const char *out, *graph, *max_pages;
@@ -54,7 +30,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *cmd = "report";
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "report", NULL);
 		return EXIT_OK;
 	}
 	cli_progress_start(cmd);

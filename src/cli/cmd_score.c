@@ -1,6 +1,7 @@
 /* cmd_score.c — `facet score`: call graphs against observed edges (the
  * Facet paper's Tables 3 and 4, Figure 6's data). Metrics: src/trace/score.h. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/load.h"
 #include "cli/opt.h"
 
@@ -16,41 +17,6 @@
 #include "trace/report.h"
 #include "trace/score.h"
 #include "util/xalloc.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet score --trace FILE [--trace FILE...] [--graph G...] [--graph-file FILE...]\n"
-	      "                   [--format text|json] [--per-site] [PROG.bc...]\n"
-	      "\n"
-	      "Scores call graphs against the observed edges that programs built by\n"
-	      "`facet trace build` wrote (all the files given merge into one set).\n"
-	      "Only observed sites are scored. At a site with predicted set R and\n"
-	      "observed set G: P = |R&G|/|R| (0 when R is empty), R = |R&G|/|G|,\n"
-	      "F1 = 2PR/(P+R) (0 when P+R = 0); P, R and F1 are averaged over the sites\n"
-	      "(per-site macro, as SEA and KallGraph define it). Also: mean targets\n"
-	      "per site, sites left empty, sites with exactly one target, and edges\n"
-	      "recovered (in R and G), spurious (in R only) and missed (in G only).\n"
-	      "\n"
-	      "  --trace FILE       observed edges ($FACET_TRACE_OUT of the runs); repeatable\n"
-	      "  --graph G          a graph facet builds from PROG: direct, andersen, r0,\n"
-	      "                     rulesonly, rplus, rpm (those not built yet are refused);\n"
-	      "                     repeatable; default andersen and r0 when PROG is given\n"
-	      "  --graph-file FILE  a call graph in facet's JSON format (docs/formats.md),\n"
-	      "                     e.g. from another tool; repeatable; sites it does not\n"
-	      "                     list count as empty\n"
-	      "  --format F         text (default) or json (keys: docs/formats.md)\n"
-	      "  --per-site         also each observed site's sets sizes and P/R/F1\n"
-	      "  --no-verify        skip LLVM's module verifier on PROG\n"
-	      "  -h, --help         this text\n"
-	      "\n"
-	      "PROG must be the bitcode the traced executable was built from: the trace\n"
-	      "carries a fingerprint of it (site count and function names) and a trace\n"
-	      "of another build is refused.\n"
-	      "\n"
-	      "Exit codes: 0 success, 1 bad input (a malformed trace names file and line),\n"
-	      "2 usage error.\n",
-	      out);
-}
 
 typedef struct score_options {
 	cli_list traces, graphs, graph_files;
@@ -163,7 +129,7 @@ static bool file_graphs(const cli_list *files, const trace_observed *o, trace_sc
 int cmd_score(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "score", NULL);
 		return EXIT_OK;
 	}
 	score_options so = {.format = "text"};

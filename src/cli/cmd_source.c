@@ -1,6 +1,7 @@
 /* cmd_source.c — `facet source`: a catalog of graph `source` from C files
  * that have no build (src/source/). */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/source_cli.h"
 
@@ -9,30 +10,6 @@
 #include <string.h>
 
 #include "util/xalloc.h"
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet source [--compile-commands FILE] [-I DIR]... [-D NAME[=V]]... [-o PROG.facet] PATH...\n"
-	      "\n"
-	      "Parses C files (PATHs: .c and .h files, or directories searched for them)\n"
-	      "with clang, without a build, and writes a catalog whose graph is 'source':\n"
-	      "direct calls resolved by name (the calling unit's own definition, else the\n"
-	      "one external definition, else an edge to each, flagged ambiguous; a name\n"
-	      "nothing defines is external), indirect calls through the functions written\n"
-	      "into the field, variable or parameter they read (warranted: Add-Witness,\n"
-	      "Add-Store; refuted: Prune-Sig); a call with no candidate is unresolved.\n"
-	      "Every 'facet query' verb, the overlay and 'facet mcp' read the catalog.\n"
-	      "\n",
-	      out);
-	fputs(cli_source_help, out);
-	fputs("  -o, --output F  the catalog (default: the first PATH's name + .facet)\n"
-	      "  -h, --help    this text\n"
-	      "\n"
-	      "A unit with errors (a missing header, an unknown type) is still read; each\n"
-	      "gets one warning. Exit codes: 0 success, 1 bad input, 2 usage error.\n",
-	      out);
-	fputs(cli_source_standin_help, out);
-}
 
 typedef struct options {
 	const char *output;
@@ -70,7 +47,7 @@ int cmd_source(int argc, char **argv)
 {
 	const char *cmd = "source";
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "source", NULL);
 		return EXIT_OK;
 	}
 	options o = {0};

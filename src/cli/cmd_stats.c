@@ -1,5 +1,6 @@
 /* cmd_stats.c — `facet stats`: what a program is made of. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
 
@@ -18,30 +19,6 @@
 
 
 
-
-static void usage(FILE *out)
-{
-	fputs("usage: facet stats [--format text|json] [--pta] [--unmodelled] [--refine [ORACLE OPTIONS]]\n"
-	      "                   [--no-verify] FILE...\n"
-	      "\n"
-	      "Links the bitcode/IR files and counts what the analyses work on:\n"
-	      "functions defined/declared, call sites (direct, indirect, inline asm),\n"
-	      "address-taken functions, struct types with function-pointer members,\n"
-	      "the share of call sites with a debug location, and whether the module\n"
-	      "has debug info.\n"
-	      "\n"
-	      "  --pta         also run the points-to analysis: its time and size, mean\n"
-	      "                targets and empty sites under andersen and r0, allocation\n"
-	      "                wrappers, unmodelled external functions\n"
-	      "  --unmodelled  with --pta, list the unmodelled external functions called\n"
-	      "  --refine      also run the refinement (implies --pta): its time, fields,\n"
-	      "                decisions, residual questions and how many an oracle answered,\n"
-	      "                and the oracle's accounting (queries, tokens, cache hits) when\n"
-	      "                --oracle names one; the oracle options are facet fields --help's\n"
-	      "\n"
-	      "Exit codes: 0 success, 1 bad input, 2 usage error.\n",
-	      out);
-}
 
 typedef struct options {
 	const char *format;
@@ -62,7 +39,7 @@ static const cli_opt table[] = {
 int cmd_stats(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "stats", NULL);
 		return EXIT_OK;
 	}
 	options o = {.format = "text"};

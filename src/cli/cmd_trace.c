@@ -1,6 +1,7 @@
 /* cmd_trace.c — `facet trace build`: an instrumented executable whose runs
  * record the observed targets of every indirect call. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
 
@@ -9,42 +10,6 @@
 #include <string.h>
 
 #include "trace/tbuild.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: facet trace build [options] FILE... -o PROG [LINK ARGS] [-- LINK ARGS...]\n"
-	        "\n"
-	        "Links the LLVM bitcode/IR files as every facet command does, inserts a\n"
-	        "call to the trace runtime before each indirect call (keyed by the site id\n"
-	        "that `facet callgraph --format json` prints), and compiles and links the\n"
-	        "result with the runtime into the executable PROG.\n"
-	        "\n"
-	        "Each process of PROG appends the (site, function, count) triples it\n"
-	        "counted to the file $FACET_TRACE_OUT named when it started, when it\n"
-	        "exits, forks, or calls exec or _exit (nothing when the variable is\n"
-	        "unset), so runs accumulate. Threads and forked children are counted;\n"
-	        "what a process counted since its last write is lost if a signal\n"
-	        "kills it.\n"
-	        "Format: docs/formats.md, \"Observed edges\". Score with `facet score`.\n"
-	        "\n"
-	        "  -o PROG          the executable to write (required)\n"
-	        "  -lLIB -LDIR -Wl,... -pthread FILE.a FILE.o FILE.so\n"
-	        "                   passed to the link; so is everything after --\n"
-	        "  --cc CC          compiler driver (default clang-22)\n"
-	        "  -O0|-O1|-O2|-O3  code generation level of the instrumented program\n"
-	        "                   (default -O1)\n"
-	        "  --runtime FILE   the runtime source (default $FACET_TRACE_RUNTIME, else\n"
-	        "                   PREFIX/share/facet/runtime/facet_rt.c of an installed\n"
-	        "                   facet, else the source tree's; here:\n"
-	        "                   %s)\n"
-	        "  --keep-bc FILE   also keep the instrumented bitcode\n"
-	        "  --no-verify      skip LLVM's module verifier\n"
-	        "  -h, --help       this text\n"
-	        "\n"
-	        "Exit codes: 0 success, 1 bad input or failed compile/link, 2 usage error.\n",
-	        trace_runtime_path());
-}
 
 static bool is_link_arg(const char *a)
 {
@@ -74,7 +39,7 @@ static const cli_opt table[] = {
 static int trace_build_cmd(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
+		cli_help(stdout, "trace-build", (const cli_help_value[]){{"runtime", trace_runtime_path()}, {NULL, NULL}});
 		return EXIT_OK;
 	}
 	trace_build_options o = {.verify = true};
@@ -147,10 +112,6 @@ int cmd_trace(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "build") == 0)
 		return trace_build_cmd(argc - 1, argv + 1);
 	FILE *out = cli_wants_help(argc, argv) ? stdout : stderr;
-	fputs("usage: facet trace build [options] FILE... -o PROG [LINK ARGS]\n"
-	      "\n"
-	      "  build   an instrumented executable that records, per indirect call site,\n"
-	      "          the functions it calls (see 'facet trace build --help')\n",
-	      out);
+	cli_help(out, "trace", NULL);
 	return out == stdout ? EXIT_OK : EXIT_USAGE;
 }

@@ -11,32 +11,6 @@
 #include "cli/opt.h"
 #include "oracle/report.h"
 
-const char cli_oracle_help[] =
-	"  --oracle B            the residual oracle (§3.4): none (default: nothing\n"
-	"                        is asked), command, openai; see docs/oracle.md\n"
-	"  --oracle-command CMD  command: run with /bin/sh -c, question JSON on stdin,\n"
-	"                        answer JSON on stdout\n"
-	"  --oracle-url URL      openai: base URL of a chat-completions endpoint\n"
-	"                        (default $OPENAI_BASE_URL)\n"
-	"  --oracle-model M      openai: the model (default $OPENAI_MODEL); command: the\n"
-	"                        cache's label (default the command)\n"
-	"  --oracle-key-env VAR  openai: the environment variable holding the API key\n"
-	"                        (default OPENAI_API_KEY; unset = no key sent)\n"
-	"  --oracle-cache FILE   an SQLite file of answers keyed by backend, model and\n"
-	"                        prompt hash: read first, written back\n"
-	"  --oracle-replay-only  answer from the cache only; never run the backend\n"
-	"  --oracle-max-queries N  questions sent per run (default 1000; 0 = no cap)\n"
-	"  --oracle-max-tokens N   prompt+completion tokens per run (default 2000000;\n"
-	"                        0 = no cap)\n"
-	"  --oracle-timeout-ms N per request or command run (default 60000)\n"
-	"  --oracle-retries N    openai: retries on 429/5xx (default 3)\n"
-	"  --oracle-backoff-ms N openai: first retry's delay, doubled each time\n"
-	"                        (default 1000)\n"
-	"  --oracle-no-schema    openai: do not ask for a JSON-schema answer\n"
-	"  --source-root DIR     where to find the sources the debug info names\n"
-	"                        when the tree has moved (prompts quote them)\n"
-	"  --opaque-fields       replace field names in prompts by opaque tokens\n";
-
 #define V(name, field) CLI_OPT_VALUE(name, cli_oracle_args, field)
 #define F(name, field) CLI_OPT_FLAG(name, cli_oracle_args, field)
 const cli_opt cli_oracle_opts[] = {

@@ -23,7 +23,8 @@ typedef struct cli_oracle_args {
 } cli_oracle_args;
 
 /* The oracle options as an option table over cli_oracle_args: a command
- * includes it with CLI_OPT_TABLE(cli_oracle_opts, its_options, oracle). */
+ * includes it with CLI_OPT_TABLE(cli_oracle_opts, its_options, oracle); its
+ * --help lines are docs/help/oracle-options.txt. */
 extern const cli_opt cli_oracle_opts[];
 
 typedef struct cli_oracle {
@@ -50,8 +51,5 @@ const char *cli_oracle_label(const cli_oracle *o, char *buf, size_t n);
 json_t *cli_oracle_stats_json(const cli_oracle *o);
 /* One line of accounting: "oracle openai (model M): N questions, ...". */
 void cli_oracle_print_stats(FILE *out, const char *prefix, const cli_oracle *o);
-
-/* The options' --help text, two-space indented. */
-extern const char cli_oracle_help[];
 
 #endif

@@ -12,22 +12,6 @@ const cli_opt cli_source_opts[] = {
 	CLI_OPT_END,
 };
 
-const char cli_source_help[] =
-	"  --compile-commands FILE  each unit's arguments from this compile_commands.json\n"
-	"                (else the include directories are guessed from the tree: every\n"
-	"                directory that holds a header some file includes)\n"
-	"  -I DIR        an include directory for every unit (repeatable)\n"
-	"  -D NAME[=V]   a macro for every unit (repeatable): a build-system define or a\n"
-	"                switch of a generated header the tree lacks (nginx's NGX_LINUX)\n"
-	"                turns on the code under its #if\n";
-
-const char cli_source_standin_help[] =
-	"\n"
-	"A header the tree includes but lacks (a configure step writes it) is stood in\n"
-	"by its template when the tree holds one (X.h.in, X.h.cmake.in, X.h.cmake),\n"
-	"every configuration switch on (#undef HAVE_X, #cmakedefine X: defined to 1,\n"
-	"@VAR@ made 1), with a warning: more code is parsed than one build compiles.\n";
-
 source_result *cli_source_analyze(const char *cmd, const cli_source_args *a, char **paths, int n)
 {
 	source_options so = {.paths = (const char *const *)paths, .n_paths = (unsigned)n,

@@ -12,11 +12,9 @@ typedef struct cli_source_args {
 	cli_list includes, defines;
 } cli_source_args;
 
-/* The options as a table over cli_source_args (CLI_OPT_TABLE). */
+/* The options as a table over cli_source_args (CLI_OPT_TABLE); their --help
+ * lines are docs/help/source-options.txt. */
 extern const cli_opt cli_source_opts[];
-/* Their lines for --help. */
-extern const char cli_source_help[];
-extern const char cli_source_standin_help[];   /* what happens to a missing generated header */
 
 /* source_analyze over paths[0..n-1]; NULL after the error message. Units
  * with errors get one warning each (the count and the first error). */

@@ -1,6 +1,8 @@
 /* compare.c — see compare.h. */
 #include "oo/compare.h"
 
+#include <stdbool.h>
+
 void oo_compare_init(oo_compare *c)
 {
 	*c = (oo_compare){0};
@@ -55,4 +57,34 @@ void oo_compare_free(oo_compare *c)
 {
 	oo_table_free(c->t);
 	c->t = NULL;
+}
+
+oo_table *oo_compare_files(const char *const *files, unsigned n, const oo_options *opt, facet_error *err)
+{
+	oo_compare cmp;
+	oo_compare_init(&cmp);
+	bool ok = true;
+	for (unsigned f = 0; f < n && ok; f++) {
+		oo_program *p;
+		if (oo_parse_file(files[f], &p, err)) {
+			ok = false;
+			break;
+		}
+		oo_graph *g[OO_NALGO] = {0};
+		for (int a = 0; a < OO_NALGO && ok; a++)
+			ok = oo_analyze(p, (oo_algo)a, opt, &g[a], NULL, err) == 0;
+		if (ok)
+			oo_compare_add(&cmp, files[f], g);
+		for (int a = 0; a < OO_NALGO; a++)
+			oo_graph_free(g[a]);
+		oo_program_free(p);
+	}
+	oo_table *t = NULL;
+	if (ok) {
+		oo_compare_finish(&cmp);
+		t = cmp.t;
+		cmp.t = NULL;
+	}
+	oo_compare_free(&cmp);
+	return t;
 }

@@ -19,4 +19,9 @@ void oo_compare_add(oo_compare *c, const char *label, oo_graph *const g[OO_NALGO
 void oo_compare_finish(oo_compare *c);   /* "all files" totals when there were several */
 void oo_compare_free(oo_compare *c);
 
+/* The table over every program of files[0..n-1] (parsed, then every
+ * algorithm run on it); NULL + err at the first that fails to parse or whose
+ * analysis fails. The caller frees it (oo_table_free). */
+oo_table *oo_compare_files(const char *const *files, unsigned n, const oo_options *opt, facet_error *err);
+
 #endif

@@ -1,0 +1,25 @@
+/* help.h — every command's --help text, in one home: docs/help/NAME.txt,
+ * embedded at build time (scripts/embed-help.cmake). A line that is only
+ * {{NAME}} stands for the text NAME (the option sets several commands share:
+ * oracle-options, view-options, source-options); {{KEY}} inside a line for a
+ * value the command passes (what a registry lists, a default, a path). */
+#ifndef FACET_CLI_HELP_H
+#define FACET_CLI_HELP_H
+
+#include <stdio.h>
+
+typedef struct cli_help_text {
+	const char *name, *text;
+} cli_help_text;
+/* docs/help's texts, by file name without .txt; ends with a NULL name. */
+extern const cli_help_text cli_help_texts[];
+
+typedef struct cli_help_value {
+	const char *key, *value;
+} cli_help_value;
+
+/* Prints text name on out, its {{...}} replaced: by the texts they name, and
+ * by values (ending with a NULL key; NULL: none). */
+void cli_help(FILE *out, const char *name, const cli_help_value *values);
+
+#endif
