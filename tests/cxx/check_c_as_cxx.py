@@ -32,7 +32,7 @@ NOT_CXX = {
     "unprototyped.c": "int (*)()", "unprototyped_table.c": "void (*)()",
     # the address of a compound literal (a temporary in C++)
     "callee_type.c": "temporary",
-    # bsearch's comparator called with strcmp's C signature (C++'s overloads differ)
+    # strcmp given the comparator's const void * key (no conversion to const char * in C++)
     "bsearch_cmds.c": "strcmp",
 }
 
