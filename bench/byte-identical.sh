@@ -17,7 +17,7 @@
 # anything differs. The reference outputs are kept in WORK_DIR/base and
 # reused while the reference binary is the same (its checksum).
 #
-# Environment: BI_PROGRAMS="a.c b.c" limits the test programs (default: all
+# Environment: BI_CORPUS="" leaves out the corpus subjects; BI_PROGRAMS="a.c b.c" limits the test programs (default: all
 # of tests/programs, tests/facet/programs, tests/query/programs).
 set -u
 base=$(cd "$1" && pwd); new=$(cd "$2" && pwd)
@@ -44,7 +44,7 @@ for c in ${BI_PROGRAMS:-"$here"/tests/programs/*.c "$here"/tests/facet/programs/
 		fi
 	done
 done
-for s in lua md4c gdbm; do
+for s in ${BI_CORPUS-lua md4c gdbm}; do   # BI_CORPUS="" leaves the corpus out
 	[ -f "$here/bench/work/bc/$s.bc" ] && progs+=("$here/bench/work/bc/$s.bc")
 done
 

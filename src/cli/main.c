@@ -1,8 +1,11 @@
 /* main.c — the facet driver: pick a subcommand, hand it the arguments. */
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/opt.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cg/registry.h"
@@ -39,21 +42,57 @@ static const command commands[] = {
 	{"completion", cmd_completion, "print a bash completion script (source <(facet completion bash))"},
 };
 
-static void words(FILE *out, const char *var, query_verb_group group)
+/* The names of one group of query verbs, space-separated (malloc'd). */
+static char *words(query_verb_group group)
 {
-	fprintf(out, "%s='", var);
+	char *s = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&s, &n);
 	const char *sep = "";
-	for (const query_verb_info *v = query_verb_table; v->name; v++)
+	for (const query_verb_info *v = query_verb_table; mem && v->name; v++)
 		if (v->group == group) {
-			fprintf(out, "%s%s", sep, v->cli);
+			fprintf(mem, "%s%s", sep, v->cli);
 			sep = " ";
 		}
-	fputs("'\n", out);
+	if (mem)
+		fclose(mem);
+	return s;
+}
+
+/* The graph names, space-separated (malloc'd). */
+static char *graph_names(void)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&s, &n);
+	for (int g = 0; mem && g < CG_N_GRAPHS; g++)
+		fprintf(mem, "%s%s", g ? " " : "", cg_graph_name(g));
+	if (mem)
+		fclose(mem);
+	return s;
+}
+
+/* The commands as --help lists them ("  NAME summary" lines), or their names alone. */
+static char *command_list(bool names)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&s, &n);
+	for (size_t i = 0; mem && i < sizeof commands / sizeof *commands; i++) {
+		if (names)
+			fprintf(mem, "%s%s", i ? " " : "", commands[i].name);
+		else
+			fprintf(mem, "%s  %-10s %s", i ? "\n" : "", commands[i].name, commands[i].summary);
+	}
+	if (mem)
+		fclose(mem);
+	return s;
 }
 
 /* The commands, verbs and graphs from their tables (this one, the verb
- * registry, cg/registry.h); a command's options from its own --help, read
- * when completing, so the script never lists an option twice. */
+ * registry, cg/registry.h) in docs/help/completion-bash.txt; a command's
+ * options from its own --help, read when completing, so the script never
+ * lists an option twice. */
 static int cmd_completion(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -64,51 +103,22 @@ static int cmd_completion(int argc, char **argv)
 		fputs("facet completion: error: name the shell: facet completion bash\n", stderr);
 		return EXIT_USAGE;
 	}
-	printf("# facet's bash completion (facet completion bash)\n_facet_commands='");
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		printf("%s%s", i ? " " : "", commands[i].name);
-	printf("'\n_facet_graphs='");
-	for (int g = 0; g < CG_N_GRAPHS; g++)
-		printf("%s%s", g ? " " : "", cg_graph_name(g));
-	printf("'\n");
-	words(stdout, "_facet_query_verbs", QV_QUERY);
-	words(stdout, "_facet_overlay_verbs", QV_OVERLAY);
-	fputs("_facet()\n"
-	      "{\n"
-	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}\n"
-	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"$_facet_commands\" -- \"$cur\")); return; fi\n"
-	      "\tcase $prev in --graph) COMPREPLY=($(compgen -W \"$_facet_graphs\" -- \"$cur\")); return;; esac\n"
-	      "\tif [ \"$COMP_CWORD\" -eq 2 ] && [ \"$cmd\" = query ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$_facet_query_verbs\" -- \"$cur\")); return; fi\n"
-	      "\tif [ \"$COMP_CWORD\" -eq 2 ] && [ \"$cmd\" = overlay ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$_facet_overlay_verbs\" -- \"$cur\")); return; fi\n"
-	      "\tif [[ $cur == -* ]]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" \"$cmd\" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)\" -- \"$cur\"))\n"
-	      "\t\treturn\n"
-	      "\tfi\n"
-	      "\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-	      "}\n"
-	      "complete -o filenames -F _facet facet\n",
-	      stdout);
+	char *names = command_list(true), *graphs = graph_names(), *query = words(QV_QUERY), *overlay = words(QV_OVERLAY);
+	cli_help(stdout, "completion-bash",
+	         (const cli_help_value[]){{"commands", names}, {"graphs", graphs},
+	                                  {"query_verbs", query}, {"overlay_verbs", overlay}, {NULL, NULL}});
+	free(names);
+	free(graphs);
+	free(query);
+	free(overlay);
 	return EXIT_OK;
 }
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: facet COMMAND [ARGS...]\n"
-	        "\n"
-	        "facet builds the call graph of a whole C program from LLVM bitcode\n"
-	        "(built with -g) and resolves its indirect calls with evidence.\n"
-	        "\n"
-	        "commands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out,
-	        "\n"
-	        "Run 'facet COMMAND --help' (or 'facet help COMMAND') for a command's options,\n"
-	        "'facet help concepts' for what the graphs, warrants and proof labels mean.\n"
-	        "Exit codes: 0 success, 1 bad input or failed analysis, 2 usage error.\n");
+	char *list = command_list(false);
+	cli_help(out, "facet", (const cli_help_value[]){{"commands", list}, {NULL, NULL}});
+	free(list);
 }
 
 int main(int argc, char **argv)
