@@ -358,14 +358,14 @@ static const char *witness_text(engine *E, const ir_vcall *vc, unsigned f)
 	                  : vc->cls == IR_NONE ? "the receiver's static class is not known: any class's vtable"
 	                  : vc->any_slot ? "a member-function pointer: any slot of a class of the receiver's type"
 	                                 : NULL;
-	return why ? arena_printf(&E->why->arena, "slot %u of %s's vtable (%s+%llu); %s", E->wit_slot[f], k->name,
-	                          k->vtable ? k->vtable->name : "?", at, why)
+	return why ? arena_printf(&E->why->arena, "slot %u of %s's vtable (byte %llu of its group); %s", E->wit_slot[f],
+	                          k->name, at, why)
 	           : vp->cls == vc->cls
-	                 ? arena_printf(&E->why->arena, "slot %u of %s's vtable (%s+%llu); %s is the receiver's static class",
-	                                E->wit_slot[f], k->name, k->vtable ? k->vtable->name : "?", at, k->name)
-	                 : arena_printf(&E->why->arena, "slot %u of %s's vtable (%s+%llu); %s derives from %s, the "
-	                                "receiver's static class", E->wit_slot[f], k->name,
-	                                k->vtable ? k->vtable->name : "?", at, k->name, p->classes[vc->cls]->name);
+	                 ? arena_printf(&E->why->arena, "slot %u of %s's vtable (byte %llu of its group); %s is the "
+	                                "receiver's static class", E->wit_slot[f], k->name, at, k->name)
+	                 : arena_printf(&E->why->arena, "slot %u of %s's vtable (byte %llu of its group); %s derives "
+	                                "from %s, the receiver's static class", E->wit_slot[f], k->name, at, k->name,
+	                                p->classes[vc->cls]->name);
 }
 
 /* The reasons for site vc: cha's targets, each with its witness; those the
