@@ -416,7 +416,14 @@ static void answer_target(extractor *x, const ir_site *s, clone *c, const ir_fun
 		answer_sources(x, f, calls, c->depth + 1, c->result, c->wrapper);
 		return;
 	}
-	if (!c->whole) {   /* not an allocator: what the call returns, uncloned */
+	if (f->defined && !x->wrappers->is_wrapper[f->id]) {
+		/* Not an allocator: what f returns, f's part of the call's result
+		 * only, so that one such target leaves the others' clones apart. */
+		if (f->returns_tracked)
+			pta_copy(x->s, c->result, ret_node(x, f));
+		return;
+	}
+	if (!c->whole) {   /* a library function or a wrapper too deep: what the call returns, uncloned */
 		c->whole = true;
 		unsigned own = node_of(x, s->result);
 		if (own != PTA_NONE)
@@ -434,6 +441,8 @@ static void answer_sources(extractor *x, const ir_function *f, const unsigned *c
 {
 	const pta_wrappers *wr = x->wrappers;
 	unsigned ctx = calls[0];
+	if (wr->carves[f->id])   /* a sub-allocator: what it carves is the call's own */
+		pta_addr(x->s, result, pta_field(x->s, clone_object(x, ctx, w), 0));
 	for (unsigned k = 0; k < wr->n_sources[f->id]; k++) {
 		const ir_site *s = &x->prog->sites[wr->sources[f->id][k]];
 		if (s->kind == SITE_DIRECT) {
@@ -769,6 +778,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 		x.wrappers = pta_find_wrappers(p);
 		r->n_wrappers = x.wrappers->n_wrappers;
 		r->n_wrappers_via_pointer = x.wrappers->n_via_pointer;
+		r->n_wrappers_carving = x.wrappers->n_carving;
 		x.clones = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.clones);
 		x.clone_budget = CLONES_PER_SITE * (p->n_sites + 64);
 	}

@@ -79,6 +79,7 @@ typedef struct pta_result {
 	unsigned n_unmodelled;
 	unsigned n_wrappers;       /* functions treated as allocation wrappers */
 	unsigned n_wrappers_via_pointer; /* of which some return what an indirect call returns */
+	unsigned n_wrappers_carving;     /* of which sub-allocators: some returns are carved from a block (wrappers.h) */
 	unsigned n_clones;         /* wrapper call sites given a fresh object of their own */
 	unsigned n_clones_refused; /* indirect sources bound uncloned: the clone budget was spent */
 	unsigned n_section_members_static;  /* section members too large to copy: read from initializers only */

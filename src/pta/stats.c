@@ -130,6 +130,7 @@ void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const
 	st->pta_seconds = r->seconds;
 	st->wrappers = r->n_wrappers;
 	st->wrappers_via_pointer = r->n_wrappers_via_pointer;
+	st->wrappers_carving = r->n_wrappers_carving;
 	st->clones = r->n_clones;
 	st->clones_refused = r->n_clones_refused;
 	st->unmodelled = r->n_unmodelled;
@@ -189,8 +190,9 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	for (unsigned i = 0; i < st->n_widest; i++)
 		fprintf(out, "  %s %%%u: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
 		       st->widest[i], st->widest_size[i], st->widest_collapsed[i]);
-	fprintf(out, "allocation wrappers:           %u (%u through pointers; %u call sites cloned, %u sources uncloned "
-	       "past the budget)\n", st->wrappers, st->wrappers_via_pointer, st->clones, st->clones_refused);
+	fprintf(out, "allocation wrappers:           %u (%u through pointers, %u carving from blocks; %u call sites cloned, "
+	       "%u sources uncloned past the budget)\n", st->wrappers, st->wrappers_via_pointer, st->wrappers_carving,
+	       st->clones, st->clones_refused);
 	fprintf(out, "mean targets per indirect site: andersen %.2f, r0 %.2f\n",
 	       pta_share(st->andersen_targets, st->indirect), pta_share(st->r0_targets, st->indirect));
 	fprintf(out, "empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
@@ -230,8 +232,9 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 		       st->solver.collapsed_objects, st->wrappers, pta_share(st->andersen_targets, st->indirect),
 		       pta_share(st->r0_targets, st->indirect), st->andersen_empty, st->r0_empty, st->unmodelled);
 	if (st->pta) {
-		fprintf(out, ", \"wrappers_via_pointer\": %u, \"wrapper_clones\": %u, \"wrapper_clones_refused\": %u, "
-		       "\"pta_collapsed_by_cause\": {", st->wrappers_via_pointer, st->clones, st->clones_refused);
+		fprintf(out, ", \"wrappers_via_pointer\": %u, \"wrappers_carving\": %u, \"wrapper_clones\": %u, "
+		        "\"wrapper_clones_refused\": %u, \"pta_collapsed_by_cause\": {", st->wrappers_via_pointer,
+		        st->wrappers_carving, st->clones, st->clones_refused);
 		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
 			fprintf(out, "%s\"%s\": %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
 		fprintf(out, "}, \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "

@@ -35,7 +35,7 @@ typedef struct pta_program_stats {
 	double pta_seconds;
 	unsigned andersen_targets, r0_targets, andersen_empty, r0_empty;
 	unsigned wrappers, unmodelled;
-	unsigned wrappers_via_pointer, clones, clones_refused;
+	unsigned wrappers_via_pointer, wrappers_carving, clones, clones_refused;
 	pta_stats solver;
 	/* Why sets are wide: the widest value sets, and how much of each is
 	 * collapsed objects' one location (issue 16.3). */

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/intmap.h"
 #include "util/vec.h"
@@ -17,6 +18,9 @@ typedef struct scan {
 	const ir_program *p;
 	const ir_function *f;
 	const bool *wrapper;
+	bool *role;              /* by function id: may carve (see wrappers.h); grown here */
+	bool role_grew;          /* out: a callee was given the role */
+	bool carves;             /* out: a returned value is carved from a block */
 	intmap state;            /* value id -> state (absent: 0) */
 	intmap allocas;          /* value id -> 1 for f's stack slots */
 } scan;
@@ -53,6 +57,38 @@ static bool is_slot(scan *sc, unsigned v)
 }
 
 static bool qualifies(scan *sc, unsigned v);
+
+/* u is a block's address: not a stack slot of f, and every definition of it
+ * (a phi has several) that is a gep or a copy is of a block's address too;
+ * *var is set when a gep on the way has a variable offset. Where the block
+ * came from (read from the pool, just allocated, a parameter) does not
+ * matter: the role says the function is an allocator, this only says what
+ * it returns is carved. */
+static bool block_base(scan *sc, unsigned u, int depth, bool *var)
+{
+	if (u == IR_NONE || depth > 16 || is_slot(sc, u))
+		return false;
+	unsigned n;
+	const ir_stmt *st = stmts(sc, &n);
+	for (unsigned i = 0; i < n; i++) {
+		const ir_stmt *d = &st[i];
+		if (d->dst != u || (d->op != ST_GEP && d->op != ST_COPY))
+			continue;
+		*var |= d->op == ST_GEP && d->var_offset;
+		if (!block_base(sc, d->src, depth + 1, var))
+			return false;
+	}
+	return true;
+}
+
+/* gep is a pointer carved out of a block: a chain of geps, one at least with
+ * a variable offset, from a block's address: `BLOCK_DATA(pool->block) +
+ * (size - left)`. */
+static bool carved(scan *sc, const ir_stmt *gep)
+{
+	bool var = gep->var_offset;
+	return block_base(sc, gep->src, 0, &var) && var;
+}
 
 /* A -O0 stack slot that only ever holds qualifying values at offset 0 and is
  * used for nothing but those stores and loads. */
@@ -99,7 +135,18 @@ static bool qualifies(scan *sc, unsigned v)
 		const ir_stmt *s = &st[i];
 		if (s->op == ST_CALL && sc->p->sites[s->site].result == v) {
 			defs++;
-			ok = allocates(sc, &sc->p->sites[s->site]);
+			const ir_site *site = &sc->p->sites[s->site];
+			ok = allocates(sc, site);
+			/* An allocator by role returning what a direct callee returns:
+			 * the callee may carve too (the next round decides). */
+			if (!ok && sc->role[sc->f->id] && site->kind == SITE_DIRECT && site->callee &&
+			    site->callee->defined && !sc->role[site->callee->id]) {
+				sc->role[site->callee->id] = true;
+				sc->role_grew = true;
+			}
+		} else if (s->op == ST_GEP && s->dst == v && sc->role[sc->f->id] && carved(sc, s)) {
+			defs++;
+			sc->carves = true;
 		} else if (s->op == ST_COPY && s->dst == v) {
 			defs++;
 			ok = qualifies(sc, s->src);
@@ -208,12 +255,13 @@ static bool uses_ok(scan *sc)
 }
 
 /* Whether f is a wrapper; if so and `sources` is given, the call sites whose
- * results it returns go there. */
-static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wrapper, site_list *sources)
+ * results it returns go there and *carves says whether it carves. */
+static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wrapper, bool *role,
+                       bool *role_grew, site_list *sources, bool *carves)
 {
 	if (!f->defined || !f->returns_tracked || f->n_stmts == 0)
 		return false;
-	scan sc = {p, f, wrapper, {0}, {0}};
+	scan sc = {p, f, wrapper, role, false, false, {0}, {0}};
 	intmap_init(&sc.state);
 	intmap_init(&sc.allocas);
 	unsigned n, rets = 0;
@@ -234,9 +282,96 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 			if (s->result != IR_NONE && get(&sc, s->result) == YES)
 				VEC_PUSH(sources, s->id);
 		}
+	if (carves)
+		*carves = ok && sc.carves;
+	if (role_grew)
+		*role_grew |= sc.role_grew;
 	intmap_free(&sc.state);
 	intmap_free(&sc.allocas);
 	return ok;
+}
+
+static bool lib_allocator(const ir_function *f)
+{
+	const lib_model *m = f->defined ? NULL : lib_model_find(f->name);
+	for (unsigned e = 0; m && e < m->n_effects; e++)
+		if (m->effects[e].kind == LIB_ALLOC && m->effects[e].a == LIB_RET)
+			return true;
+	return false;
+}
+
+typedef struct slot_key { const char *type; uint64_t offset; } slot_key;
+
+/* The method-table slot that byte `offset` of global g is: its debug type's
+ * struct name and the offset in one element (an array of tables repeats
+ * the slots), else its IR type (the IR linker merges structurally equal
+ * struct types, so two tables of eight pointers share one). False for a
+ * piece of a split variable. */
+static bool slot_of(const ir_global *g, uint64_t offset, slot_key *out)
+{
+	if (g->var_fragment)
+		return false;
+	di_type *t = g->var ? di_strip(g->var->type) : NULL;
+	if (t && t->kind == DI_ARRAY)
+		t = di_strip(t->base);
+	if (t && (t->kind == DI_STRUCT || t->kind == DI_UNION) && t->name && t->size_bits >= 8) {
+		out->type = t->name;
+		out->offset = offset % (t->size_bits / 8);
+		return true;
+	}
+	if (g->var)
+		return false;   /* debug info that names no struct: no table */
+	out->type = g->ir_type;
+	out->offset = offset;
+	return out->type != NULL;
+}
+
+static bool same_slot(slot_key a, slot_key b)
+{
+	return a.offset == b.offset && (a.type == b.type || (a.type && b.type && !strcmp(a.type, b.type)));
+}
+
+/* Allocators by role: a method table's slot (the IR type of a global, a byte
+ * offset) that some initializer fills with an allocator (a library one or a
+ * wrapper) is an allocator's slot, and every defined function any
+ * initializer puts there may carve. Returns whether a function got the role. */
+static bool grant_roles(const ir_program *p, const bool *wrapper, bool *role)
+{
+	VEC(slot_key) keys = {0};
+	for (unsigned g = 0; g < p->n_globals; g++) {
+		const ir_global *gl = p->globals[g];
+		for (unsigned k = 0; k < gl->n_slots; k++) {
+			const ir_function *f = gl->slots[k].function;
+			if (gl->slots[k].kind != SLOT_FUNCTION || !f || !(f->defined ? wrapper[f->id] : lib_allocator(f)))
+				continue;
+			slot_key key;
+			if (!slot_of(gl, gl->slots[k].offset, &key))
+				continue;
+			bool seen = false;
+			for (size_t i = 0; i < keys.len && !seen; i++)
+				seen = same_slot(keys.items[i], key);
+			if (!seen)
+				VEC_PUSH(&keys, key);
+		}
+	}
+	bool grew = false;
+	for (unsigned g = 0; keys.len && g < p->n_globals; g++) {
+		const ir_global *gl = p->globals[g];
+		for (unsigned k = 0; k < gl->n_slots; k++) {
+			const ir_function *f = gl->slots[k].function;
+			slot_key key;
+			if (gl->slots[k].kind != SLOT_FUNCTION || !f || !f->defined || role[f->id] ||
+			    !slot_of(gl, gl->slots[k].offset, &key))
+				continue;
+			for (size_t i = 0; i < keys.len; i++)
+				if (same_slot(keys.items[i], key)) {
+					role[f->id] = grew = true;
+					break;
+				}
+		}
+	}
+	VEC_FREE(&keys);
+	return grew;
 }
 
 pta_wrappers *pta_find_wrappers(const ir_program *p)
@@ -244,31 +379,37 @@ pta_wrappers *pta_find_wrappers(const ir_program *p)
 	pta_wrappers *w = xcalloc(1, sizeof *w);
 	unsigned nf = p->n_functions ? p->n_functions : 1;
 	w->is_wrapper = xcalloc(nf, sizeof *w->is_wrapper);
+	w->carves = xcalloc(nf, sizeof *w->carves);
 	w->sources = xcalloc(nf, sizeof *w->sources);
 	w->n_sources = xcalloc(nf, sizeof *w->n_sources);
 	w->n_functions = p->n_functions;
-	/* Wrappers of wrappers: iterate until no function changes. */
+	bool *role = xcalloc(nf, sizeof *role);
+	/* Wrappers of wrappers, and the roles they give: iterate until no
+	 * function changes. */
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (unsigned i = 0; i < p->n_functions; i++)
-			if (!w->is_wrapper[i] && is_wrapper(p, p->functions[i], w->is_wrapper, NULL)) {
+			if (!w->is_wrapper[i] && is_wrapper(p, p->functions[i], w->is_wrapper, role, &changed, NULL, NULL)) {
 				w->is_wrapper[i] = true;
 				changed = true;
 			}
+		changed |= grant_roles(p, w->is_wrapper, role);
 	}
 	for (unsigned i = 0; i < p->n_functions; i++) {
 		if (!w->is_wrapper[i])
 			continue;
 		site_list src = {0};
-		is_wrapper(p, p->functions[i], w->is_wrapper, &src);
+		is_wrapper(p, p->functions[i], w->is_wrapper, role, NULL, &src, &w->carves[i]);
 		w->sources[i] = src.items;
 		w->n_sources[i] = (unsigned)src.len;
 		w->n_wrappers++;
+		w->n_carving += w->carves[i];
 		bool via = false;
 		for (size_t k = 0; k < src.len; k++)
 			via |= p->sites[src.items[k]].kind == SITE_INDIRECT;
 		w->n_via_pointer += via;
 	}
+	free(role);
 	return w;
 }
 
@@ -277,6 +418,7 @@ void pta_wrappers_free(pta_wrappers *w)
 	if (!w)
 		return;
 	free(w->is_wrapper);
+	free(w->carves);
 	free(w->n_sources);
 	for (unsigned i = 0; i < w->n_functions; i++)
 		free(w->sources[i]);

@@ -16,7 +16,23 @@
  * call's targets, known only while solving, so such a function is a wrapper
  * on condition. Its sources (the calls whose results it returns) say what
  * each of its call sites receives: per allocating target a fresh object,
- * per other target what the inner call returns (andersen.c). */
+ * per other target what the inner call returns (andersen.c).
+ *
+ * Sub-allocators. A pool that carves objects out of blocks it allocated
+ * (`return BLOCK_DATA(pool->block) + (size - left)`) returns no allocator's
+ * result, and an accessor (`return t->data + i * t->elem`) has the same
+ * shape; what tells them apart is the role. A function that an initializer
+ * puts into a method table's slot (a global's IR type and byte offset) where
+ * another initializer puts an allocator or a wrapper (`{pool_system_malloc,
+ * ...}` beside `{pool_block_malloc, ...}`) is an allocator by role, and so is
+ * a direct callee whose result such a function returns. One of these whose
+ * returned values are carved (geps, one with a variable offset, of a block's
+ * address that is not a stack slot) and that neither reads nor writes them is a wrapper that
+ * carves: each of its call sites gets a fresh object. The policy assumes what
+ * pools do: the carved bytes are used only through the pointer returned, not
+ * read back through the block (the block itself keeps its own object, with
+ * only the pool's bookkeeping in it). Roles come from initializers only; a
+ * slot filled by a store at run time gives none. */
 #ifndef FACET_PTA_WRAPPERS_H
 #define FACET_PTA_WRAPPERS_H
 
@@ -26,11 +42,13 @@
 
 typedef struct pta_wrappers {
 	bool *is_wrapper;          /* by function id */
+	bool *carves;              /* by function id: a wrapper some of whose returns are carved (a fresh object) */
 	unsigned **sources;        /* by function id: ids of the call sites whose results it returns */
 	unsigned *n_sources;
 	unsigned n_functions;
 	unsigned n_wrappers;
 	unsigned n_via_pointer;    /* wrappers with an indirect call among their sources */
+	unsigned n_carving;        /* sub-allocators: wrappers that carve */
 } pta_wrappers;
 
 pta_wrappers *pta_find_wrappers(const ir_program *p);
