@@ -23,6 +23,7 @@ typedef struct scan {
 	bool carves;             /* out: a returned value is carved from a block */
 	intmap state;            /* value id -> state (absent: 0) */
 	intmap allocas;          /* value id -> 1 for f's stack slots */
+	intmap bases;            /* block_base: values already seen in this search */
 } scan;
 
 static int get(scan *sc, unsigned v) { return (int)intmap_get_or(&sc->state, v, 0); }
@@ -68,6 +69,11 @@ static bool block_base(scan *sc, unsigned u, int depth, bool *var)
 {
 	if (u == IR_NONE || depth > 16 || is_slot(sc, u))
 		return false;
+	/* Seen: in progress (a phi cycle) or found good; a bad one ended the
+	 * search already. Each value once, however many paths reach it. */
+	if (intmap_get(&sc->bases, u, NULL))
+		return true;
+	intmap_put(&sc->bases, u, 1);
 	unsigned n;
 	const ir_stmt *st = stmts(sc, &n);
 	for (unsigned i = 0; i < n; i++) {
@@ -87,6 +93,8 @@ static bool block_base(scan *sc, unsigned u, int depth, bool *var)
 static bool carved(scan *sc, const ir_stmt *gep)
 {
 	bool var = gep->var_offset;
+	intmap_free(&sc->bases);
+	intmap_init(&sc->bases);
 	return block_base(sc, gep->src, 0, &var) && var;
 }
 
@@ -261,9 +269,10 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 {
 	if (!f->defined || !f->returns_tracked || f->n_stmts == 0)
 		return false;
-	scan sc = {p, f, wrapper, role, false, false, {0}, {0}};
+	scan sc = {p, f, wrapper, role, false, false, {0}, {0}, {0}};
 	intmap_init(&sc.state);
 	intmap_init(&sc.allocas);
+	intmap_init(&sc.bases);
 	unsigned n, rets = 0;
 	bool ok = true;
 	const ir_stmt *st = stmts(&sc, &n);
@@ -288,6 +297,7 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 		*role_grew |= sc.role_grew;
 	intmap_free(&sc.state);
 	intmap_free(&sc.allocas);
+	intmap_free(&sc.bases);
 	return ok;
 }
 
