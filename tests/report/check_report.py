@@ -242,8 +242,11 @@ if check(r.returncode == 0, "running.cpp: facet report", r.stderr):
     if sid:
         page = parse(f"{out}/site-{sid[0]}.html")
         ptext = " ".join(" ".join(page.text).split())
-        check("indirect call in report(int)" in ptext and "_Z" not in ptext and "Shape::draw()" in ptext,
-              "running.cpp: the site page (and its drawing) names report(int) and Shape::draw()", ptext[:300])
+        # (a vslot warrant's evidence names the vtable symbol, _ZTV5Shape+24: data, not a function)
+        check("indirect call in report(int)" in ptext and "Shape::draw()" in ptext
+              and not re.search(r"_Z(N\d|\d)", ptext),
+              "running.cpp: the site page (and its drawing) names report(int) and Shape::draw(), no mangled "
+              "function", ptext[:300])
 
 # Damaged collapsed-object rows: the report refuses naming the file, the
 # table and the row, and writes no page; so do queries whose labels read them.
