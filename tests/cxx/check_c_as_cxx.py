@@ -27,7 +27,7 @@ NOT_CXX = {
     "anon_union.c": "void *", "cast_address.c": "void *", "collapsed.c": "void *",
     "collapsed_copy.c": "void *", "copies.c": "void *", "established.c": "void *",
     "jpeg.c": "void *", "modules.c": "void *", "register.c": "void *", "same_name.c": "void *",
-    "vector_copy.c": "void *",
+    "vector_copy.c": "void *", "alloc_pool_blocks.c": "void *",
     # C++ has no unprototyped function types: int (*)() takes no arguments there
     "unprototyped.c": "int (*)()", "unprototyped_table.c": "void (*)()",
     # the address of a compound literal (a temporary in C++)
