@@ -381,7 +381,7 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 {
 	uint32_t base = field(s, obj, 0);
 	pobj *o = &s->objs.items[obj];
-	if (o->collapsed)
+	if (o->collapsed || (o->flags & PTA_OBJ_CODE))   /* code has one location and no fields */
 		return base;
 	o->collapsed = 1;
 	o->cause = (uint8_t)cause;
@@ -406,7 +406,7 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 	uint32_t obj = LOBJ(s, loc);
 	assert(obj != NIL);
 	pobj *o = &s->objs.items[obj];
-	if (o->collapsed)
+	if (o->collapsed || (o->flags & PTA_OBJ_CODE))
 		return field(s, obj, 0);
 	if (d == 0)
 		return loc;
@@ -517,6 +517,9 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 		VEC_CLEAR(&s->targets);
 		new_marks(s);
 		SBM_FOREACH(set, l) {
+			/* A function's code holds no pointers a C program could store or load. */
+			if (s->objs.items[LOBJ(s, l)].flags & PTA_OBJ_CODE)
+				continue;
 			t = find(s, shift(s, l, x.off));
 			if (mark_once(s, t))
 				VEC_PUSH(&s->targets, t);

@@ -54,6 +54,11 @@
 
 enum {
 	PTA_OBJ_COLLAPSED = 1u,   /* field-insensitive from the start (e.g. unions you do not model) */
+	/* A function's code: one location that names the function; it holds no
+	 * pointers a C program could store or load, so loads and stores through it
+	 * touch nothing, and no offset or index collapses it. Imprecise pointers
+	 * that reach functions then do not turn code into a sink that merges sets. */
+	PTA_OBJ_CODE = 2u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
 

@@ -447,6 +447,32 @@ static void zero_sum_cycle_collapses(void **state)
 	pta_free(s);
 }
 
+/* Code objects (PTA_OBJ_CODE) are not memory: a pointer that may reach a
+ * function as well as a struct loads and stores only through the struct, and
+ * offsets or indexes applied to it do not collapse the function. */
+static void code_holds_nothing(void **state)
+{
+	(void)state;
+	pta_solver *s = pta_new(NULL, NULL);
+	unsigned fn = pta_object(s, 1, PTA_OBJ_CODE), g = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned st = pta_object(s, 16, 0);
+	unsigned p = pta_node(s), q = pta_node(s), v = pta_node(s), w = pta_node(s), i = pta_node(s);
+	pta_addr(s, p, pta_field(s, fn, 0));
+	pta_addr(s, p, pta_field(s, st, 0));   /* p: {fn, st} */
+	pta_addr(s, v, pta_field(s, g, 0));
+	pta_store(s, p, v, 8);                 /* *(p + 8) = &g */
+	pta_load(s, w, p, 8);                  /* w = *(p + 8) */
+	pta_gep(s, q, p, 8);                   /* an offset outside fn */
+	pta_gep_var(s, i, p);                  /* an index: collapses st only */
+	pta_solve(s);
+	EXPECT(s, w, pta_field(s, g, 0));
+	EXPECT_EMPTY(s, pta_field(s, fn, 0));
+	assert_false(pta_object_collapsed(s, fn));
+	assert_true(pta_object_collapsed(s, st));
+	EXPECT(s, q, pta_field(s, fn, 0), pta_field(s, st, 0));
+	pta_free(s);
+}
+
 /* A collapse found while processing a field's content merges that very node
  * away; what it was pushing must still reach its successors. */
 static void collapse_while_processing(void **state)
@@ -1023,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(positive_cycle_collapses),
 		cmocka_unit_test(positive_cycle_through_memory),
 		cmocka_unit_test(zero_sum_cycle_collapses),
+		cmocka_unit_test(code_holds_nothing),
 		cmocka_unit_test(collapse_while_processing),
 		cmocka_unit_test(collapse_causes),
 		cmocka_unit_test(random_systems_match_reference),
