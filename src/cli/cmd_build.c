@@ -142,14 +142,12 @@ int cmd_build(int argc, char **argv)
 {
 	const char *cmd = "build";
 	cli_progress_start(cmd);
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "build", NULL);
-		return EXIT_OK;
-	}
 	options o = {0};
-	int nfiles;
+	int nfiles, begun = cli_begin(cmd, table, &o, argc, argv, &nfiles);
+	if (begun >= 0)
+		return begun;
 	unsigned tau = 2;
-	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles) || !cli_inputs_check(cmd, nfiles, o.capture) ||
+	if (!cli_inputs_check(cmd, nfiles, o.capture) ||
 	    (o.tau && !cli_parse_tau(cmd, o.tau, &tau)))
 		return EXIT_USAGE;
 	if (cache_is_catalog(&o.oracle)) {

@@ -83,14 +83,11 @@ static int print_source(const char *cmd, options *o, char **paths, int n)
 int cmd_callgraph(int argc, char **argv)
 {
 	const char *cmd = "callgraph";
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "callgraph", NULL);
-		return EXIT_OK;
-	}
 	options o = {0};
 	int nfiles;
-	if (!cli_parse(cmd, table, &o, argc, argv, &nfiles))
-		return EXIT_USAGE;
+	int begun = cli_begin(cmd, table, &o, argc, argv, &nfiles);
+	if (begun >= 0)
+		return begun;
 	if (o.source || o.src.compile_commands || o.src.includes.n || o.src.defines.n)
 		return print_source(cmd, &o, argv + 1, nfiles);
 	if (!cli_inputs_check(cmd, nfiles, o.capture))

@@ -124,17 +124,15 @@ static void render(const facet_result *r, json_t *sites, bool json, const cli_or
 int cmd_explain(int argc, char **argv)
 {
 	const char *cmd = "explain";
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "explain", NULL);
-		return EXIT_OK;
-	}
 	options o = {.format = "text"};
-	int npos, nfiles;
+	int npos, nfiles, begun = cli_begin(cmd, table, &o, argc, argv, &npos);
+	if (begun >= 0)
+		return begun;
 	facet_explain_select sel = {0};
 	char *at_file = NULL;
 	facet_options fo;
 	facet_options_default(&fo);
-	if (!cli_parse(cmd, table, &o, argc, argv, &npos) || !selection(&o, argv, npos, &nfiles, &sel, &at_file) ||
+	if (!selection(&o, argv, npos, &nfiles, &sel, &at_file) ||
 	    (o.tau && !cli_parse_tau(cmd, o.tau, &fo.tau))) {
 		free(at_file);
 		return EXIT_USAGE;

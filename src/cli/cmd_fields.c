@@ -39,14 +39,11 @@ static const cli_opt table[] = {
 
 int cmd_fields(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "fields", NULL);
-		return EXIT_OK;
-	}
 	options o = {.format = "text"};
 	int nfiles;
-	if (!cli_parse("fields", table, &o, argc, argv, &nfiles))
-		return EXIT_USAGE;
+	int begun = cli_begin("fields", table, &o, argc, argv, &nfiles);
+	if (begun >= 0)
+		return begun;
 	const char *cmd = "fields";
 	facet_options fo;
 	facet_options_default(&fo);

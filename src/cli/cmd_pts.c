@@ -25,14 +25,11 @@ static const cli_opt table[] = {
 
 int cmd_pts(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "pts", NULL);
-		return EXIT_OK;
-	}
 	options o = {0};
 	int nfiles;
-	if (!cli_parse("pts", table, &o, argc, argv, &nfiles))
-		return EXIT_USAGE;
+	int begun = cli_begin("pts", table, &o, argc, argv, &nfiles);
+	if (begun >= 0)
+		return begun;
 	const char *site = o.site, *global = o.global;
 	char **files = argv + 1;
 	if (nfiles == 0 || (!site) == (!global)) {

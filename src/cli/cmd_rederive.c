@@ -32,14 +32,11 @@ static const cli_opt table[] = {
 
 int cmd_rederive(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "rederive", NULL);
-		return EXIT_OK;
-	}
 	options o = {.graph = "rpm", .format = "text"};
 	int npos;
-	if (!cli_parse("rederive", table, &o, argc, argv, &npos))
-		return EXIT_USAGE;
+	int begun = cli_begin("rederive", table, &o, argc, argv, &npos);
+	if (begun >= 0)
+		return begun;
 	if (npos > 0) {
 		cli_error("rederive", "unexpected argument '%s' (see --help)", argv[1]);
 		return EXIT_USAGE;

@@ -29,16 +29,13 @@ static void on_page(void *arg, unsigned done, unsigned total)
 int cmd_report(int argc, char **argv)
 {
 	const char *cmd = "report";
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "report", NULL);
-		return EXIT_OK;
-	}
 	cli_progress_start(cmd);
 	options o = {0};
 	int n;
 	unsigned long max = 0;
-	if (!cli_parse(cmd, table, &o, argc, argv, &n))
-		return EXIT_USAGE;
+	int begun = cli_begin(cmd, table, &o, argc, argv, &n);
+	if (begun >= 0)
+		return begun;
 	if (n != 1 || !o.out) {
 		cli_error(cmd, "give one catalog and -o DIR (see --help)");
 		return EXIT_USAGE;

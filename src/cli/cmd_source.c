@@ -46,14 +46,11 @@ static char *default_output(const char *path)
 int cmd_source(int argc, char **argv)
 {
 	const char *cmd = "source";
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "source", NULL);
-		return EXIT_OK;
-	}
 	options o = {0};
 	int npaths;
-	if (!cli_parse(cmd, table, &o, argc, argv, &npaths))
-		return EXIT_USAGE;
+	int begun = cli_begin(cmd, table, &o, argc, argv, &npaths);
+	if (begun >= 0)
+		return begun;
 	if (npaths == 0 && !o.src.compile_commands) {
 		cli_error(cmd, "no PATH (C files or directories; see --help)");
 		cli_source_args_free(&o.src);

@@ -38,14 +38,11 @@ static const cli_opt table[] = {
 
 int cmd_stats(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "stats", NULL);
-		return EXIT_OK;
-	}
 	options o = {.format = "text"};
 	int nfiles;
-	if (!cli_parse("stats", table, &o, argc, argv, &nfiles))
-		return EXIT_USAGE;
+	int begun = cli_begin("stats", table, &o, argc, argv, &nfiles);
+	if (begun >= 0)
+		return begun;
 	const char *format = o.format;
 	bool verify = !o.no_verify, refine = o.refine, list_unmodelled = o.unmodelled;
 	bool pta = o.pta || refine || list_unmodelled;

@@ -51,3 +51,12 @@ void cli_help(FILE *out, const char *name, const cli_help_value *values)
 	if (t)
 		render(out, t, values);
 }
+
+int cli_begin(const char *cmd, const cli_opt *table, void *opts, int argc, char **argv, int *n_pos)
+{
+	if (cli_wants_help(argc, argv)) {
+		cli_help(stdout, cmd, NULL);
+		return 0;
+	}
+	return cli_parse(cmd, table, opts, argc, argv, n_pos) ? -1 : 2;
+}
