@@ -5,7 +5,10 @@
  *
  * Positions are expansion positions (where a macro was used), the way
  * clang's debug info places code, so a call a macro expands to sits on the
- * macro's line, as on bitcode. Declarations in system headers are skipped
+ * macro's line, as on bitcode; a call's position is its file position as
+ * clang's debug info takes it (SourceManager::getFileLoc): a call written
+ * in a macro's argument sits where the argument is written, which is
+ * another line when the macro's arguments span lines. Declarations in system headers are skipped
  * whole; a definition in a project header is read once, by the first unit
  * that includes it. libclang visits an initializer list in its written
  * (syntactic) form: a designated element is an unexposed expression whose
@@ -98,6 +101,20 @@ static void where(walk *w, CXCursor c, const char **file, unsigned *line, unsign
 	CXFile f = NULL;
 	unsigned l = 0, k = 0;
 	clang_getExpansionLocation(clang_getCursorLocation(c), &f, &l, &k, NULL);
+	*file = file_name(w, f);
+	*line = l;
+	*col = k;
+}
+
+/* Where call c is as clang's debug info places a call: a call a macro's
+ * body makes sits at the macro's use, a call written in a macro's argument
+ * where it is written (clang_getFileLocation is getFileLoc): in
+ * `log(fmt,\n strerror(errno))` strerror is on the second line. */
+static void call_where(walk *w, CXCursor c, const char **file, unsigned *line, unsigned *col)
+{
+	CXFile f = NULL;
+	unsigned l = 0, k = 0;
+	clang_getFileLocation(clang_getCursorLocation(c), &f, &l, &k, NULL);
 	*file = file_name(w, f);
 	*line = l;
 	*col = k;
@@ -690,7 +707,7 @@ static void call(walk *w, CXCursor c)
 	if (w->cur_def == SRC_NONE || n_children(c, &callee, NULL) < 1)
 		return;
 	src_call sc = {.caller = w->cur_def, .unit = w->unit, .kind = CALLEE_UNKNOWN};
-	where(w, c, &sc.file, &sc.line, &sc.col);
+	call_where(w, c, &sc.file, &sc.line, &sc.col);
 	sc.sig = ctype_signature(&w->f->arena, clang_getCursorType(callee));
 	CXCursor s = strip(callee, true);
 	enum CXCursorKind k = clang_getCursorKind(s);
@@ -742,7 +759,7 @@ static void recovered_call(walk *w, CXCursor c)
 		return;
 	src_call sc = {.caller = w->cur_def, .unit = w->unit, .kind = CALLEE_NAME, .fn = fnref(w, d),
 	               .first_arg = (unsigned)w->f->args.len};
-	where(w, c, &sc.file, &sc.line, &sc.col);
+	call_where(w, c, &sc.file, &sc.line, &sc.col);
 	VEC_PUSH(&w->f->calls, sc);
 }
 

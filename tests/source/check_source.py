@@ -133,11 +133,40 @@ def trees(tmp):
     rc, _, err = run([FACET, "source", "-o", os.path.join(tmp, "bad-cfg.facet"), "."], cwd=bad)
     check(rc == 0 and "'config.h' file not found" in err and "stood in by ./config.h.in" not in err,
           f"configured: a binary config.h.in is no stand-in, the unit is read on ({rc}: {err.strip()})")
+    lines_tree(tmp)
     tree, cat_m, err = source_tree(tmp, "missing")
     if os.path.exists(cat_m):
         compare("missing", expected(tree), actual(cat_m))
     check("m.c: " in err and "not_there.h" in err, f"missing: a warning names m.c and not_there.h: {err.strip()}")
     return cat
+
+
+DBG_LOC = re.compile(r"^(!\d+) = !DILocation\(line: (\d+)", re.M)
+IR_CALL = re.compile(r"call [^@%\n]*@([\w.]+)\(.*!dbg (!\d+)")
+
+
+def bitcode_calls(path, opt):
+    """{(line, callee)} of the direct calls clang -g -OPT compiles path to,
+    each at its debug location's line (what the bitcode graph matches)."""
+    p = subprocess.run(["clang-22", "-g", opt, "-S", "-emit-llvm", "-o", "-", path], capture_output=True, text=True)
+    check(p.returncode == 0, f"lines: clang-22 {opt} compiles {path} ({p.stderr.strip()[-300:]})")
+    locs = {m.group(1): int(m.group(2)) for m in DBG_LOC.finditer(p.stdout)}
+    return {(locs.get(m.group(2)), m.group(1)) for m in IR_CALL.finditer(p.stdout) if not m.group(1).startswith("llvm.")}
+
+
+def lines_tree(tmp):
+    """Calls written in macro arguments that span lines: each on the line
+    the tree marks, and on the line clang's debug info gives it."""
+    tree, cat, _ = source_tree(tmp, "lines")
+    if not os.path.exists(cat):
+        return
+    got = actual(cat)
+    compare("lines", expected(tree), got)
+    direct = {(line, tok) for (f, line), toks in got.items() for tok in toks if "@" not in tok and tok != "unresolved"}
+    for opt in ("-O0", "-O2"):
+        ir = bitcode_calls(os.path.join(tree, "args.c"), opt)
+        check(ir == direct, f"lines: the direct calls' lines agree with clang -g {opt}: bitcode {sorted(ir)}, "
+              f"facet source {sorted(direct)}")
 
 
 def compile_commands(tmp):
