@@ -1,7 +1,7 @@
 /* cmd_build.c — `facet build`: run the pipeline once and write the catalog.
  *
- * Reads like the pipeline: ingest → points-to (andersen, r0) → refinement
- * (rulesonly, rplus, rpm) → catalog, one call each, data handed forward. */
+ * Parses the options, reads and links the inputs (ingest), then runs the
+ * pipeline in one call (catalog/build.h) and says what it wrote. */
 #include "cli/cli.h"
 #include "cli/help.h"
 #include "cli/load.h"
@@ -12,32 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "catalog/catalog.h"
-#include "cg/graph.h"
-#include "cxx/cxx.h"
-#include "facet/facet.h"
-#include "facet/vslot.h"
-#include "oracle/cache.h"
-#include "pta/andersen.h"
+#include "catalog/build.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
 
-static double now(void) { return clock_seconds(); }
-
-/* The progress line on a terminal (cli/progress.h; long inputs take tens
- * of seconds). */
-static void progress(const char *what)
-{
-	cli_progress(what, 0, 0);
-}
-
-static void progress_done(void)
-{
-	cli_progress_clear();
-}
 
 static char *default_output(const char *input)
 {
@@ -76,56 +55,16 @@ static bool cache_is_catalog(const cli_oracle_args *a)
 	return n > 6 && !a->replay_only && strcmp(a->cache + n - 6, ".facet") == 0;
 }
 
-/* points-to (andersen, r0) → refinement (rulesonly, rplus, rpm) → catalog,
- * one call each, the data handed forward. */
-static bool pipeline(cli_run *run, catalog_build *b, const char *out, facet_error *err)
+/* The pipeline's phases on the progress line, its note as facet build's. */
+static void on_phase(void *arg, const char *what)
 {
-	const ir_program *p = run->prog;
-	double t1 = now();
-	progress("points-to analysis");
-	pta_result *pta = pta_analyze(p, NULL);
-	double t2 = now();
-	facet_options fo;
-	facet_options_default(&fo);
-	fo.tau = b->tau;
-	fo.oracle = run->oracle.oracle;
-	progress("refinement");
-	facet_result *fr = facet_refine(pta, &fo);
-	if (fr->note)
-		cli_note(run->cmd, "%s", fr->note);
-	/* R0 is the refinement's own (facet_result.r0), not computed twice. */
-	cg_graph *g[CG_N_GRAPHS] = {cg_direct(p), pta_callgraph(pta, false), NULL};
-	for (int i = CG_RULESONLY; i < CG_N_GRAPHS; i++)
-		if (cg_graph_info_of((cg_graph_id)i)->refined)
-			g[i] = facet_graph(fr, (cg_graph_id)i);
-	for (int i = CG_CHA; i < CG_VSLOT; i++)
-		g[i] = cxx_graph(i, p, pta, fr->r0, g[CG_RPM]);
-	facet_vslot vs;   /* vslot with its decisions, for the catalog */
-	facet_vslot_run(pta, g[CG_RPM], &vs);
-	g[CG_VSLOT] = vs.graph;
-	vs.graph = NULL;
-	b->vslot_decisions = vs.decisions;
-	b->n_vslot_decisions = vs.n_decisions;
-	for (int i = 0; i < CG_N_GRAPHS; i++)
-		b->graphs[i] = i == CG_R0 ? fr->r0 : g[i];
-	b->refine = fr;
-	double t3 = now();
-	b->seconds_pta = t2 - t1;
-	b->seconds_refine = t3 - t2;
-	b->oracle_answers = run->oracle.cache;
-	progress("writing the catalog");
-	bool ok = catalog_write(out, b, err);
-	progress_done();
-	if (ok)
-		fprintf(stderr, "facet build: wrote %s (%u functions, %u sites; ingest %.2f s, points-to %.2f s, "
-		        "refinement %.2f s, catalog %.2f s)\n", out, p->n_functions, p->n_sites, b->seconds_ingest,
-		        t2 - t1, t3 - t2, now() - t3);
-	for (int i = 0; i < CG_N_GRAPHS; i++)
-		cg_free(g[i]);
-	facet_vslot_free(&vs);
-	facet_result_free(fr);
-	pta_result_free(pta);
-	return ok;
+	(void)arg;
+	cli_progress(what, 0, 0);
+}
+
+static void on_note(void *arg, const char *note)
+{
+	cli_note((const char *)arg, "%s", note);
 }
 
 /* The catalog's path: -o, else the first input's (--capture: the
@@ -169,17 +108,28 @@ int cmd_build(int argc, char **argv)
 		rc = EXIT_INPUT;
 	}
 	if (rc == EXIT_OK) {
-		double t0 = now();
-		progress("reading and linking the inputs");
+		double t0 = clock_seconds();
+		cli_progress("reading and linking the inputs", 0, 0);
 		fflush(stderr);
 		rc = cli_run_load(&run, !o.no_verify, false);
-		progress_done();   /* before ingest's warnings or errors */
+		cli_progress_clear();   /* before ingest's warnings or errors */
 		b.prog = run.prog;
-		b.seconds_ingest = now() - t0;
+		b.seconds_ingest = clock_seconds() - t0;
 	}
-	if (rc == EXIT_OK && !pipeline(&run, &b, out, &err)) {
-		cli_error(cmd, "%s", err.msg);
-		rc = EXIT_INPUT;
+	if (rc == EXIT_OK) {
+		b.oracle_answers = run.oracle.cache;
+		catalog_build_hooks hooks = {on_phase, on_note, (void *)cmd};
+		double seconds_write;
+		bool ok = catalog_build_run(&b, run.oracle.oracle, out, &hooks, &seconds_write, &err);
+		cli_progress_clear();
+		if (ok)
+			fprintf(stderr, "facet build: wrote %s (%u functions, %u sites; ingest %.2f s, points-to %.2f s, "
+			        "refinement %.2f s, catalog %.2f s)\n", out, run.prog->n_functions, run.prog->n_sites,
+			        b.seconds_ingest, b.seconds_pta, b.seconds_refine, seconds_write);
+		else {
+			cli_error(cmd, "%s", err.msg);
+			rc = EXIT_INPUT;
+		}
 	}
 	free(out);
 	return cli_run_close(&run, rc);
