@@ -14,19 +14,18 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
+
 if len(sys.argv) != 3:
     print(__doc__, file=sys.stderr)
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in sys.argv[1:])
-passed = failed = 0
+checks = Checks()
 
 
 def check(cond, what, detail=""):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    if not cond:
-        print("FAIL:", what, detail[:400])
+    checks.check(cond, what, detail[:400] if not cond else None)
 
 
 def run(*cmd):
@@ -79,6 +78,6 @@ ll = os.path.join(work, "prog.ll")
 run("clang-22", "-g", "-S", "-emit-llvm", c, "-o", ll)
 r = run(FACET, "callgraph", "--graph", "direct", ll)
 check(r.returncode == 0 and "main" in r.stdout, "a textual IR file still reads", r.stderr)
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+sys.exit(status)

@@ -13,19 +13,18 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
+
 if len(sys.argv) != 3:
     print(__doc__, file=sys.stderr)
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in sys.argv[1:])
-passed = failed = 0
+checks = Checks()
 
 
 def check(cond, what, detail=""):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    if not cond:
-        print("FAIL:", what, repr(detail[-400:]))
+    checks.check(cond, what, repr(detail[-400:]) if not cond else None)
 
 
 def on_tty(*cmd):
@@ -58,6 +57,6 @@ src = os.path.join(SRC, "tests/query/programs/proofs.c")   # C source: ingest re
 rc, out = on_tty(FACET, "callgraph", src)
 check(rc == 1 and "facet callgraph: reading and linking the inputs" in out
       and "\r\x1b[Kfacet callgraph: error:" in out, "an error clears the line and starts on its own", out)
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+sys.exit(status)
