@@ -5,7 +5,12 @@
  * file is looked up among the tree's headers, and the directory that makes
  * X resolve (D for D/X) becomes a -I. A name no header of the tree
  * matches is a system header or a missing one; either way the unit is
- * still parsed. With a compile_commands.json each unit gets its own
+ * still parsed. A directory that holds a copy of a standard header (a C99
+ * shim for a compiler that lacks one: jemalloc's msvc_compat/C99/stdint.h)
+ * is searched after the system's headers (-idirafter), as every build on a
+ * system that has the header does: the tree's other headers there still
+ * resolve, and the shim no longer replaces the system's stdint.h in every
+ * unit. With a compile_commands.json each unit gets its own
  * recorded arguments (the compiler, -c, -o and the file itself removed),
  * run from its recorded directory. */
 #include "source/inputs.h"
@@ -187,6 +192,29 @@ static void index_free(header_index *hx)
 	VEC_FREE(&hx->runs);
 	strmap_free(&hx->by_base);
 	free(hx->sorted);
+}
+
+/* Headers of the C standard library and the POSIX ones trees most often
+ * carry a replacement of: a system here has its own. */
+static const char *const standard_headers[] = {
+	"assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "iso646.h",
+	"limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h", "stdarg.h", "stdatomic.h",
+	"stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "stdnoreturn.h", "string.h", "tgmath.h",
+	"threads.h", "time.h", "uchar.h", "wchar.h", "wctype.h", "strings.h", "unistd.h", "dirent.h",
+	"fcntl.h", "pthread.h", "sys/types.h", "sys/stat.h", "sys/time.h",
+};
+
+/* A directory that holds a copy of a standard header. */
+static bool holds_standard_header(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+	for (size_t i = 0; i < sizeof standard_headers / sizeof *standard_headers; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, standard_headers[i]);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
 }
 
 /* The directory D that makes "name" resolve to header h (h = D/name), added
@@ -509,16 +537,20 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 		stand_ins(&t_files, &missing, in, &known, &dirs);
 		strmap_free(&known);
 		in->n_include_dirs = (unsigned)dirs.len;
+		bool *after = xmalloc((dirs.len + 1) * sizeof *after);
+		for (size_t k = 0; k < dirs.len; k++)
+			after[k] = holds_standard_header(dirs.items[k]);
 		for (size_t i = 0; i < c_files.len; i++) {
 			str_vec args = {0};
 			common_args(o, &args);
 			for (size_t k = 0; k < dirs.len; k++) {
-				push_arg(&args, "-I");
+				push_arg(&args, after[k] ? "-idirafter" : "-I");
 				push_arg(&args, dirs.items[k]);
 			}
 			add_unit(in, c_files.items[i], &args);
 			c_files.items[i] = NULL;
 		}
+		free(after);
 	}
 	for (size_t i = 0; i < c_files.len; i++)
 		free(c_files.items[i]);

@@ -134,6 +134,10 @@ def trees(tmp):
     check(rc == 0 and "'config.h' file not found" in err and "stood in by ./config.h.in" not in err,
           f"configured: a binary config.h.in is no stand-in, the unit is read on ({rc}: {err.strip()})")
     lines_tree(tmp)
+    tree, cat_s, err = source_tree(tmp, "compat")
+    if os.path.exists(cat_s):
+        compare("compat", expected(tree), actual(cat_s))
+    check("u.c: " not in err, f"compat: u.c parses against the system's stdint.h, not the tree's shim: {err.strip()}")
     tree, cat_m, err = source_tree(tmp, "missing")
     if os.path.exists(cat_m):
         compare("missing", expected(tree), actual(cat_m))
