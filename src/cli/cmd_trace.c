@@ -11,17 +11,6 @@
 
 #include "trace/tbuild.h"
 
-static bool is_link_arg(const char *a)
-{
-	size_t n = strlen(a);
-	if (strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0 || strncmp(a, "-Wl,", 4) == 0 ||
-	    strcmp(a, "-pthread") == 0 || strcmp(a, "-rdynamic") == 0 || strcmp(a, "-static") == 0 ||
-	    strcmp(a, "-no-pie") == 0)
-		return true;
-	return (n > 2 && (strcmp(a + n - 2, ".a") == 0 || strcmp(a + n - 2, ".o") == 0)) ||
-	       (n > 3 && strcmp(a + n - 3, ".so") == 0) || strstr(a, ".so.") != NULL;
-}
-
 typedef struct options {
 	const char *cc, *runtime, *keep_bc, *output;
 	bool no_verify;
@@ -43,31 +32,9 @@ static int trace_build_cmd(int argc, char **argv)
 		return EXIT_OK;
 	}
 	trace_build_options o = {.verify = true};
-	const char **inputs = calloc((size_t)argc, sizeof *inputs);
 	const char **links = calloc((size_t)argc, sizeof *links);
-	unsigned ni = 0, nl = 0;
 	int rc = EXIT_OK;
-	/* Link arguments (libraries, -l, -L, everything after --) and -O
-	 * levels go to the compiler as they are; the rest is options and inputs. */
-	int n = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			for (i++; i < argc; i++)
-				links[nl++] = argv[i];
-		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3") ||
-		           !strcmp(a, "-Os")) {
-			o.opt_level = a;
-		} else if (i + 1 < argc && (!strcmp(a, "-o") || !strcmp(a, "--cc") || !strcmp(a, "--runtime") ||
-		                            !strcmp(a, "--keep-bc"))) {
-			argv[n++] = argv[i];   /* an option and its value, whatever the value looks like */
-			argv[n++] = argv[++i];
-		} else if (is_link_arg(a)) {
-			links[nl++] = a;
-		} else {
-			argv[n++] = argv[i];
-		}
-	}
+	int n = trace_build_split_args(argc, argv, &o, links);
 	options opt = {0};
 	int npos;
 	if (!cli_parse("trace build", table, &opt, n, argv, &npos)) {
@@ -75,22 +42,18 @@ static int trace_build_cmd(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	for (int i = 0; i < npos; i++)
-		inputs[ni++] = argv[1 + i];
 	o.cc = opt.cc;
 	o.runtime = opt.runtime;
 	o.keep_bc = opt.keep_bc;
 	o.output = opt.output;
 	o.verify = !opt.no_verify;
-	if (ni == 0 || !o.output) {
-		cli_error("trace build", "%s (see --help)", ni == 0 ? "no input files" : "no -o PROG");
+	if (npos == 0 || !o.output) {
+		cli_error("trace build", "%s (see --help)", npos == 0 ? "no input files" : "no -o PROG");
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	o.inputs = inputs;
-	o.n_inputs = ni;
-	o.link_args = links;
-	o.n_link_args = nl;
+	o.inputs = (const char *const *)(argv + 1);   /* the positionals, packed by cli_parse */
+	o.n_inputs = (unsigned)npos;
 	facet_error err = {0};
 	ir_instrument_stats st = {0};
 	if (!trace_build(&o, &st, &err)) {
@@ -102,7 +65,6 @@ static int trace_build_cmd(int argc, char **argv)
 	                "key %016llx\n",
 	        o.output, st.indirect, st.sites, st.functions, (unsigned long long)st.key);
 done:
-	free(inputs);
 	free(links);
 	return rc;
 }

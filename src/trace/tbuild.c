@@ -44,6 +44,44 @@ const char *trace_runtime_path(void)
 	return bin ? path : "share/facet/runtime/facet_rt.c";
 }
 
+static bool is_link_arg(const char *a)
+{
+	size_t n = strlen(a);
+	if (strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0 || strncmp(a, "-Wl,", 4) == 0 ||
+	    strcmp(a, "-pthread") == 0 || strcmp(a, "-rdynamic") == 0 || strcmp(a, "-static") == 0 ||
+	    strcmp(a, "-no-pie") == 0)
+		return true;
+	return (n > 2 && (strcmp(a + n - 2, ".a") == 0 || strcmp(a + n - 2, ".o") == 0)) ||
+	       (n > 3 && strcmp(a + n - 3, ".so") == 0) || strstr(a, ".so.") != NULL;
+}
+
+int trace_build_split_args(int argc, char **argv, trace_build_options *o, const char **links)
+{
+	unsigned nl = 0;
+	int n = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			for (i++; i < argc; i++)
+				links[nl++] = argv[i];
+		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3") ||
+		           !strcmp(a, "-Os")) {
+			o->opt_level = a;
+		} else if (i + 1 < argc && (!strcmp(a, "-o") || !strcmp(a, "--cc") || !strcmp(a, "--runtime") ||
+		                            !strcmp(a, "--keep-bc"))) {
+			argv[n++] = argv[i];   /* an option and its value, whatever the value looks like */
+			argv[n++] = argv[++i];
+		} else if (is_link_arg(a)) {
+			links[nl++] = a;
+		} else {
+			argv[n++] = argv[i];
+		}
+	}
+	o->link_args = links;
+	o->n_link_args = nl;
+	return n;
+}
+
 /* Runs argv, waiting for it; false and err set unless it exits 0. */
 static bool run(char *const *argv, facet_error *err)
 {

@@ -25,10 +25,19 @@ typedef struct trace_build_options {
 	bool verify;
 } trace_build_options;
 
-/* The runtime source this facet was built with: $FACET_TRACE_RUNTIME if set,
- * else src/trace/runtime/facet_rt.c of the source tree facet was compiled
- * from. */
+/* The runtime source: $FACET_TRACE_RUNTIME if set, else the one installed
+ * beside this facet (PREFIX/bin/../share/facet/runtime/facet_rt.c, what
+ * `cmake --install` puts there) when it exists, else
+ * src/trace/runtime/facet_rt.c of the source tree facet was compiled from. */
 const char *trace_runtime_path(void);
+
+/* Splits `facet trace build`'s arguments argv[1..argc-1]: link arguments
+ * (libraries, objects, -l, -L, -Wl,..., -pthread, -rdynamic, -static,
+ * -no-pie, and everything after --) go to links (room for argc) and become
+ * o->link_args; an -O level becomes o->opt_level; the rest (options, their
+ * values, inputs) is packed in order into argv[1..], for the option parser.
+ * Returns the new argc. */
+int trace_build_split_args(int argc, char **argv, trace_build_options *o, const char **links);
 
 /* Instruments, compiles and links. The compiler's own diagnostics go to the
  * inherited stderr; err names what failed. */
