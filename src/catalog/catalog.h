@@ -73,6 +73,14 @@ void catalog_close(catalog *c);
 sqlite3 *catalog_db(const catalog *c);
 const char *catalog_path(const catalog *c);
 const char *catalog_fingerprint_of(const catalog *c);
+/* The name people read for a row T of table functions, as an SQL
+ * expression over T.name and T.source_name: a C++ symbol's demangled
+ * source_name (the catalog's copy of ir_function_label), else the linked
+ * name. Every reader that shows a function uses it. */
+#define CATALOG_FN_SHOWN(T) \
+	"(CASE WHEN substr(" T ".name, 1, 2) = '_Z' AND " T ".source_name <> '' THEN " T ".source_name ELSE " T \
+	".name END)"
+
 /* A row of the meta table, NULL when absent (owned by the catalog). */
 const char *catalog_meta(const catalog *c, const char *key);
 /* True when the catalog holds graph i (cg_graph_parse). */

@@ -2,6 +2,7 @@
  * its field, targets per graph and warrants, as JSON. */
 #include "facet/explain.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,13 +59,30 @@ json_t *facet_xdispatch_json(const facet_xdispatch *d)
 	                 text_or_null(d->callee_variable));
 }
 
-json_t *facet_xtarget_json(const char *name, unsigned bits, bool virtual_site, json_t *warrants)
+void facet_xname_set(json_t *o, const char *key, const char *shown, const char *linked)
+{
+	json_object_set_new(o, key, json_string(shown));
+	if (linked && strcmp(linked, shown) != 0) {
+		char k[64];
+		if (strcmp(key, "name") == 0)
+			snprintf(k, sizeof k, "symbol");
+		else
+			snprintf(k, sizeof k, "%s_symbol", key);
+		json_object_set_new(o, k, json_string(linked));
+	}
+}
+
+json_t *facet_xtarget_json(const char *name, const char *linked, unsigned bits, bool virtual_site, json_t *warrants)
 {
 	json_t *in = json_array();
 	for (int g = 0; g < CG_N_GRAPHS; g++)
 		if (bits & (1u << g) && (virtual_site || !cxx_is_virtual_graph(g)))
 			json_array_append_new(in, json_string(cg_graph_name((cg_graph_id)g)));
-	return json_pack("{s:s, s:o, s:o}", "name", name, "in_graphs", in, "warrants", warrants);
+	json_t *t = json_object();
+	facet_xname_set(t, "name", name, linked);
+	json_object_set_new(t, "in_graphs", in);
+	json_object_set_new(t, "warrants", warrants);
+	return t;
 }
 
 json_t *facet_xvirtual_json(const char *cls, long long slot)
@@ -86,7 +104,7 @@ static json_t *rejected_json(const ir_program *p, const facet_field *fl)
 	for (unsigned i = 0; i < fl->n_rejected; i++) {
 		const facet_assign *as = &fl->rejected[i];
 		json_t *j = json_object();
-		json_object_set_new(j, "function", json_string(p->functions[as->function]->name));
+		facet_xname_set(j, "function", ir_function_label(p->functions[as->function]), p->functions[as->function]->name);
 		json_object_set_new(j, "form", json_string(assign_form_name(as->form)));
 		json_object_set_new(j, "file", as->loc.file ? json_string(as->loc.file) : json_null());
 		json_object_set_new(j, "line", json_integer(as->loc.line));
@@ -151,7 +169,10 @@ static json_t *collapsed_json(const facet_result *r, graphs *gs, const ir_site *
 		const ir_stmt *st = hs[i].stmt;
 		const ir_loc *at = st && st->loc && st->loc->line ? st->loc : hs[i].fn ? &hs[i].fn->loc : NULL;
 		json_object_set_new(h, "statement", st ? json_string(ir_stmt_op_name(st->op)) : json_null());
-		json_object_set_new(h, "function", hs[i].fn ? json_string(hs[i].fn->name) : json_null());
+		if (hs[i].fn)
+			facet_xname_set(h, "function", ir_function_label(hs[i].fn), hs[i].fn->name);
+		else
+			json_object_set_new(h, "function", json_null());
 		json_object_set_new(h, "file", at && at->file ? json_string(at->file) : json_null());
 		json_object_set_new(h, "line", json_integer(at ? at->line : 0));
 		json_array_append_new(a, h);
@@ -187,10 +208,13 @@ static json_t *head_json(const ir_site *s, unsigned id)
 		                                     text_or_null(s->inlined_at[i].loc.file), "line",
 		                                     (json_int_t)s->inlined_at[i].loc.line, "column",
 		                                     (json_int_t)s->inlined_at[i].loc.col));
-	return json_pack("{s:I, s:s, s:s, s:o, s:I, s:I, s:o, s:o}", "id", (json_int_t)id, "caller", s->caller->name,
-	                 "kind", site_kind_name(s->kind), "file", text_or_null(s->loc.file), "line",
-	                 (json_int_t)s->loc.line, "column", (json_int_t)s->loc.col, "call_type",
-	                 text_or_null(s->call_type), "inlined_at", inl);
+	json_t *j = json_pack("{s:I}", "id", (json_int_t)id);
+	facet_xname_set(j, "caller", ir_function_label(s->caller), s->caller->name);
+	json_object_update_new(j, json_pack("{s:s, s:o, s:I, s:I, s:o, s:o}", "kind", site_kind_name(s->kind), "file",
+	                                    text_or_null(s->loc.file), "line", (json_int_t)s->loc.line, "column",
+	                                    (json_int_t)s->loc.col, "call_type", text_or_null(s->call_type), "inlined_at",
+	                                    inl));
+	return j;
 }
 
 static json_t *dispatch_json(const facet_result *r, const facet_site *fs)
@@ -258,7 +282,8 @@ static json_t *targets_json(const facet_result *r, const graphs *gs, unsigned si
 		for (unsigned i = 0; i < gs->vs.n_decisions; i++)
 			if (gs->vs.decisions[i].site == site && gs->vs.decisions[i].function == fns[k])
 				json_array_append_new(ws, decision_json(&gs->vs.decisions[i], "vslot"));
-		json_array_append_new(targets, facet_xtarget_json(p->functions[fns[k]]->name, graph_bits(gs, site, fns[k]),
+		const ir_function *f = p->functions[fns[k]];
+		json_array_append_new(targets, facet_xtarget_json(ir_function_label(f), f->name, graph_bits(gs, site, fns[k]),
 		                                                  virt, ws));
 	}
 	free(fns);
@@ -292,7 +317,7 @@ static json_t *site_json(const facet_result *r, graphs *gs, unsigned idx)
 			continue;
 		json_t *c = json_array();
 		for (unsigned k = 0; k < q->n_candidates; k++)
-			json_array_append_new(c, json_string(p->functions[q->candidates[k]]->name));
+			json_array_append_new(c, json_string(ir_function_label(p->functions[q->candidates[k]])));
 		json_array_append_new(qs, facet_xquestion_json(i, q->kind == QUESTION_COMPLETION ? "completion"
 		                                                                                 : "disambiguation",
 		                                               c, q->answered));

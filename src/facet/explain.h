@@ -45,12 +45,19 @@ typedef struct facet_xdispatch {
 
 json_t *facet_xwarrant_json(const facet_xwarrant *w);
 json_t *facet_xdispatch_json(const facet_xdispatch *d);
-/* A candidate target: {name, in_graphs: the names of the graphs in bits
- * (bit 1 << cg_graph_id, registry order), warrants} (warrants is stolen).
+/* A function named in an answer: o[key] is the name people read (a C++
+ * function's demangled name, ir_function_label's rule) and, when the linked
+ * name differs (a mangled C++ symbol), the linked name beside it, as
+ * "symbol" beside "name" and as "KEY_symbol" beside any other key
+ * ("caller_symbol"). C functions carry no symbol: their name is it. */
+void facet_xname_set(json_t *o, const char *key, const char *shown, const char *linked);
+/* A candidate target: {name, symbol (facet_xname_set), in_graphs: the names
+ * of the graphs in bits (bit 1 << cg_graph_id, registry order), warrants}
+ * (warrants is stolen).
  * At a site that is not a virtual call (virtual_site false) the C++ graphs
  * (cha, rta, vta, vslot) are left out of in_graphs: they hold other graphs'
  * targets there, not their own (the site's "virtual" is null). */
-json_t *facet_xtarget_json(const char *name, unsigned bits, bool virtual_site, json_t *warrants);
+json_t *facet_xtarget_json(const char *name, const char *linked, unsigned bits, bool virtual_site, json_t *warrants);
 /* The site's "virtual": {class (null: not known), slot (null: any, a
  * member-function pointer)}; NULL cls and slot < 0 for any. */
 json_t *facet_xvirtual_json(const char *cls, long long slot);

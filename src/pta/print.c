@@ -57,7 +57,7 @@ static void print_holders(FILE *out, const pta_result *r, const sbitmap *set)
 			fprintf(out, " (%s %%%u in %s at %s:%u)", ir_stmt_op_name(st->op), st->dst, fn ? fn->name : "?",
 			        st->loc->file ? st->loc->file : "?", st->loc->line);
 		else if (st && fn)
-			fprintf(out, " (%s %%%u in %s, defined at %s:%u)", ir_stmt_op_name(st->op), st->dst, fn->name,
+			fprintf(out, " (%s %%%u in %s, defined at %s:%u)", ir_stmt_op_name(st->op), st->dst, ir_function_label(fn),
 			        fn->loc.file ? fn->loc.file : "?", fn->loc.line);
 		else if (st)
 			fprintf(out, " (%s %%%u of a global's initializer)", ir_stmt_op_name(st->op), st->dst);
@@ -75,7 +75,7 @@ bool pta_print_site(FILE *out, const ir_program *p, const pta_result *r, unsigne
 		return false;
 	}
 	const ir_site *s = &p->sites[id];
-	fprintf(out, "site %u in %s at %s:%u:%u (%s)\n", id, s->caller->name, s->loc.file ? s->loc.file : "?",
+	fprintf(out, "site %u in %s at %s:%u:%u (%s)\n", id, ir_function_label(s->caller), s->loc.file ? s->loc.file : "?",
 	       s->loc.line, s->loc.col, site_kind_name(s->kind));
 	fprintf(out, "  callee operand points to: ");
 	const sbitmap *callee = s->callee_value == IR_NONE ? NULL : pta_value_pts(r, s->callee_value);

@@ -22,7 +22,8 @@ struct query_session {
 	unsigned n_sites;
 	unsigned char *intrinsic;  /* per function id: an LLVM intrinsic (left out of answers) */
 	strmap stmts;              /* SQL text -> prepared statement, reused across calls */
-	char **names;              /* function names by id, loaded on first use */
+	char **names;              /* function names people read by id (CATALOG_FN_SHOWN), loaded on first use */
+	char **symbols;            /* their linked names where they differ (C++), else NULL */
 	catalog_adjacency *adj[CG_N_GRAPHS];   /* each graph's arrays, read on first use */
 	query_module_writer write_module;   /* slice's emit_module; NULL: refused */
 	facet_error damage;        /* the first failed statement or damaged row of this call */
@@ -87,8 +88,11 @@ void q_suggest(qctx *q, const char *name, char *buf, size_t size);
 bool q_file_line(qctx *q, const char **file, long long *line);
 
 /* JSON of catalog rows. */
-json_t *q_fn_json(qctx *q, unsigned id);        /* {id, name, source_name, module_id, file, line, defined, linkage} */
-const char *q_fn_name(qctx *q, unsigned id);    /* owned by the session */
+json_t *q_fn_json(qctx *q, unsigned id);        /* {id, name, symbol?, source_name, module_id, file, line, defined, linkage} */
+const char *q_fn_name(qctx *q, unsigned id);    /* the name people read; owned by the session */
+const char *q_fn_symbol(qctx *q, unsigned id);  /* the linked name when it differs (C++), else NULL */
+/* o[key] = function id's name and its symbol beside it (facet_xname_set). */
+void q_fn_name_set(qctx *q, json_t *o, const char *key, unsigned id);
 json_t *q_site_json(qctx *q, unsigned id);      /* {id, caller, kind, file, line, column, inlined_at} */
 
 /* Graph and overlay edges out of / into a function, from q->adj: out in

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "facet/explain.h"
 #include "util/xalloc.h"
 
 /* ---- session ------------------------------------------------------------------------- */
@@ -124,9 +125,12 @@ void query_close(query_session *s)
 	q_collapsed_free(s->collapsed);
 	catalog_close(s->cat);
 	free(s->intrinsic);
-	for (unsigned i = 0; s->names && i < s->n_functions; i++)
+	for (unsigned i = 0; s->names && i < s->n_functions; i++) {
 		free(s->names[i]);
+		free(s->symbols[i]);
+	}
 	free(s->names);
+	free(s->symbols);
 	free(s->overlay_path);
 	free(s->overlay_error);
 	free(s);
@@ -277,7 +281,8 @@ static json_t *text_or_null(sqlite3_stmt *st, int col)
 
 json_t *q_fn_json(qctx *q, unsigned id)
 {
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT name, source_name, module_id, file, line, defined, linkage, "
+	q_fn_name(q, id);   /* the names first: loading them runs a statement of its own */
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT source_name, module_id, file, line, defined, linkage, "
 	                                "address_taken FROM functions WHERE id = ?1");
 	sqlite3_bind_int64(st, 1, id);
 	if (!q_step(q->s, st)) {
@@ -286,35 +291,53 @@ json_t *q_fn_json(qctx *q, unsigned id)
 	}
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_integer(id));
-	json_object_set_new(o, "name", text_or_null(st, 0));
-	json_object_set_new(o, "source_name", text_or_null(st, 1));
-	json_object_set_new(o, "module_id", text_or_null(st, 2));
-	json_object_set_new(o, "file", text_or_null(st, 3));
-	json_object_set_new(o, "line", json_integer(sqlite3_column_int64(st, 4)));
-	json_object_set_new(o, "defined", json_boolean(sqlite3_column_int(st, 5)));
-	json_object_set_new(o, "linkage", text_or_null(st, 6));
-	json_object_set_new(o, "address_taken", json_boolean(sqlite3_column_int(st, 7)));
+	q_fn_name_set(q, o, "name", id);
+	json_object_set_new(o, "source_name", text_or_null(st, 0));
+	json_object_set_new(o, "module_id", text_or_null(st, 1));
+	json_object_set_new(o, "file", text_or_null(st, 2));
+	json_object_set_new(o, "line", json_integer(sqlite3_column_int64(st, 3)));
+	json_object_set_new(o, "defined", json_boolean(sqlite3_column_int(st, 4)));
+	json_object_set_new(o, "linkage", text_or_null(st, 5));
+	json_object_set_new(o, "address_taken", json_boolean(sqlite3_column_int(st, 6)));
 	return o;
+}
+
+static void load_names(query_session *s)
+{
+	s->names = xcalloc(s->n_functions + 1, sizeof *s->names);
+	s->symbols = xcalloc(s->n_functions + 1, sizeof *s->symbols);
+	/* one scan instead of a lookup per function a walk names */
+	sqlite3_stmt *st = q_stmt(s, "SELECT id, " CATALOG_FN_SHOWN("functions") ", name FROM functions");
+	while (st && q_step(s, st)) {
+		sqlite3_int64 i = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *linked = (const char *)sqlite3_column_text(st, 2);
+		if (!name || !linked)
+			q_damaged(s, "table functions, row %lld: name is NULL", (long long)i);
+		else if (i >= 0 && i < s->n_functions && !s->names[i]) {
+			s->names[i] = xstrdup(name);
+			s->symbols[i] = strcmp(name, linked) != 0 ? xstrdup(linked) : NULL;
+		}
+	}
 }
 
 const char *q_fn_name(qctx *q, unsigned id)
 {
-	query_session *s = q->s;
-	if (!s->names) {   /* one scan instead of a lookup per function a walk names */
-		s->names = xcalloc(s->n_functions + 1, sizeof *s->names);
-		/* C++ symbols are shown demangled (their source_name, which lookups accept too) */
-		sqlite3_stmt *st = q_stmt(s, "SELECT id, CASE WHEN substr(name, 1, 2) = '_Z' AND source_name <> '' "
-		                             "THEN source_name ELSE name END FROM functions");
-		while (st && q_step(s, st)) {
-			sqlite3_int64 i = sqlite3_column_int64(st, 0);
-			const char *name = (const char *)sqlite3_column_text(st, 1);
-			if (!name)
-				q_damaged(s, "table functions, row %lld: name is NULL", (long long)i);
-			else if (i >= 0 && i < s->n_functions && !s->names[i])
-				s->names[i] = xstrdup(name);
-		}
-	}
-	return id < s->n_functions && s->names[id] ? s->names[id] : "?";
+	if (!q->s->names)
+		load_names(q->s);
+	return id < q->s->n_functions && q->s->names[id] ? q->s->names[id] : "?";
+}
+
+const char *q_fn_symbol(qctx *q, unsigned id)
+{
+	if (!q->s->names)
+		load_names(q->s);
+	return id < q->s->n_functions ? q->s->symbols[id] : NULL;
+}
+
+void q_fn_name_set(qctx *q, json_t *o, const char *key, unsigned id)
+{
+	facet_xname_set(o, key, q_fn_name(q, id), q_fn_symbol(q, id));
 }
 
 json_t *q_site_json(qctx *q, unsigned id)
@@ -342,8 +365,8 @@ json_t *q_site_json(qctx *q, unsigned id)
 	json_object_set_new(o, "line", json_integer(sqlite3_column_int64(st, 3)));
 	json_object_set_new(o, "column", json_integer(sqlite3_column_int64(st, 4)));
 	json_object_set_new(o, "call_type", text_or_null(st, 5));
-	/* the caller as every answer names functions: C++ demangled (q_fn_name) */
-	json_object_set_new(o, "caller", json_string(q_fn_name(q, caller)));
+	/* the caller as every answer names functions: C++ demangled, its symbol beside it */
+	q_fn_name_set(q, o, "caller", caller);
 	json_t *chain = json_array();
 	st = q_stmt(q->s, "SELECT function, file, line, col FROM site_inlined WHERE site = ?1 ORDER BY depth");
 	sqlite3_bind_int64(st, 1, id);

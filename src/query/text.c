@@ -22,6 +22,14 @@ static void print_scalar(FILE *out, json_t *v)
 	}
 }
 
+/* A function's linked name beside the name people read ("symbol",
+ * "caller_symbol"): JSON keeps it, text shows the demangled name only. */
+static bool symbol_key(const char *k)
+{
+	size_t n = strlen(k);
+	return strcmp(k, "symbol") == 0 || (n > 7 && strcmp(k + n - 7, "_symbol") == 0);
+}
+
 static bool is_scalar(json_t *v) { return !json_is_object(v) && !json_is_array(v); }
 
 static void render_value(FILE *out, json_t *v, int indent);
@@ -46,6 +54,7 @@ static bool print_site_line(FILE *out, json_t *s, int indent)
 		bool skip = false;
 		for (size_t i = 0; plain[i]; i++)
 			skip = skip || strcmp(k, plain[i]) == 0;
+		skip = skip || symbol_key(k);
 		if (skip)
 			continue;
 		if (first) {
@@ -136,6 +145,8 @@ static void render_value(FILE *out, json_t *v, int indent)
 				json_t *x;
 				int first = 1;
 				json_object_foreach(e, k, x) {
+					if (symbol_key(k))
+						continue;
 					fprintf(out, "%s%s=", first ? "" : " ", k);
 					print_scalar(out, x);
 					first = 0;
@@ -178,6 +189,8 @@ static void render(FILE *out, json_t *v, int indent)
 	const char *k;
 	json_t *x;
 	json_object_foreach(v, k, x) {
+		if (symbol_key(k))
+			continue;
 		fprintf(out, "%*s%s: ", indent, "", k);
 		if (!print_page(out, k, x))
 			render_value(out, x, indent);

@@ -85,12 +85,12 @@ json_t *qv_at(qctx *q)
 	for (size_t k = 0; k < site_ids.len; k++) {
 		json_t *sj = q_site_json(q, site_ids.items[k]);
 		json_t *targets = json_array();
-		sqlite3_stmt *t = q_stmt(q->s, "SELECT f.name FROM edges e JOIN functions f ON f.id = e.target "
+		sqlite3_stmt *t = q_stmt(q->s, "SELECT f.id FROM edges e JOIN functions f ON f.id = e.target "
 		                               "WHERE e.caller = (SELECT caller FROM sites WHERE id = ?1) AND e.site = ?1 AND (e.graphs & ?2) AND NOT f.intrinsic ORDER BY f.name");
 		sqlite3_bind_int64(t, 1, site_ids.items[k]);
 		sqlite3_bind_int64(t, 2, q->bit);
-		while (q_step(q->s, t))
-			json_array_append_new(targets, col_text(t, 0));
+		while (q_step(q->s, t))   /* names people read; the objects naming them carry their symbols */
+			json_array_append_new(targets, json_string(q_fn_name(q, (unsigned)sqlite3_column_int64(t, 0))));
 		if (strcmp(json_string_value(json_object_get(sj, "kind")), "indirect") == 0 && json_array_size(targets) == 0) {
 			n_unres++;
 			json_array_append_new(unres, json_integer(site_ids.items[k]));
@@ -136,17 +136,24 @@ json_t *qv_at(qctx *q)
 		json_object_set_new(fj, "why", json_string("has code here"));
 		json_array_append_new(fns, fj);
 	}
-	st = q_stmt(q->s, "SELECT u.kind, f.name, g.name, u.offset, u.file, u.line, u.col, i.name, d.key FROM "
+	st = q_stmt(q->s, "SELECT u.kind, u.function, g.name, u.offset, u.file, u.line, u.col, u.in_function, d.key FROM "
 	                  "address_uses u JOIN functions f ON f.id = u.function LEFT JOIN globals g ON g.id = u.global "
 	                  "LEFT JOIN functions i ON i.id = u.in_function LEFT JOIN fields d ON d.id = u.field "
 	                  "WHERE u.line = ?2 AND " FILE_MATCH("u.file", "?1") " ORDER BY u.id");
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
-	while (q_step(q->s, st))
-		json_array_append_new(uses, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kind", col_text(st, 0),
-		                                      "function", col_text(st, 1), "global", col_text(st, 2),
-		                                      "in_function", col_text(st, 7), "field", col_text(st, 8), "column",
-		                                      json_integer(sqlite3_column_int64(st, 6))));
+	while (q_step(q->s, st)) {
+		json_t *u = json_pack("{s:o}", "kind", col_text(st, 0));
+		q_fn_name_set(q, u, "function", (unsigned)sqlite3_column_int64(st, 1));
+		json_object_set_new(u, "global", col_text(st, 2));
+		if (sqlite3_column_type(st, 7) == SQLITE_NULL)
+			json_object_set_new(u, "in_function", json_null());
+		else
+			q_fn_name_set(q, u, "in_function", (unsigned)sqlite3_column_int64(st, 7));
+		json_object_set_new(u, "field", col_text(st, 8));
+		json_object_set_new(u, "column", json_integer(sqlite3_column_int64(st, 6)));
+		json_array_append_new(uses, u);
+	}
 	st = q_stmt(q->s, "SELECT d.key, d.name, f.name, a.form, a.global, a.in_function FROM field_assignments a "
 	                  "JOIN fields d ON d.id = a.field JOIN functions f ON f.id = a.function WHERE a.line = ?2 AND "
 	                  FILE_MATCH("a.file", "?1"));
@@ -246,12 +253,12 @@ json_t *qv_callees(qctx *q)
 			json_t *proof = q_proof_json(q, out.items[k].site, out.items[k].other, out.items[k].agent, NULL);
 			if (out.items[k].agent) {
 				json_t *a = q_agent_json(out.items[k].agent);
-				json_object_set_new(a, "name", json_string(q_fn_name(q, out.items[k].other)));
+				q_fn_name_set(q, a, "name", out.items[k].other);
 				json_object_set_new(a, "proof", proof);
 				json_array_append_new(agents, a);
 			} else {
 				json_array_append_new(targets, json_string(q_fn_name(q, out.items[k].other)));
-				json_object_set_new(proof, "target", json_string(q_fn_name(q, out.items[k].other)));
+				q_fn_name_set(q, proof, "target", out.items[k].other);
 				json_array_append_new(proofs, proof);
 			}
 		}
@@ -294,16 +301,20 @@ json_t *qv_uses(qctx *q)
 	if (!q_function(q, "name", &fn))
 		return NULL;
 	json_t *uses = json_array();
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT u.kind, i.name, u.site, g.name, u.offset, u.file, u.line, u.col, d.key, "
-	                                "d.name FROM address_uses u LEFT JOIN functions i ON i.id = u.in_function "
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT u.kind, u.in_function, u.site, g.name, u.offset, u.file, u.line, u.col, d.key, "
+	                                "d.name FROM address_uses u "
 	                                "LEFT JOIN globals g ON g.id = u.global LEFT JOIN fields d ON d.id = u.field "
 	                                "WHERE u.function = ?1 ORDER BY u.id");
 	sqlite3_bind_int64(st, 1, fn);
 	while (q_step(q->s, st)) {
-		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}", "kind", col_text(st, 0), "in_function",
-		                      col_text(st, 1), "global", col_text(st, 3), "file", col_text(st, 5), "line",
-		                      (json_int_t)sqlite3_column_int64(st, 6), "column",
-		                      (json_int_t)sqlite3_column_int64(st, 7));
+		json_t *o = json_pack("{s:o}", "kind", col_text(st, 0));
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+			json_object_set_new(o, "in_function", json_null());
+		else
+			q_fn_name_set(q, o, "in_function", (unsigned)sqlite3_column_int64(st, 1));
+		json_object_update_new(o, json_pack("{s:o, s:o, s:I, s:I}", "global", col_text(st, 3), "file",
+		                                    col_text(st, 5), "line", (json_int_t)sqlite3_column_int64(st, 6),
+		                                    "column", (json_int_t)sqlite3_column_int64(st, 7)));
 		json_object_set_new(o, "site", sqlite3_column_type(st, 2) == SQLITE_NULL ? json_null()
 		                                                                        : json_integer(sqlite3_column_int64(st, 2)));
 		json_object_set_new(o, "offset", sqlite3_column_type(st, 4) == SQLITE_NULL ? json_null()
@@ -333,13 +344,16 @@ json_t *qv_uses(qctx *q)
 json_t *qv_externals(qctx *q)
 {
 	json_t *fns = json_array(), *globals = json_array();
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT f.name, f.address_taken, (SELECT count(*) FROM sites s WHERE "
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT f.id, f.address_taken, (SELECT count(*) FROM sites s WHERE "
 	                                "s.callee = f.id) FROM functions f WHERE NOT f.defined AND NOT f.intrinsic "
 	                                "ORDER BY f.name");
-	while (q_step(q->s, st))
-		json_array_append_new(fns, json_pack("{s:o, s:b, s:I}", "name", col_text(st, 0), "address_taken",
-		                                     sqlite3_column_int(st, 1), "call_sites",
-		                                     (json_int_t)sqlite3_column_int64(st, 2)));
+	while (q_step(q->s, st)) {
+		json_t *f = json_object();
+		q_fn_name_set(q, f, "name", (unsigned)sqlite3_column_int64(st, 0));
+		json_object_update_new(f, json_pack("{s:b, s:I}", "address_taken", sqlite3_column_int(st, 1), "call_sites",
+		                                    (json_int_t)sqlite3_column_int64(st, 2)));
+		json_array_append_new(fns, f);
+	}
 	st = q_stmt(q->s, "SELECT name FROM globals WHERE NOT defined ORDER BY name");
 	while (q_step(q->s, st))
 		json_array_append_new(globals, col_text(st, 0));
@@ -403,7 +417,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 		VEC_PUSH(&bits, (unsigned)sqlite3_column_int64(st, 1));
 	}
 	for (size_t i = 0; i < ts.len; i++) {
-		json_t *t = facet_xtarget_json(q_fn_name(q, ts.items[i]), bits.items[i], virt, warrants(q, site, ts.items[i]));
+		json_t *t = facet_xtarget_json(q_fn_name(q, ts.items[i]), q_fn_symbol(q, ts.items[i]), bits.items[i], virt,
+		                               warrants(q, site, ts.items[i]));
 		if (bits.items[i] & q->bit)
 			json_object_set_new(t, "proof", q_proof_json(q, site, ts.items[i], NULL, NULL));
 		json_array_append_new((bits.items[i] & q->bit) ? targets : dropped, t);
@@ -418,14 +433,15 @@ static json_t *site_detail(qctx *q, unsigned site)
 		VEC_PUSH(&others, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < others.len; i++)
 		json_array_append_new(dropped,
-		                      facet_xtarget_json(q_fn_name(q, others.items[i]), 0, virt, warrants(q, site, others.items[i])));
+		                      facet_xtarget_json(q_fn_name(q, others.items[i]), q_fn_symbol(q, others.items[i]), 0, virt,
+		                                         warrants(q, site, others.items[i])));
 	json_object_set_new(sj, "targets", targets);
 	json_object_set_new(sj, "not_in_graph", dropped);
 	json_t *agents = json_array();
 	for (size_t i = 0; i < q->agents.len; i++)
 		if (q->agents.items[i].site == site) {
 			json_t *a = q_agent_json(q->agents.items[i].edge);
-			json_object_set_new(a, "name", json_string(q_fn_name(q, q->agents.items[i].target)));
+			q_fn_name_set(q, a, "name", q->agents.items[i].target);
 			json_array_append_new(agents, a);
 		}
 	json_object_set_new(sj, "agent_targets", agents);

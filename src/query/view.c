@@ -52,10 +52,11 @@ static unsigned fn_node(view *v, unsigned fn, const char *role)
 		return 0;
 	}
 	json_t *f = q_fn_json(v->q, fn);
-	json_t *n = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:s}", "kind", "function", "name", q_fn_name(v->q, fn),
-	                      "file", json_object_get(f, "file"), "line",
-	                      json_object_get(f, "line"), "defined", json_object_get(f, "defined"), "address_taken",
-	                      json_object_get(f, "address_taken"), "role", role);
+	json_t *n = json_pack("{s:s}", "kind", "function");
+	q_fn_name_set(v->q, n, "name", fn);
+	json_object_update_new(n, json_pack("{s:O, s:O, s:O, s:O, s:s}", "file", json_object_get(f, "file"), "line",
+	                                    json_object_get(f, "line"), "defined", json_object_get(f, "defined"),
+	                                    "address_taken", json_object_get(f, "address_taken"), "role", role));
 	json_decref(f);
 	char id[32];
 	snprintf(id, sizeof id, "f%u", fn);

@@ -238,8 +238,8 @@ json_t *qv_reach(qctx *q)
 				q_unresolved_sites(q, f, ids, &n_unres, &covered);
 			if (i + 1 < chain.len) {
 				json_t *st = json_object();
-				json_object_set_new(st, "caller", json_string(q_fn_name(q, chain.items[i + 1])));
-				json_object_set_new(st, "callee", json_string(q_fn_name(q, f)));
+				q_fn_name_set(q, st, "caller", chain.items[i + 1]);
+				q_fn_name_set(q, st, "callee", f);
 				json_object_set_new(st, "site", q_site_json(q, b.site[f]));
 				json_object_set_new(st, "agent", json_boolean(b.agent[f] != NULL));
 				if (b.agent[f]) {
@@ -402,10 +402,11 @@ json_t *qv_slice(qctx *q)
 			unsigned g = ev.items[k].other;
 			if (g >= n || fw.prev[g] == UNSEEN || bw.prev[g] == UNSEEN)
 				continue;
-			/* q_fn_name's buffer is reused: copy one name before the next. */
-			json_t *e = json_pack("{s:o, s:s, s:I, s:b}", "caller", json_string(q_fn_name(q, in.items[i])),
-			                      "callee", q_fn_name(q, g), "site", (json_int_t)ev.items[k].site, "agent",
-			                      ev.items[k].agent != NULL);
+			json_t *e = json_object();
+			q_fn_name_set(q, e, "caller", in.items[i]);
+			q_fn_name_set(q, e, "callee", g);
+			json_object_update_new(e, json_pack("{s:I, s:b}", "site", (json_int_t)ev.items[k].site, "agent",
+			                                    ev.items[k].agent != NULL));
 			q_proof_kind pk;
 			json_t *proof = q_proof_json(q, ev.items[k].site, g, ev.items[k].agent, &pk);
 			q_proof_summary_add(&sum, pk, proof, ev.items[k].site);
@@ -434,7 +435,7 @@ json_t *qv_slice(qctx *q)
 		json_t *f;
 		json_array_foreach(fns, i, f)
 			if (json_is_true(json_object_get(f, "defined")))
-				VEC_PUSH(&names, json_string_value(json_object_get(f, "name")));
+				VEC_PUSH(&names, json_string_value(json_object_get(f, json_object_get(f, "symbol") ? "symbol" : "name")));
 		VEC(char *) inputs = {0};
 		sqlite3_stmt *st = q_stmt(q->s, "SELECT path FROM inputs ORDER BY id");
 		while (q_step(q->s, st))

@@ -81,8 +81,7 @@ static bool load_sites(rctx *r)
 {
 	sqlite3_stmt *st = NULL;
 	/* C++ callers demangled, as the query answers name functions */
-	const char *sql = "SELECT s.id, CASE WHEN substr(f.name, 1, 2) = '_Z' AND f.source_name <> '' THEN "
-	                  "f.source_name ELSE f.name END, s.file, s.line, s.col, fl.key, fl.name, d.status FROM sites s JOIN "
+	const char *sql = "SELECT s.id, " CATALOG_FN_SHOWN("f") ", s.file, s.line, s.col, fl.key, fl.name, d.status FROM sites s JOIN "
 	                  "functions f ON f.id = s.caller LEFT JOIN dispatch d ON d.site = s.id LEFT JOIN fields fl "
 	                  "ON fl.id = d.field WHERE s.kind = 'indirect' ORDER BY s.id";
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -296,8 +295,8 @@ static json_t *search_index(rctx *r)
 	json_t *idx = json_array();
 	sqlite3_stmt *st = NULL;
 	/* a C++ function is shown demangled and found by either name */
-	sqlite3_prepare_v2(r->db, "SELECT CASE WHEN substr(name, 1, 2) = '_Z' AND source_name <> '' THEN source_name "
-	                          "ELSE name END AS shown, file, line, name FROM functions WHERE defined ORDER BY shown",
+	sqlite3_prepare_v2(r->db, "SELECT " CATALOG_FN_SHOWN("functions") " AS shown, file, line, name FROM functions "
+	                          "WHERE defined ORDER BY shown",
 	                   -1, &st, NULL);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0), *file = (const char *)sqlite3_column_text(st, 1);

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""check_names.py — C++ names in every output (issue 19, "Names"): the name
+people read is the demangled one, and JSON keeps the mangled symbol beside it
+in "symbol" (beside "name") or "KEY_symbol" (beside another key, as a site's
+"caller_symbol").
+
+Usage: check_names.py FACET PROGRAM.cpp...
+
+Each program is compiled with clang++-22 -g -O0. The expected names come from
+the bitcode, not from facet: llvm-dis-22 lists its functions, llvm-cxxfilt-22
+demangles them. Checked:
+  - callgraph json: each function's "demangled" is cxxfilt(name); dot labels;
+  - explain (text and json), pts, and the query verbs defs, at, callers,
+    callees, uses, reach, closure, slice, dominators, externals, graph,
+    indirect-targets, explain (text and json) on the catalog, and the report's
+    site pages: no mangled function symbol in any text, and in JSON every
+    object naming a C++ function has name == cxxfilt(symbol) with symbol a
+    function of the program (the same for every KEY/KEY_symbol pair);
+  - lookups take either name.
+Global names (vtables _ZTV*, static members) are not demangled yet and not
+checked. The llvm format of callgraph is opt's (-passes=print-callgraph) and keeps the
+linked names; the callgraph json format keys functions by their linked name
+(its sites name them so) with "demangled" beside.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+bad = 0
+
+
+def check(ok, msg):
+    global bad
+    if not ok:
+        bad += 1
+        print("FAIL " + msg)
+
+
+def run(*args):
+    out = subprocess.run(list(args), capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("%s: %s" % (" ".join(args), out.stderr))
+    return out.stdout
+
+
+def program_symbols(bc):
+    """{mangled function symbol: demangled} of the module: its functions (defined
+    or declared, from llvm-dis-22's define/declare lines), demangled by llvm-cxxfilt."""
+    syms = sorted(set(re.findall(r"^(?:define|declare)\b[^@]*@(_Z[\w.$]+)\(", run("llvm-dis-22", bc, "-o", "-"),
+                                 re.M)))
+    dem = run("llvm-cxxfilt-22", *syms).splitlines() if syms else []
+    return dict(zip(syms, dem))
+
+
+def no_mangled(text, funcs, where):
+    for sym in funcs:
+        check(not re.search(r"(?<![\w])" + re.escape(sym) + r"(?![\w])", text),
+              "%s: mangled %s shown" % (where, sym))
+
+
+def walk_pairs(v, funcs, where, seen):
+    """Every KEY / KEY_symbol (name / symbol) pair in a JSON answer."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if k == "symbol" or k.endswith("_symbol"):
+                continue
+            sk = "symbol" if k == "name" else k + "_symbol"
+            if isinstance(x, str) and x in funcs:
+                check(False, "%s: %s is the mangled %s (expected %s)" % (where, k, x, funcs[x]))
+            if sk in v and isinstance(x, str):
+                sym = v[sk]
+                check(sym in funcs, "%s: %s %r is not a function symbol of the program" % (where, sk, sym))
+                check(funcs.get(sym) == x, "%s: %s %r beside %s %r (cxxfilt says %r)" %
+                      (where, sk, sym, k, x, funcs.get(sym)))
+                seen.add(sym)
+            elif isinstance(x, str) and x in funcs.values() and k in ("name", "caller", "callee", "target",
+                                                                     "function", "in_function"):
+                check(False, "%s: %s %r has no %s beside it" % (where, k, x, sk))
+            walk_pairs(x, funcs, where, seen)
+    elif isinstance(v, list):
+        for x in v:
+            if isinstance(x, str) and x in funcs:
+                check(False, "%s: list holds the mangled %s" % (where, x))
+            walk_pairs(x, funcs, where, seen)
+
+
+def check_program(facet, src, tmp):
+    base = os.path.basename(src)
+    bc = os.path.join(tmp, base + ".bc")
+    cat = os.path.join(tmp, base + ".facet")
+    subprocess.run(["clang++-22", "-g", "-O0", "-c", "-emit-llvm", src, "-o", bc], check=True)
+    funcs = program_symbols(bc)
+    check(len(funcs) >= 4, "%s: only %d C++ symbols" % (base, len(funcs)))
+
+    cg = json.loads(run(facet, "callgraph", "--format", "json", bc))
+    by_name = {f["name"]: f for f in cg["functions"]}
+    for sym, dem in funcs.items():
+        if sym in by_name:
+            check(by_name[sym].get("demangled") == dem, "%s callgraph: %s demangled %r, cxxfilt %r" %
+                  (base, sym, by_name[sym].get("demangled"), dem))
+    check(sum(s in by_name for s in funcs) == len([s for s in funcs if s in by_name]) and
+          any(s in by_name for s in funcs), "%s callgraph: no C++ function" % base)
+    dot = run(facet, "callgraph", "--format", "dot", bc)
+    for sym, dem in funcs.items():
+        if sym in by_name:
+            check(('label="%s"' % dem.replace('"', '\\"')) in dot, "%s dot: no label %s" % (base, dem))
+
+    # facet explain, text and JSON
+    text = run(facet, "explain", "--all", bc)
+    no_mangled(text, funcs, base + " explain")
+    ex = json.loads(run(facet, "explain", "--all", "--format", "json", bc))
+    seen = set()
+    walk_pairs(ex, funcs, base + " explain json", seen)
+    virt = [s for s in ex["sites"] if s.get("virtual")]
+    check(virt, "%s: no virtual site explained" % base)
+    for s in virt:
+        for t in s["targets"]:   # a C++ function, not an extern "C" one (__cxa_pure_virtual)
+            check("symbol" in t or not t["name"].endswith(")"), "%s explain: target %s has no symbol" % (base, t["name"]))
+    for s in ex["sites"][:3]:
+        no_mangled(run(facet, "pts", "--site", str(s["id"]), bc).split("points to:")[0], funcs, base + " pts")
+
+    # the catalog's answers, text and JSON
+    subprocess.run([facet, "build", bc, "-o", cat], check=True, capture_output=True)
+    site = virt[0]
+    target = site["targets"][0]
+    caller = site["caller"]
+    loc = "%s:%d" % (base, site["line"])
+    verbs = [["defs", target["symbol"]], ["defs", target["name"]], ["at", loc], ["callers", target["symbol"]],
+             ["callees", caller], ["uses", target["symbol"]], ["reach", "main", caller],
+             ["closure", "main", "--out"], ["slice", "main", caller], ["dominators", "main", caller],
+             ["externals"], ["graph", "--root", "main"], ["indirect-targets", loc], ["explain", str(site["id"])]]
+    for v in verbs:
+        where = "%s query %s" % (base, " ".join(v))
+        text = run(facet, "query", *v, "--catalog", cat)
+        ans = json.loads(run(facet, "query", *v, "--catalog", cat, "--format", "json"))
+        if v[0] == "defs":   # the answer repeats the argument as given
+            text = text.replace("name: %s\n" % v[1], "", 1)
+            ans.pop("name")
+        no_mangled(text, funcs, where)
+        walk_pairs(ans, funcs, where + " json", seen)
+    defs = json.loads(run(facet, "query", "defs", target["name"], "--catalog", cat, "--format", "json"))
+    check([f.get("symbol") for f in defs["functions"]] == [target["symbol"]],
+          "%s: defs %s gives %s" % (base, target["name"], [f.get("symbol") for f in defs["functions"]]))
+    q = json.loads(run(facet, "query", "explain", str(site["id"]), "--catalog", cat, "--format", "json"))["site"]
+    check(q["caller"] == caller and q.get("caller_symbol") == site.get("caller_symbol"),
+          "%s: query explain caller %s/%s, facet explain %s/%s" %
+          (base, q["caller"], q.get("caller_symbol"), caller, site.get("caller_symbol")))
+    check({(t["name"], t.get("symbol")) for t in q["targets"] + q["not_in_graph"]} ==
+          {(t["name"], t.get("symbol")) for t in site["targets"]},
+          "%s: query explain and facet explain name the targets differently" % base)
+    check(len(seen) >= 3, "%s: only %d symbols seen beside names" % (base, len(seen)))
+
+    # the report's site pages (its search index keeps both names, on purpose)
+    rep = os.path.join(tmp, base + ".report")
+    subprocess.run([facet, "report", cat, "-o", rep], check=True, capture_output=True)
+    for page in sorted(os.listdir(rep)):
+        if page.startswith("site-"):
+            with open(os.path.join(rep, page)) as f:
+                no_mangled(f.read(), funcs, "%s report %s" % (base, page))
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    facet = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in sys.argv[2:]:
+            check_program(facet, src, tmp)
+    print("ok" if not bad else "%d failed" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
