@@ -16,6 +16,14 @@ virtual sites. At -O2 every virtual site that is left must be on a marked
 line and have cha targets within that line's -O0 cha set (empty when the
 optimiser inlined its function's every caller away: then it is unreachable).
 A program with `@no-O2` is checked at -O0 only.
+
+The same checks run on two builds that put `!type` metadata in the module
+(issue 19's `!type` join): -flto -fwhole-program-vtables, and
+-flto -fvisibility=hidden -fsanitize=cfi-vcall; their -O0 builds are held to
+the exact -O0 markers. There, the bitcode must carry `!type` on the vtables
+and `llvm.type.test` calls (read from llvm-dis), and every virtual site with a
+slot must take its static class from the type test (class_from "type.test"),
+which names the same class the debug info does (@class).
 """
 import json
 import os
@@ -64,42 +72,68 @@ def graph(facet, bc, g):
     return sites, label
 
 
+# (name, clang++ flags, whether the module carries !type metadata)
+LEVELS = (("O0", ["-O0"], False), ("O2", ["-O2"], False),
+          ("O0-wpv", ["-O0", "-flto", "-fwhole-program-vtables"], True),
+          ("O2-wpv", ["-O2", "-flto", "-fwhole-program-vtables"], True),
+          ("O0-cfi", ["-O0", "-flto", "-fvisibility=hidden", "-fsanitize=cfi-vcall", "-fno-sanitize-ignorelist"], True))
+
+
+def check_type_md(facet, base, bc, level):
+    """The !type build: metadata present, and the type tests give the sites their class."""
+    bad = 0
+    ir = subprocess.run(["llvm-dis-22", bc, "-o", "-"], capture_output=True, text=True, check=True).stdout
+    if not re.search(r"^@_ZTV\S* = .*!type !", ir, re.M):
+        bad += fail("%s -%s: no vtable carries !type metadata" % (base, level))
+    sites, _ = graph(facet, bc, "cha")
+    # (a member-function pointer's call is not a vcall for cfi-vcall: no test)
+    slotted = [s for s in sites if s["virtual"].get("slot") is not None]
+    if slotted and "llvm.type.test" not in ir and "llvm.public.type.test" not in ir:
+        bad += fail("%s -%s: no llvm.type.test call" % (base, level))
+    for s in sites:
+        v = s["virtual"]
+        if v.get("slot") is not None and v.get("class_from") != "type.test":
+            bad += fail("%s:%d -%s: class %s from %s, not the type test" %
+                        (base, s["line"], level, v.get("class"), v.get("class_from")))
+    return bad
+
+
 def check_level(facet, src, bc, marks, totals, level):
     bad = 0
     base = os.path.basename(src)
     for g in GRAPHS:
         sites, label = graph(facet, bc, g)
-        if level == "O0":
+        if level.startswith("O0"):
             by_line = {}
             for s in sites:
                 by_line.setdefault(s["line"], set()).update(label[t] for t in s["targets"])
                 want = marks.get(s["line"], {}).get("class")
                 if g == "cha" and want is not None and s["virtual"].get("class") != want:
-                    bad += fail("%s:%d -O0: static class %s, expected %s" %
-                                (base, s["line"], s["virtual"].get("class"), want))
+                    bad += fail("%s:%d -%s: static class %s, expected %s" %
+                                (base, s["line"], level, s["virtual"].get("class"), want))
             for line, want in sorted(marks.items()):
                 if g not in want:
                     continue
                 if line not in by_line:
-                    bad += fail("%s:%d -O0: no virtual call site on this line" % (base, line))
+                    bad += fail("%s:%d -%s: no virtual call site on this line" % (base, line, level))
                     continue
                 got = by_line[line]
                 if got != want[g]:
-                    bad += fail("%s:%d -O0 %s: targets %s, expected %s" %
-                                (base, line, g, sorted(got), sorted(want[g])))
+                    bad += fail("%s:%d -%s %s: targets %s, expected %s" %
+                                (base, line, level, g, sorted(got), sorted(want[g])))
             if g in totals:
                 n = sum(len(s["targets"]) for s in sites)
                 if n != totals[g]:
-                    bad += fail("%s -O0 %s: %d edges at virtual sites, expected %d" % (base, g, n, totals[g]))
+                    bad += fail("%s -%s %s: %d edges at virtual sites, expected %d" % (base, level, g, n, totals[g]))
         elif g == "cha":
             for s in sites:
                 want = marks.get(s["line"], {}).get("cha")
                 got = {label[t] for t in s["targets"]}
                 if want is None:
-                    bad += fail("%s:%d -O2: a virtual site on an unmarked line" % (base, s["line"]))
+                    bad += fail("%s:%d -%s: a virtual site on an unmarked line" % (base, s["line"], level))
                 elif not got <= want:
-                    bad += fail("%s:%d -O2 cha: targets %s not a subset of -O0's %s" %
-                                (base, s["line"], sorted(got), sorted(want)))
+                    bad += fail("%s:%d -%s cha: targets %s not a subset of -O0's %s" %
+                                (base, s["line"], level, sorted(got), sorted(want)))
     return bad
 
 
@@ -114,14 +148,18 @@ def main():
             if not marks:
                 bad += fail("%s: no markers" % src)
                 continue
-            for level in ("O0", "O2") if o2 else ("O0",):
+            for level, flags, type_md in LEVELS:
+                if level.startswith("O2") and not o2:
+                    continue
                 bc = os.path.join(tmp, os.path.basename(src) + "." + level + ".bc")
-                cc = subprocess.run(["clang++-22", "-g", "-" + level, "-w", "-c", "-emit-llvm", src, "-o", bc],
+                cc = subprocess.run(["clang++-22", "-g", *flags, "-w", "-c", "-emit-llvm", src, "-o", bc],
                                     capture_output=True, text=True)
                 if cc.returncode != 0:
                     bad += fail("%s: clang++-22 -%s failed: %s" % (src, level, cc.stderr))
                     continue
                 bad += check_level(facet, src, bc, marks, totals, level)
+                if type_md and level.startswith("O0"):
+                    bad += check_type_md(facet, os.path.basename(src), bc, level)
     print("check_vcalls: %s" % ("ok" if bad == 0 else "%d failures" % bad))
     return 1 if bad else 0
 
