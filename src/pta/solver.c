@@ -75,7 +75,6 @@ typedef struct pnode {
 	uint32_t cx_tail;
 	uint32_t watch;     /* head of the watch list */
 	uint32_t npts;      /* |pts|, kept so the cycle test compares sets only when sizes match */
-	uint32_t creator;   /* location: the gep that first made it, NIL if none */
 	uint8_t  queued;    /* on the worklist */
 	uint8_t  cx_sorted; /* cx list in sort_cx's order */
 	uint8_t  rank;      /* union by rank */
@@ -113,7 +112,18 @@ typedef struct pobj {
 
 typedef struct report { unsigned tag, loc; } report;
 typedef struct qent { uint32_t round, rank, seq, node; } qent;   /* a worklist entry */
-typedef struct locinfo { uint32_t obj, off; } locinfo;
+/* What compute_cx and shift read of every location of every delta, kept
+ * dense and apart from the (much larger) nodes: one cache line serves four
+ * locations, and the object's record is read only on the slow path. */
+enum {
+	LS_CODE = 1,        /* a location of a function's code */
+	LS_SELF = 2,        /* shift() gives the location itself: the one location of code or of a collapsed object */
+};
+typedef struct locinfo {
+	uint32_t obj, off;
+	uint32_t creator;   /* the gep that first made it, NIL if none */
+	uint32_t state;     /* LS_* */
+} locinfo;
 
 typedef struct frame { uint32_t v, cx; sbm_iter it; } frame;   /* cx: next of v's geps to follow */
 typedef struct fix { uint32_t c, owner; } fix;                 /* a gep found on a cycle */
@@ -239,14 +249,15 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 {
 	uint32_t id = obj == NIL ? (uint32_t)s->vars.len : LOC_BIT | (uint32_t)s->locs.len;
 	assert(obj == NIL ? s->vars.len < LOC_BIT : s->locs.len < LOC_BIT - 1);
-	pnode n = { .next_field = NIL, .cx = NIL, .cx_tail = NIL, .watch = NIL, .creator = NIL };
+	pnode n = { .next_field = NIL, .cx = NIL, .cx_tail = NIL, .watch = NIL };
 	if (obj == NIL) {
 		VEC_PUSH(&s->vars, n);
 		VEC_PUSH(&s->vpar, id);
 	} else {
 		VEC_PUSH(&s->locs, n);
 		VEC_PUSH(&s->lpar, id);
-		locinfo li = { obj, off };
+		unsigned code = s->objs.items[obj].flags & PTA_OBJ_CODE ? LS_CODE : 0;
+		locinfo li = { obj, off, NIL, code | (code && off == 0 ? LS_SELF : 0) };
 		VEC_PUSH(&s->linfo, li);
 	}
 	return id;
@@ -384,6 +395,7 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 	if (o->collapsed || (o->flags & PTA_OBJ_CODE))   /* code has one location and no fields */
 		return base;
 	o->collapsed = 1;
+	s->linfo.items[base & ~LOC_BIT].state |= LS_SELF;
 	o->cause = (uint8_t)cause;
 	o->origin = s->cur_origin;
 	s->st.collapsed_objects++;
@@ -403,14 +415,17 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
  * that leaves the object (see "Collapse" in solver.h). */
 static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 {
-	uint32_t obj = LOBJ(s, loc);
-	assert(obj != NIL);
+	assert(loc & LOC_BIT);
+	const locinfo *li = &s->linfo.items[loc & ~LOC_BIT];
+	if (li->state & LS_SELF)
+		return loc;
+	uint32_t obj = li->obj;
 	pobj *o = &s->objs.items[obj];
 	if (o->collapsed || (o->flags & PTA_OBJ_CODE))
 		return field(s, obj, 0);
 	if (d == 0)
 		return loc;
-	int64_t k = (int64_t)s->linfo.items[loc & ~LOC_BIT].off + d;
+	int64_t k = (int64_t)li->off + d;
 	if (k < 0 || (uint64_t)k >= o->size)
 		return collapse(s, obj, PTA_COLLAPSE_OFFSET);
 	return field(s, obj, (uint32_t)k);
@@ -518,7 +533,7 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 		new_marks(s);
 		SBM_FOREACH(set, l) {
 			/* A function's code holds no pointers a C program could store or load. */
-			if (s->objs.items[LOBJ(s, l)].flags & PTA_OBJ_CODE)
+			if (s->linfo.items[l & ~LOC_BIT].state & LS_CODE)
 				continue;
 			t = find(s, shift(s, l, x.off));
 			if (mark_once(s, t))
@@ -531,9 +546,9 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 			size_t before = s->locs.len;
 			t = shift(s, l, x.off);
 			if ((t & ~LOC_BIT) >= before)
-				N(s, t)->creator = c;
+				s->linfo.items[t & ~LOC_BIT].creator = c;
 			/* Shifting what this gep made itself: it is probably on a cycle. */
-			if (N(s, l)->creator == c && s->cxs.items[c].tries < 3) {
+			if (s->linfo.items[l & ~LOC_BIT].creator == c && s->cxs.items[c].tries < 3) {
 				s->cxs.items[c].tries++;
 				fix f = { c, owner };
 				VEC_PUSH(&s->pwc_cands, f);

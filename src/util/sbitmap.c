@@ -174,40 +174,50 @@ size_t sbm_union_track(sbitmap *dst, const sbitmap *src, sbitmap *added)
 {
 	if (dst == src || !src->len)
 		return 0;
-	/* Collect src \ dst first (it is what both dst and added gain): straight
-	 * into `added` when that is empty — a receiver not yet on the worklist,
-	 * the usual case — else on the stack when small, else on the heap. */
-	sbm_elem stackbuf[32];
+	/* One pass over src: bits of an element dst already has are ORed into it
+	 * at once; the elements dst lacks wait in `miss` and are merged in after
+	 * (only they are looked up again). Everything dst gains is collected for
+	 * `added`: straight into it when it is empty — a receiver not yet on the
+	 * worklist, the usual case — else on the stack when small, else on the
+	 * heap. When added is dst, nothing more is to be done for it. */
+	sbm_elem gbuf[32], mbuf[32];
 	bool direct = added->len == 0 && added != dst && added != src;
-	sbm_elem *gain;
+	bool keep = !direct && added != dst;
+	sbm_elem *gain = gbuf, *miss = src->len <= 32 ? mbuf : xmalloc((size_t)src->len * sizeof *miss);
 	if (direct) {
 		reserve(added, src->len);
 		gain = added->elems;
-	} else
-		gain = src->len <= 32 ? stackbuf : xmalloc((size_t)src->len * sizeof *gain);
-	uint32_t ng = 0, j = 0;
+	} else if (keep && src->len > 32)
+		gain = xmalloc((size_t)src->len * sizeof *gain);
+	uint32_t ng = 0, nm = 0, j = 0;
 	size_t bits = 0;
 	for (uint32_t k = 0; k < src->len; k++) {
 		const sbm_elem *s = &src->elems[k];
 		j = seek(dst->elems, j, dst->len, s->idx);
 		uint64_t a0 = s->w[0], a1 = s->w[1];
 		if (j < dst->len && dst->elems[j].idx == s->idx) {
-			a0 &= ~dst->elems[j].w[0];
-			a1 &= ~dst->elems[j].w[1];
+			sbm_elem *d = &dst->elems[j];
+			a0 &= ~d->w[0];
+			a1 &= ~d->w[1];
 			if (!(a0 | a1))
 				continue;
-		}
-		gain[ng++] = (sbm_elem){ .idx = s->idx, .w = { a0, a1 } };
+			d->w[0] |= a0;
+			d->w[1] |= a1;
+		} else
+			miss[nm++] = *s;
+		if (direct || keep)
+			gain[ng++] = (sbm_elem){ .idx = s->idx, .w = { a0, a1 } };
 		bits += (size_t)__builtin_popcountll(a0) + (size_t)__builtin_popcountll(a1);
 	}
-	if (ng) {
-		ior(dst, gain, ng);
-		if (direct)
-			added->len = ng;
-		else if (added != dst)
-			ior(added, gain, ng);
-	}
-	if (!direct && gain != stackbuf)
+	if (nm)
+		ior(dst, miss, nm);
+	if (direct)
+		added->len = ng;
+	else if (keep && ng)
+		ior(added, gain, ng);
+	if (miss != mbuf)
+		free(miss);
+	if (gain != gbuf && !direct)
 		free(gain);
 	return bits;
 }
