@@ -266,6 +266,61 @@ static void store_va_arg(adder *a, unsigned i, const ir_stmt *st, va_flow_list *
 	}
 }
 
+/* A store into an untyped heap block a site dispatches through (block.c):
+ * into its list's key, or into every key of the block. */
+static void store_block(adder *a, unsigned i, const ir_stmt *st, const sbitmap *pts, fn_list *fns)
+{
+	uvec fields = {0};
+	size_t n = block_store_fields(a->x, st->dst, st->offset, &fields);
+	unsigned from = n ? loaded_field(a->x, st->src) : IR_NONE;
+	for (size_t j = 0; j < n; j++) {
+		if (from != IR_NONE) {   /* a copy of a field (p->h.on_read): resolved with the others */
+			field_copy c = {i, fields.items[j], from};
+			VEC_PUSH(&a->copies, c);
+		} else {
+			store_functions(a, i, fields.items[j], pts, fns, NULL);
+		}
+	}
+	VEC_FREE(&fields);
+}
+
+/* What a block object holds that no store put into one of its keys (a
+ * copy, a library call, a store the key of which was not found) may be in
+ * any of them: F of every key of the block gets it, not established. */
+static void block_complete(adder *a)
+{
+	facet_ctx *x = a->x;
+	pta_solver *sv = x->pta->solver;
+	uvec fields = {0};
+	fn_list fns = {0};
+	for (size_t b = 0; b < block_objects(x); b++) {
+		unsigned obj;
+		if (!block_object_at(x, b, &obj, &fields))
+			continue;
+		sbitmap held = {0};
+		unsigned nl = pta_num_locations(sv);
+		for (unsigned l = 0; l < nl; l++) {
+			unsigned loc = PTA_LOC_BIT | l;
+			const sbitmap *c = pta_loc_object(sv, loc) == obj ? pta_pts(sv, pta_canon(sv, loc)) : NULL;
+			if (c)
+				sbm_union(&held, c);
+		}
+		functions_in(a, &held, &fns);
+		for (size_t j = 0; j < fns.len; j++) {
+			bool stored = false;
+			for (size_t k = 0; k < fields.len && !stored; k++)
+				stored = in_F(a, fields.items[k], fns.items[j]);
+			for (size_t k = 0; k < fields.len && !stored; k++) {
+				facet_assign as = {.function = fns.items[j], .form = FORM_STORE, .in_function = "?"};
+				add(a, fields.items[k], &as);
+			}
+		}
+		sbm_free(&held);
+	}
+	VEC_FREE(&fields);
+	VEC_FREE(&fns);
+}
+
 static void form1(adder *a)
 {
 	facet_ctx *x = a->x;
@@ -282,6 +337,7 @@ static void form1(adder *a)
 			store_va_arg(a, i, st, &flows);
 			continue;
 		}
+		store_block(a, i, st, pts, &fns);
 		key_result k = dispatch_key(x, st->dst, st->offset);
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE && k.any_field) {
@@ -514,20 +570,27 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 	if (!src || sbm_empty(src))
 		return;
 	object_ref dst = dispatch_object(x, s->args[0], 0, 0);
-	if (!dst.ok || dst.var_index)
+	if (!dst.ok || (dst.var_index && dst.n_var != 1))
 		return;
-	di_type *S = struct_at(x, dst.type, dst.offset);
+	/* A variable index picks an element (p[i] = q[j]): the element's struct. */
+	di_type *S = dst.var_index ? struct_at(x, dst.type, dst.var_tail) : struct_at(x, dst.type, dst.offset);
 	if (!S)
 		return;
 	int64_t n = s->arg_consts[2];
 	slot_list slots = {0};
 	fp_slots(x, S, 0, &slots, 0);
+	/* A copy longer than S fills the elements of an array of S after it
+	 * (memcpy(e->fixed, init, sizeof e->fixed)): their slots key alike. */
+	int64_t size = (int64_t)(S->size_bits / 8);
+	for (size_t i = 0, n0 = slots.len; n != IR_NOT_CONST && size > 0 && n > size && i < n0; i++)
+		for (int64_t at = (int64_t)slots.items[i] + size; at < n && slots.len < ELEMENT_CAP * n0; at += size)
+			VEC_PUSH(&slots, (uint64_t)at);
 	fn_list fns = {0}, exact_fns = {0};
 	sbitmap exact = {0}, loose = {0};
 	for (size_t i = 0; i < slots.len; i++) {
 		if (n != IR_NOT_CONST && (int64_t)slots.items[i] >= n)
 			continue;   /* a partial copy does not reach this field */
-		key_result k = dispatch_key_in(x, S, (int64_t)slots.items[i], NULL);
+		key_result k = dispatch_key_in(x, S, (int64_t)slots.items[i] % (size > 0 ? size : INT64_MAX), NULL);
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE)
 			continue;
@@ -703,6 +766,7 @@ void assign_fields(facet_ctx *x)
 		form1(&a);
 		form2(&a);
 		resolve_copies(&a);
+		block_complete(&a);
 	}
 	finish(&a);
 	free(a.is_function_value);

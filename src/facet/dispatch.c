@@ -640,8 +640,49 @@ static bool step_chained(facet_ctx *x, walk *w, object_ref *out)
 	return false;
 }
 
+/* The innermost struct (or array element) of an object of type t holding
+ * byte *k, with *k made relative to it: `&env->fixed` (Env at 8) and
+ * `env->dyn` (Slot at 0) both point at a Slot. */
+static di_type *innermost(facet_ctx *x, di_type *t, int64_t *k)
+{
+	for (int guard = 0; guard < 32; guard++) {
+		t = complete(x, t);
+		if (!t || *k < 0)
+			return t;
+		if (t->kind == DI_ARRAY) {
+			di_type *e = element_of(x, t);
+			if (!e || e->size_bits < 8)
+				return t;
+			*k %= (int64_t)(e->size_bits / 8);
+			t = e;
+			continue;
+		}
+		const di_member *m = t->kind == DI_STRUCT ? member_at(t, (uint64_t)*k) : NULL;
+		di_type *mt = m ? complete(x, m->type) : NULL;
+		if (!mt || (mt->kind != DI_STRUCT && mt->kind != DI_ARRAY))
+			return t;
+		*k -= (int64_t)(m->offset_bits / 8);
+		t = mt;
+	}
+	return t;
+}
+
+/* Two resolutions name the same memory: one type and offset, or the same
+ * innermost struct at the same offset in it. */
+static bool same_place(facet_ctx *x, const object_ref *a, const object_ref *b)
+{
+	if (di_strip(a->type) == di_strip(b->type) && a->offset == b->offset)
+		return true;
+	int64_t ka = a->offset, kb = b->offset;
+	di_type *ta = innermost(x, a->type, &ka), *tb = innermost(x, b->type, &kb);
+	return ta && ta == tb && ka == kb;
+}
+
 /* A phi or select of pointers: accepted when every resolved operand agrees
- * on one type and offset. */
+ * on one type and offset, or on the innermost struct there (a pointer to
+ * a fixed array member or to a dynamic one, both of one element type:
+ * keyed by the element, the debug info's type, not by the struct name a
+ * typed GEP carries, which the IR linker picks among isomorphic ones). */
 static bool step_phi(facet_ctx *x, walk *w, object_ref *out)
 {
 	unsigned v = w->v;
@@ -654,10 +695,16 @@ static bool step_phi(facet_ctx *x, walk *w, object_ref *out)
 		object_ref sub = dispatch_object(x, d->src, w->r.offset, w->depth + 1);
 		if (!sub.ok)
 			continue;
-		if (agreed.ok && (di_strip(agreed.type) != di_strip(sub.type) || agreed.offset != sub.offset))
+		if (agreed.ok && !same_place(x, &agreed, &sub)) {
 			conflict = true;
-		else if (!agreed.ok)
+		} else if (agreed.ok && (di_strip(agreed.type) != di_strip(sub.type) || agreed.offset != sub.offset)) {
+			int64_t k = sub.offset;
+			agreed.type = innermost(x, sub.type, &k);   /* the element both point into */
+			agreed.offset = k;
+			agreed.global = NULL;
+		} else if (!agreed.ok) {
 			agreed = sub;
+		}
 	}
 	if (agreed.ok && !conflict) {
 		if (w->r.var_index) {   /* the variable part lies between the phi and the address */
@@ -984,6 +1031,13 @@ void dispatch_sites(facet_ctx *x)
 			k.why = arena_printf(x->arena, "the struct the IR names (%s) declares %s there, which cannot make "
 			                     "the call (linking merges structs of one layout under one name)",
 			                     k.record_name ? k.record_name : "?", k.member ? k.member : "the field");
+		}
+		if (!k.ok) {
+			/* No type names the memory: an untyped heap block's slot, or
+			 * why not when the block is known (block.c). */
+			key_result b = block_site_key(x, s);
+			if (b.ok || b.why)
+				k = b.ok ? b : (key_result){.why = b.why, .base_type = k.base_type};
 		}
 		if (!k.ok) {
 			fs->status = DISP_UNRECOVERED;

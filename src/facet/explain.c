@@ -127,7 +127,12 @@ static json_t *field_json(const ir_program *p, const facet_field *fl)
 	json_object_set_new(j, "init", json_integer(fl->n_init));
 	json_object_set_new(j, "assigned", json_integer(fl->n_F));
 	json_object_set_new(j, "signature_rejected", rejected_json(p, fl));
-	if (fl->whole_array)   /* a variable index into an array of function pointers */
+	if (fl->untyped)   /* a slot or a list of an untyped heap block (block.c) */
+		json_object_set_new(j, "block", json_string(fl->whole_array
+		                                            ? "a list walked from this offset of an untyped heap block: "
+		                                              "any handler on it"
+		                                            : "a constant offset into an untyped heap block"));
+	else if (fl->whole_array)   /* a variable index into an array of function pointers */
 		json_object_set_new(j, "element", json_string("variable index: any element of the array"));
 	return j;
 }

@@ -29,6 +29,9 @@ static void print_field(FILE *out, json_t *d, json_t *f)
 	fprintf(out, "  dispatched field: %s %s (%s.%s, signature %s) — %s, found %s\n", str(f, "kind", "?"),
 	       str(f, "key", "?"), str(f, "record", "?"), str(f, "name", "?"), str(f, "signature", "?"),
 	       str(d, "status", "?"), str(d, "step", "?"));
+	if (json_is_string(json_object_get(f, "block")))
+		fprintf(out, "  %s (no type describes the block; its lists start where walks along them start)\n",
+		        str(f, "block", "?"));
 	if (json_is_string(json_object_get(f, "element")))
 		fprintf(out, "  the index is not a constant: the key is the whole array, and F every element's\n");
 	fprintf(out, "  F(field): %lld functions, %lld by initializers", (long long)json_integer_value(json_object_get(f, "assigned")),

@@ -55,12 +55,13 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	fl.array_start = k->array_start;
 	fl.array_bytes = k->array_bytes;
 	fl.whole_array = k->whole_array;
+	fl.untyped = k->untyped;
 	di_type *t = di_strip(k->member_type);
 	if (t && t->kind == DI_UNION) {
 		fl.sig = union_sig(t, &fl.function_pointer);
 	} else {
 		fl.sig = sig_of_pointer(k->member_type);
-		fl.function_pointer = fl.sig != NULL;
+		fl.function_pointer = fl.sig != NULL || k->untyped;
 	}
 	char buf[512];
 	fl.sig_text = fl.sig ? arena_strdup(x->arena, sig_text(fl.sig, buf, sizeof buf)) : "?";
@@ -103,6 +104,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	strmap_init(&x.field_by_key);
 	sig_cache_init(&x.sigs);
 	dispatch_init(&x);
+	block_collect(&x);     /* untyped heap blocks addressed by byte offset */
 	dispatch_sites(&x);    /* ❷ the load side: disp(c) */
 	cast_collect(&x);      /* where function addresses are cast (Keep-Cast, Add-Cast) */
 	varargs_collect(&x);   /* the va_list objects: what `...` carries into va_arg */
@@ -118,6 +120,7 @@ facet_result *facet_refine(const pta_result *pta, const facet_options *opt)
 	VEC_FREE(&x.fields);
 	strmap_free(&x.field_by_key);
 	varargs_free(&x);
+	block_free(&x);
 	dispatch_free(&x);
 	sig_cache_free(&x.sigs);
 	res->seconds = now() - t0;

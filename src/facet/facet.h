@@ -82,6 +82,9 @@ typedef struct facet_field {
 	 * store into the array, and the whole array's F every element's. */
 	uint64_t array_start, array_bytes;   /* 0 bytes: not in such an array */
 	bool whole_array;
+	/* A slot of an untyped heap block (facet/block.c): record names the
+	 * allocation, offset the list (whole_array) or the slot. */
+	bool untyped;
 	bool function_pointer;     /* declared as a function pointer (or a union holding one) */
 	di_type *sig;              /* declared subroutine type, NULL when unknown */
 	const char *sig_text;      /* "void *(ngx_conf_t *)", "?" when unknown */

@@ -31,6 +31,9 @@ typedef struct key_result {
 	 * element's. */
 	uint64_t array_start, array_bytes;
 	bool whole_array;
+	/* A slot of an untyped heap block (block.c): it holds function
+	 * pointers though no type declares it (member_type NULL). */
+	bool untyped;
 } key_result;
 
 /* The type of the memory an address points into: an object type and a byte
@@ -71,6 +74,7 @@ typedef struct facet_ctx {
 	struct facet_cast *casts;
 	unsigned n_casts;
 	struct facet_varargs *va;  /* varargs.c: the va_list objects and what reaches them */
+	struct facet_blocks *blocks;   /* block.c: the untyped heap blocks call sites dispatch through */
 } facet_ctx;
 
 /* dispatch.c */
@@ -135,6 +139,26 @@ void varargs_free(facet_ctx *x);
 /* When value v is a va_arg read, the functions that calls may pass to it
  * through `...` (into out, cleared first); their number. */
 size_t varargs_reaching(facet_ctx *x, unsigned v, va_flow_list *out);
+
+/* block.c: function-pointer slots of untyped heap blocks addressed by byte
+ * offset (hook lists packed in one allocation; issue 15.5). */
+typedef struct facet_blocks facet_blocks;
+typedef VEC(unsigned) uvec;
+/* Finds the blocks the sites load callees from, and their lists (after
+ * dispatch_init, before dispatch_sites). */
+void block_collect(facet_ctx *x);
+void block_free(facet_ctx *x);
+/* A site no field explains: its key in a block, or !ok with why (which says
+ * so when the block is known but the offset is not). */
+key_result block_site_key(facet_ctx *x, const ir_site *s);
+/* The block fields a store at address addr (+off) may write (into out,
+ * cleared first): its own, or every field of each block object it may
+ * point into when its offset or path is not known; their number. */
+size_t block_store_fields(facet_ctx *x, unsigned addr, int64_t off, uvec *out);
+/* The block objects (0 .. block_objects-1): object i's solver id and its
+ * fields; false when no site dispatches through it. */
+size_t block_objects(const facet_ctx *x);
+bool block_object_at(facet_ctx *x, size_t i, unsigned *obj, uvec *fields);
 
 /* assign.c: Algorithm 1; fills init, F and the evidence of every field. */
 void assign_fields(facet_ctx *x);

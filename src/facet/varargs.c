@@ -38,7 +38,6 @@ typedef struct va_owner {
 	unsigned function;         /* the variadic function whose arguments it lists */
 } va_owner;
 
-typedef VEC(unsigned) uvec;
 
 typedef struct va_memo {
 	bool started;

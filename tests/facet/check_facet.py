@@ -27,7 +27,10 @@ A program may also state counts that `facet stats --format json` and
     // COUNT fields sites_named: 2
 
 An EXPECT may be restricted: EXPECT@O0, EXPECT@O2, and EXPECT@tau=N (facet
-run with --tau N). Every site at the marked line is checked (inlining can
+run with --tau N). A program of several units is also checked with its units
+linked in the reverse order (no key may depend on which of two isomorphic
+structs the IR linker names first); EXPECT@linked holds in the given order
+only (where nothing but the IR's merged name types the memory). Every site at the marked line is checked (inlining can
 copy a call). Every site of every program is also checked for the
 invariants that hold by construction: R0 ⊆ R+, Rules-only ⊆ R0, an
 abstaining site gains nothing in R± or R+, and every supported or rejected
@@ -74,16 +77,18 @@ def parse_program(paths):
                 m = EXPECT_RE.search(line)
                 if m:
                     tags, name, kind, arg, value = m.groups()
-                    opt, tau = None, None
+                    opt, tau, linked = None, None, False
                     for t in filter(None, tags.split("@")):
                         if t in ("O0", "O2"):
                             opt = t
+                        elif t == "linked":
+                            linked = True
                         elif t.startswith("tau="):
                             tau = int(t[4:])
                         else:
                             raise SystemExit(f"{path}:{lineno}: unknown EXPECT tag @{t}")
                     expects.append(dict(name=name, kind=kind, arg=arg, value=value.strip(), opt=opt, tau=tau,
-                                        where=f"{os.path.basename(path)}:{lineno}"))
+                                        linked=linked, where=f"{os.path.basename(path)}:{lineno}"))
     return sites, expects
 
 
@@ -276,6 +281,22 @@ def check_no_debug_info(c, facet, srcdir, work):
     c.check(any(t for t in graphs["r0"].values()), "no debug info: R0 is not trivially empty")
 
 
+def check_link_order(c, label, facet, bcs, sites, expects):
+    """A program of several units answers the same with its units linked in
+    the reverse order: the IR linker names isomorphic structs after the one
+    it maps first, and no key may depend on that choice."""
+    label += " (units linked in reverse order)"
+    try:
+        data = explain(facet, list(reversed(bcs)), None)
+    except (RuntimeError, json.JSONDecodeError) as ex:
+        c.check(False, f"{label}: {ex}")
+        return
+    for e in expects:
+        if e["tau"] is None and e["opt"] in (None, label.split()[1][1:]) and e["kind"] != "count" \
+                and not e.get("linked"):
+            check_expect(c, label, sites, data, e)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     verbose, keep = "-v" in sys.argv, "-k" in sys.argv
@@ -308,6 +329,8 @@ def main():
                 bcs.append(bc)
             else:
                 taus = sorted({e["tau"] for e in expects if e["tau"] is not None})
+                if len(bcs) > 1:
+                    check_link_order(c, f"{name} -{opt}", facet, bcs, sites, expects)
                 runs = {}
                 for tau in [None] + taus:
                     label = f"{name} -{opt}" + (f" --tau {tau}" if tau is not None else "")

@@ -54,7 +54,9 @@ int main(int argc, const char **argv)
  * frame_field and frame_info, which the debug info agrees with; at -O2 the
  * merged name is all there is, and its field's three-parameter type cannot
  * make a one-argument call: the site stays unrecovered and R± keeps R0.
+ * Linked the other way round, the merged name is frame_field's, and the
+ * site is keyed by it: R± is the same.
  // EXPECT render r0: render_kind render_name
  // EXPECT render rpm: render_kind render_name
- // EXPECT@O2 render field: unrecovered
+ // EXPECT@O2@linked render field: unrecovered
  */
