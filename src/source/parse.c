@@ -507,12 +507,66 @@ static void add_flow(walk *w, const char *key, const src_value *v, assign_form f
 	VEC_PUSH(&w->f->flows, fl);
 }
 
+/* "R (*)(A)" for a function type spelled "R (A)": the pointer to it as
+ * clang spells one (the '(' matching the last ')' opens the parameters).
+ * NULL when the spelling has no parameter list at its end. */
+static const char *pointer_spelling(walk *w, const char *fn)
+{
+	size_t n = strlen(fn);
+	if (n == 0 || fn[n - 1] != ')' || n > 4000)
+		return NULL;
+	int depth = 0;
+	size_t i = n;
+	while (i-- > 0) {
+		depth += fn[i] == ')' ? 1 : fn[i] == '(' ? -1 : 0;
+		if (depth == 0)
+			break;
+	}
+	if (depth != 0 || i == 0)
+		return NULL;
+	char buf[4100];
+	snprintf(buf, sizeof buf, "%.*s(*)%s", (int)i, fn, fn + i);
+	return src_intern(w->f, buf);
+}
+
+/* A function written through a cast to another function-pointer type
+ * (`c->code = (code_pt) (void *) len_code`: a slot of one type holding
+ * codes of several) is read back through a cast to its own type
+ * (`*(len_code_pt *) ip`): it also goes to the memory of its own pointer
+ * type, which the by-type reads of that type include. */
+static void cast_away(walk *w, CXCursor value, CXCursor at, const char *global, assign_form form)
+{
+	CXCursor c = value;
+	while (clang_getCursorKind(c) == CXCursor_ParenExpr && n_children(c, &c, NULL) == 1)
+		;
+	if (clang_getCursorKind(c) != CXCursor_CStyleCastExpr)
+		return;
+	CXCursor inner = strip(c, false);
+	CXCursor d = clang_getCursorKind(inner) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(inner)
+	                                                               : clang_getNullCursor();
+	if (clang_getCursorKind(d) != CXCursor_FunctionDecl)
+		return;
+	const char *own = pointer_spelling(w, take(w, clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(d)))));
+	const char *as = take(w, clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(c))));
+	if (!own || strcmp(own, as) == 0)
+		return;
+	char buf[4200];
+	snprintf(buf, sizeof buf, "mem:%s", own);
+	const char *mem = src_intern(w->f, buf);
+	key_info(w, mem, KEY_VAR, NULL, mem + 4, at);
+	((src_keyinfo *)strmap_get(&w->f->keys, mem))->canon = own;
+	src_value v = {.fn = fnref(w, d)};
+	if (!v.fn.builtin)
+		add_flow(w, mem, &v, form, at, global);
+}
+
 static void flows_of(walk *w, const char *key, CXCursor value, assign_form form, CXCursor at, const char *global)
 {
 	src_value v[16];
 	unsigned n = values(w, value, v, 16, 0);
 	for (unsigned i = 0; i < n; i++)
 		add_flow(w, key, &v[i], form, at, global);
+	cast_away(w, value, at, global, form);
 }
 
 /* ---- initializers ------------------------------------------------------------------------ */
