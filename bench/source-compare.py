@@ -286,7 +286,7 @@ def one(args, subject):
         if p.returncode:
             sys.exit(f"source-compare: facet build {subject}: {p.stderr.strip()}")
     ref = edges(ref_cat, "rpm", rel)
-    defines = [f"-D{d}" for d in source_hints.hints(tree)] if args.hints else []
+    defines = [a for d in (source_hints.hints(tree) if args.hints else []) for a in ("-D", d)]
     src_cat = os.path.join(args.work, subject + (".hints" if args.hints else "") + ".src.facet")
     if args.reuse and os.path.exists(src_cat):
         rc, secs, rss, err = 0, 0.0, 0.0, ""
