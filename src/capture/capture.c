@@ -19,6 +19,7 @@
 #include "capture/extract.h"
 #include "capture/manifest.h"
 #include "capture/record.h"
+#include "capture/rewrite.h"
 #include "capture/spawn.h"
 #include "util/xalloc.h"
 
@@ -95,8 +96,9 @@ static bool link_name(const char *bin, const char *wrapper, const char *name, fa
 
 /* The compiler names to wrap: the usual ones, every versioned or
  * triplet-prefixed gcc/g++/cc/c++/clang/clang++ on PATH (gcc-12,
- * x86_64-linux-gnu-gcc-12, clang-22), and the linkers on PATH (ld, ld.lld,
- * ld.bfd...: builds that link with $(LD) directly). A linker name is
+ * x86_64-linux-gnu-gcc-12, clang-22), the linkers on PATH (ld, ld.lld,
+ * ld.bfd...: builds that link with $(LD) directly) and the object rewriters
+ * (objcopy, strip: capture/rewrite.h). A linker or rewriter name is
  * wrapped only where one exists, so a build's probe for ld.gold still
  * finds what the machine has. */
 static bool make_bin(const char *bin, const char *wrapper, facet_error *err)
@@ -118,7 +120,8 @@ static bool make_bin(const char *bin, const char *wrapper, facet_error *err)
 		DIR *dd = opendir(d);
 		struct dirent *e;
 		while (dd && (e = readdir(dd))) {
-			if (regexec(&re, e->d_name, 0, NULL, 0) != 0 && !capture_is_linker_name(e->d_name))
+			if (regexec(&re, e->d_name, 0, NULL, 0) != 0 && !capture_is_linker_name(e->d_name) &&
+			    !capture_is_rewriter_name(e->d_name))
 				continue;
 			char p[PATH_MAX + 256];
 			struct stat st;

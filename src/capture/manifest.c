@@ -22,6 +22,8 @@ typedef struct joined {
 	json_t *units;             /* id -> unit record */
 	json_t *by_hash;           /* object hash -> unit record (the latest) */
 	json_t *reloc;             /* output hash -> relocatable link record */
+	json_t *rewrites;          /* rewritten object's hash -> rewrite output (capture/rewrite.h) */
+	json_t *by_object;         /* object path -> unit record (the latest) */
 	json_t *used;              /* id -> true: units some program uses */
 } joined;
 
@@ -65,6 +67,30 @@ static void expand(joined *j, json_t *in, json_t *out, int depth)
 	json_t *unit = uid ? json_object_get(j->units, uid) : NULL;
 	if (!unit && hash)
 		unit = json_object_get(j->by_hash, hash);
+	/* objcopy or strip rewrote it after the compile: back to what it was made from */
+	json_t *rw = NULL, *changed = NULL, *step;
+	for (int n = 0; !unit && hash && n < 16 && (step = json_object_get(j->rewrites, hash)); n++) {
+		rw = step;
+		if (!changed && !json_is_true(json_object_get(rw, "symbols_same")))
+			changed = rw;
+		hash = jstr(rw, "from");
+		unit = json_object_get(j->by_hash, hash);
+	}
+	if (unit && rw) {
+		char why[600];
+		json_object_set_new(j->used, jstr(unit, "id"), json_true());
+		if (changed) {
+			snprintf(why, sizeof why, "rewritten by %s after it was compiled, and the rewrite changed its global "
+			         "symbols (definitions or strong references): its bitcode no longer describes it",
+			         jstr(changed, "tool"));
+			add_ref(out, in, unit, "missing", why);
+		} else if (json_is_string(json_object_get(unit, "bitcode"))) {
+			add_ref(out, in, unit, "bitcode", NULL);
+		} else {
+			add_ref(out, in, unit, "missing", jstr(unit, "missing"));
+		}
+		return;
+	}
 	json_t *reloc = !unit && hash ? json_object_get(j->reloc, hash) : NULL;
 	if (reloc && depth < 16) {
 		size_t i;
@@ -84,6 +110,11 @@ static void expand(joined *j, json_t *in, json_t *out, int depth)
 		        "a gcc -flto object (GIMPLE only, no machine code) compiled outside the capture: facet reads "
 		        "neither its code nor its symbols; rebuild it under facet capture (its bitcode is then "
 		        "made from its source), or without -flto");
+	} else if (!json_is_string(json_object_get(in, "member")) && jstr(in, "path") &&
+	           json_object_get(j->by_object, jstr(in, "path"))) {
+		add_ref(out, in, NULL, "missing",
+		        "changed in place after it was compiled (its hash is not the one its compile recorded), by a "
+		        "tool capture does not observe (it follows objcopy and strip): its bitcode may not describe it");
 	} else if (under(j->root, jstr(in, "path"))) {
 		add_ref(out, in, NULL, "missing",
 		        "no capture record for this object: compiled outside the capture, by a compiler called by "
@@ -94,7 +125,23 @@ static void expand(joined *j, json_t *in, json_t *out, int depth)
 	}
 }
 
-static bool read_records(const char *dir, json_t *units, json_t *links, facet_error *err)
+/* A rewrite record's outputs into rewrites (hash -> output), the latest kept. */
+static void add_rewrites(json_t *rewrites, json_t *r)
+{
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(r, "outputs"), i, o) {
+		const char *h = jstr(o, "hash");
+		json_t *old = h ? json_object_get(rewrites, h) : NULL;
+		if (!h || !jstr(o, "from") || (old && jtime(old) > jtime(r)))
+			continue;
+		json_t *e = json_deep_copy(o);
+		json_object_set(e, "time", json_object_get(r, "time"));
+		json_object_set_new(rewrites, h, e);
+	}
+}
+
+static bool read_records(const char *dir, json_t *units, json_t *links, json_t *rewrites, facet_error *err)
 {
 	char rdir[4200];
 	snprintf(rdir, sizeof rdir, "%s/records", dir);
@@ -121,6 +168,8 @@ static bool read_records(const char *dir, json_t *units, json_t *links, facet_er
 			ok = false;
 		} else if (strcmp(kind, "unit") == 0 && jstr(r, "id")) {
 			json_object_set(units, jstr(r, "id"), r);
+		} else if (strcmp(kind, "rewrite") == 0 && json_is_array(json_object_get(r, "outputs"))) {
+			add_rewrites(rewrites, r);
 		} else if (strcmp(kind, "link") == 0 && jstr(r, "output") && jstr(r, "output_hash") &&
 		           json_is_array(json_object_get(r, "inputs"))) {
 			json_array_append(links, r);
@@ -180,9 +229,9 @@ static json_t *program_json(joined *j, json_t *link, json_t *prog_by_hash)
 bool capture_assemble(const char *dir, const char *root, facet_error *err)
 {
 	joined j = {.root = root, .units = json_object(), .by_hash = json_object(), .reloc = json_object(),
-	            .used = json_object()};
+	            .rewrites = json_object(), .by_object = json_object(), .used = json_object()};
 	json_t *links = json_array(), *latest = json_object(), *prog_by_hash = json_object();
-	bool ok = read_records(dir, j.units, links, err);
+	bool ok = read_records(dir, j.units, links, j.rewrites, err);
 	const char *key;
 	json_t *v;
 	json_object_foreach(j.units, key, v) {
@@ -190,6 +239,10 @@ bool capture_assemble(const char *dir, const char *root, facet_error *err)
 		json_t *old = h ? json_object_get(j.by_hash, h) : NULL;
 		if (h && (!old || jtime(old) <= jtime(v)))
 			json_object_set(j.by_hash, h, v);
+		const char *o = jstr(v, "object");
+		old = o ? json_object_get(j.by_object, o) : NULL;
+		if (o && (!old || jtime(old) <= jtime(v)))
+			json_object_set(j.by_object, o, v);
 	}
 	size_t nl = json_array_size(links);
 	json_t **sorted = xcalloc(nl + 1, sizeof *sorted);
@@ -235,6 +288,8 @@ bool capture_assemble(const char *dir, const char *root, facet_error *err)
 	json_decref(j.units);
 	json_decref(j.by_hash);
 	json_decref(j.reloc);
+	json_decref(j.rewrites);
+	json_decref(j.by_object);
 	json_decref(j.used);
 	return ok;
 }

@@ -17,6 +17,7 @@
 #include "capture/hash.h"
 #include "capture/record.h"
 #include "capture/resolve.h"
+#include "capture/rewrite.h"
 #include "capture/spawn.h"
 #include "util/xalloc.h"
 
@@ -446,11 +447,6 @@ int capture_wrap(int argc, char **argv)
 	size_t first_flag = 0;
 	while (first_flag < real.len && real.items[first_flag][0] != '-' && first_flag < real.len - (size_t)(argc - 1))
 		first_flag++;
-	capture_cmd cmd;
-	if (capture_is_linker_name(name))
-		capture_ld_parse(&cmd, argc - 1, argv + 1);
-	else
-		capture_cmd_parse(&cmd, (int)(real.len - first_flag), real.items + first_flag);
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, ".");
@@ -458,6 +454,17 @@ int capture_wrap(int argc, char **argv)
 	 * wrapper (FACET_CAPTURE_BIN is off PATH) nor by the exec hook. */
 	bool active = getenv("FACET_CAPTURE_ACTIVE") != NULL;
 	setenv("FACET_CAPTURE_ACTIVE", "1", 1);
+	if (dir && !active && capture_is_rewriter_name(name)) {   /* objcopy, strip (capture/rewrite.h) */
+		int st = capture_rewrite_run(dir, cwd, name, argc, argv, real.items, now_ns());
+		strvec_free(&real);
+		free(exec_path);
+		return st;
+	}
+	capture_cmd cmd;
+	if (capture_is_linker_name(name))
+		capture_ld_parse(&cmd, argc - 1, argv + 1);
+	else
+		capture_cmd_parse(&cmd, (int)(real.len - first_flag), real.items + first_flag);
 	if (!dir || active || cmd.mode == CAPTURE_PASS || capture_is_probe(&cmd, cwd)) {
 		capture_cmd_free(&cmd);
 		execvp(real.items[0], real.items);

@@ -661,12 +661,89 @@ def linkers(facet):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# Objects rewritten after the compile, as some builds do (the kernel's objtool; objcopy and strip in
+# place elsewhere). Each source defines one function main calls (read from main.c's calls).
+REWRITE_PROJECT = {
+    "a.c": "int a_fn(int x) { return x + 1; }\n",
+    "b.c": "int b_fn(int x) { return x * 2; }\n",
+    "c.c": "int c_fn(int x) { return x - 3; }\n",
+    "d.c": "int d_fn(int x) { return x ^ 4; }\n",
+    "e.c": "int e_fn(int x) { return x + 5; }\n",
+    "f.c": "int f_fn(int x) { return x + 6; }\n",
+    "main.c": "int a_fn(int), b_fn(int), c_fn(int), d_fn(int), e_renamed(int), f_fn(int);\n"
+              "int main(int argc, char **argv) { (void)argv;\n"
+              "  return a_fn(argc) + b_fn(argc) + c_fn(argc) + d_fn(argc) + e_renamed(argc) + f_fn(argc); }\n",
+    "note.txt": "a note section\n",
+    # a.o: a section added in place; b.o: debug info stripped in place (by absolute path: the exec
+    # hook); c.o: copied by objcopy into c2.o; d.o: rewritten in place, then archived;
+    # e.o: a global renamed in place (its bitcode no longer describes it); f.o: rewritten in place
+    # by a copy of objcopy under a name capture does not wrap (an unobserved tool)
+    "Makefile": "CFLAGS = -O2 -g\nOBJCOPY = objcopy\n"
+                "prog: main.o a.o b.o c2.o libd.a e.o f.o\n\t$(CC) -o $@ main.o a.o b.o c2.o e.o f.o libd.a\n"
+                "a.o: a.c\n\t$(CC) $(CFLAGS) -c a.c\n\t$(OBJCOPY) --add-section .note.facet=note.txt a.o\n"
+                "b.o: b.c\n\t$(CC) $(CFLAGS) -c b.c\n\t$(STRIP) --strip-debug b.o\n"
+                "c2.o: c.c\n\t$(CC) $(CFLAGS) -c c.c\n\t$(OBJCOPY) --add-section .note.facet=note.txt c.o c2.o\n"
+                "libd.a: d.c\n\t$(CC) $(CFLAGS) -c d.c\n\t$(OBJCOPY) -R .comment d.o\n\trm -f $@; ar rcs $@ d.o\n"
+                "e.o: e.c\n\t$(CC) $(CFLAGS) -c e.c\n\t$(OBJCOPY) --redefine-sym e_fn=e_renamed e.o\n"
+                "f.o: f.c\n\t$(CC) $(CFLAGS) -c f.c\n\tcp $(REAL_OBJCOPY) ./mycopy\n"
+                "\t./mycopy --add-section .note.facet=note.txt f.o\n",
+}
+
+
+def rewrites(facet):
+    """objcopy and strip rewriting objects after the compile: a rewrite that keeps the object's
+    global symbols keeps its bitcode (in place, into another file, then archived); one that changes
+    them, and a rewrite by a tool capture does not observe, are missing, each with its own reason.
+    The native outputs equal the build's without facet."""
+    tmp = tempfile.mkdtemp(prefix="facet-capture-rw-")
+    try:
+        env = dict(os.environ)
+        env.pop("CC", None)
+        strip = os.path.realpath(shutil.which("strip"))
+        vars_ = ["STRIP=" + strip, "REAL_OBJCOPY=" + os.path.realpath(shutil.which("objcopy"))]
+        proj = os.path.join(tmp, "p")
+        for rel, text in REWRITE_PROJECT.items():
+            os.makedirs(os.path.dirname(os.path.join(proj, rel)), exist_ok=True)
+            with open(os.path.join(proj, rel), "w") as f:
+                f.write(text)
+        outs = ("prog", "a.o", "b.o", "c2.o", "libd.a", "e.o", "f.o")
+        run(["make", "-s"] + vars_, proj, env)
+        plain = {}
+        for f in outs:
+            with open(os.path.join(proj, f), "rb") as x:
+                plain[f] = x.read()
+        run(["sh", "-c", "rm -f prog *.o *.a mycopy"], proj, env)
+        run([facet, "capture", "--", "make", "-s"] + vars_, proj, env)
+        for f in outs:
+            with open(os.path.join(proj, f), "rb") as x:
+                check(x.read() == plain[f], "rewrites: %s differs from the build without facet" % f)
+        r = run([facet, "capture", "list", "--format", "json"], proj, env)
+        progs = json.loads(r.stdout)["programs"] if r.returncode == 0 else []
+        p = progs[0] if len(progs) == 1 else {}
+        missing = {os.path.basename(m.get("path", "")): m.get("reason", "") for m in p.get("missing_units", [])}
+        check(p.get("units") == 7 and p.get("missing") == 2 and sorted(missing) == ["e.o", "f.o"],
+              "rewrites: prog listed as %s" % p)
+        check("rewritten by objcopy" in missing.get("e.o", "") and "symbols" in missing.get("e.o", ""),
+              "rewrites: e.o's reason %r" % missing.get("e.o"))
+        check("changed in place" in missing.get("f.o", ""), "rewrites: f.o's reason %r" % missing.get("f.o"))
+        out = os.path.join(tmp, "prog.bc")
+        r = run([facet, "capture", "extract", "prog", "-o", out], proj, env, expect=1)
+        check(not os.path.exists(out) and "e.o" in r.stderr and "f.o" in r.stderr,
+              "rewrites: extract without --allow-missing: %s" % r.stderr)
+        run([facet, "capture", "extract", "prog", "--allow-missing", "-o", out], proj, env)
+        got = sorted(defined_functions(out)) if os.path.exists(out) else None
+        check(got == ["a_fn", "b_fn", "c_fn", "d_fn", "main"], "rewrites: prog functions %s" % got)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     args = sys.argv[1:]
     bad = "--bad-input" in args
     systems = "--build-systems" in args
     lds = "--linkers" in args
-    args = [a for a in args if a not in ("--bad-input", "--build-systems", "--linkers")]
+    rw = "--rewrites" in args
+    args = [a for a in args if a not in ("--bad-input", "--build-systems", "--linkers", "--rewrites")]
     facet = os.path.abspath(args[0])
     for tool in ("clang-22", "llvm-nm-22", "cc", "make"):
         if not shutil.which(tool):
@@ -677,6 +754,11 @@ def main():
             print("check_capture: ld not on PATH")
             return 1
         linkers(facet)
+    elif rw:
+        if not shutil.which("objcopy") or not shutil.which("strip"):
+            print("check_capture: objcopy or strip not on PATH")
+            return 1
+        rewrites(facet)
     elif systems:
         build_systems(facet)
     elif bad:

@@ -19,6 +19,7 @@
 #include "capture/binfile.h"
 #include "capture/hash.h"
 #include "capture/manifest.h"
+#include "capture/rewrite.h"
 #include "capture/wrap.h"
 
 static capture_cmd parse(int argc, const char **argv)
@@ -170,6 +171,20 @@ static void test_ld_line(void **state)
 		assert_true(capture_is_linker_name(yes[i]));
 	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
 		assert_false(capture_is_linker_name(no[i]));
+}
+
+/* The object rewriters the wrapper follows (capture/rewrite.h), and names
+ * that are not one. */
+static void test_rewriter_names(void **state)
+{
+	(void)state;
+	const char *yes[] = {"objcopy", "strip", "llvm-objcopy", "llvm-strip-22", "x86_64-linux-gnu-objcopy",
+	                     "x86_64-linux-gnu-strip", "objcopy-2.40"};
+	const char *no[] = {"objdump", "stripper", "gstrip", "objcopy-", "llvm-objcopy-22x", "cc", "ld", "strip.sh"};
+	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+		assert_true(capture_is_rewriter_name(yes[i]));
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		assert_false(capture_is_rewriter_name(no[i]));
 }
 
 /* @FILE response files: quotes, backslashes, nesting, an unreadable @FILE
@@ -452,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_lang),         cmocka_unit_test(test_elf_symbols), cmocka_unit_test(test_elf_damaged),
 		cmocka_unit_test(test_archive),      cmocka_unit_test(test_probe_output),
 		cmocka_unit_test(test_is_probe),     cmocka_unit_test(test_ld_line),
+		cmocka_unit_test(test_rewriter_names),
 		cmocka_unit_test(test_response_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
