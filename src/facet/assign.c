@@ -290,22 +290,13 @@ static void store_block(adder *a, unsigned i, const ir_stmt *st, const sbitmap *
 static void block_complete(adder *a)
 {
 	facet_ctx *x = a->x;
-	pta_solver *sv = x->pta->solver;
 	uvec fields = {0};
 	fn_list fns = {0};
 	for (size_t b = 0; b < block_objects(x); b++) {
-		unsigned obj;
-		if (!block_object_at(x, b, &obj, &fields))
+		const sbitmap *held = block_object_at(x, b, &fields);
+		if (!held)
 			continue;
-		sbitmap held = {0};
-		unsigned nl = pta_num_locations(sv);
-		for (unsigned l = 0; l < nl; l++) {
-			unsigned loc = PTA_LOC_BIT | l;
-			const sbitmap *c = pta_loc_object(sv, loc) == obj ? pta_pts(sv, pta_canon(sv, loc)) : NULL;
-			if (c)
-				sbm_union(&held, c);
-		}
-		functions_in(a, &held, &fns);
+		functions_in(a, held, &fns);
 		for (size_t j = 0; j < fns.len; j++) {
 			bool stored = false;
 			for (size_t k = 0; k < fields.len && !stored; k++)
@@ -315,7 +306,6 @@ static void block_complete(adder *a)
 				add(a, fields.items[k], &as);
 			}
 		}
-		sbm_free(&held);
 	}
 	VEC_FREE(&fields);
 	VEC_FREE(&fns);

@@ -32,7 +32,7 @@
 #include "pta/solver.h"
 #include "util/intmap.h"
 
-enum { BLOCK_DEPTH = 12, BLOCK_STEP_CAP = 16 };
+enum { BLOCK_DEPTH = 12, BLOCK_STEP_CAP = 16, BLOCK_BUDGET = 256 };
 
 /* Where an address points inside one heap object. */
 typedef struct block_addr {
@@ -49,6 +49,7 @@ typedef struct block_obj {
 	bool dispatched;           /* a call site loads its callee from it */
 	VEC(int64_t) starts;       /* list starts, ascending after block_collect */
 	VEC(unsigned) fields;      /* the fields keyed in it (after dispatch_sites and stores) */
+	sbitmap held;              /* what its locations hold (dispatched ones) */
 	const char *name;
 } block_obj;
 
@@ -123,11 +124,11 @@ static bool steps(const facet_ctx *x, unsigned u, unsigned target, bool is_slot)
 	return false;
 }
 
-static block_addr resolve(facet_ctx *x, unsigned v, unsigned depth);
+static block_addr resolve(facet_ctx *x, unsigned v, unsigned depth, unsigned *budget);
 
 /* The values merged at v (a phi's operands, or a private slot's stored
  * values): the ones that step v mark a walk; the others must agree. */
-static block_addr merge(facet_ctx *x, unsigned v, bool is_slot, unsigned depth)
+static block_addr merge(facet_ctx *x, unsigned v, bool is_slot, unsigned depth, unsigned *budget)
 {
 	block_addr agreed = {0};
 	bool walk = false;
@@ -148,7 +149,7 @@ static block_addr merge(facet_ctx *x, unsigned v, bool is_slot, unsigned depth)
 			walk = true;
 			continue;
 		}
-		block_addr r = resolve(x, u, depth + 1);
+		block_addr r = resolve(x, u, depth + 1, budget);
 		if (!r.ok)
 			return r;
 		if (agreed.ok && (agreed.obj != r.obj || agreed.head != r.head))
@@ -165,16 +166,17 @@ static block_addr merge(facet_ctx *x, unsigned v, bool is_slot, unsigned depth)
 
 /* Where value v points, walking back through GEPs, copies, phis and the
  * private slots of unoptimised code. */
-static block_addr resolve(facet_ctx *x, unsigned v, unsigned depth)
+static block_addr resolve(facet_ctx *x, unsigned v, unsigned depth, unsigned *budget)
 {
-	if (depth > BLOCK_DEPTH || v == IR_NONE)
+	if (depth > BLOCK_DEPTH || v == IR_NONE || *budget == 0)
 		return fail("the base's definitions are too deep");
+	--*budget;   /* phis of phis: a bounded walk, not an exponential one */
 	unsigned n = v < x->prog->n_values ? n_defs(x, v) : 0;
 	if (n > 1)
-		return merge(x, v, false, depth);
+		return merge(x, v, false, depth, budget);
 	const ir_stmt *d = n ? def(x, v, 0) : NULL;
 	if (d && d->op == ST_GEP) {
-		block_addr r = resolve(x, d->src, depth + 1);
+		block_addr r = resolve(x, d->src, depth + 1, budget);
 		if (d->var_offset)
 			r.known = false;
 		else if (!r.walk)
@@ -182,9 +184,9 @@ static block_addr resolve(facet_ctx *x, unsigned v, unsigned depth)
 		return r;
 	}
 	if (d && d->op == ST_COPY)
-		return resolve(x, d->src, depth + 1);
+		return resolve(x, d->src, depth + 1, budget);
 	if (d && d->op == ST_LOAD && d->offset == 0 && !d->var_offset && has_slot_stores(x, d->src))
-		return merge(x, d->src, true, depth);
+		return merge(x, d->src, true, depth, budget);
 	return root(x, v);
 }
 
@@ -213,6 +215,12 @@ static block_obj *object_add(facet_ctx *x, unsigned obj)
 
 /* The address a callee value v is loaded from: through copies to one load,
  * or the loads of a phi, which must all resolve alike. */
+static block_addr address(facet_ctx *x, unsigned a)
+{
+	unsigned budget = BLOCK_BUDGET;
+	return resolve(x, a, 0, &budget);
+}
+
 static block_addr callee_addr(facet_ctx *x, unsigned v)
 {
 	for (int guard = 0; guard < BLOCK_STEP_CAP && v != IR_NONE && v < x->prog->n_values; guard++) {
@@ -223,7 +231,7 @@ static block_addr callee_addr(facet_ctx *x, unsigned v)
 			continue;
 		}
 		if (n == 1 && d->op == ST_LOAD) {
-			block_addr r = resolve(x, d->src, 0);
+			block_addr r = address(x, d->src);
 			if (r.ok && r.known && !r.walk)
 				r.head += d->offset;
 			return r;
@@ -236,7 +244,7 @@ static block_addr callee_addr(facet_ctx *x, unsigned v)
 			const ir_stmt *l = di->op == ST_COPY && n_defs(x, di->src) == 1 ? def(x, di->src, 0) : NULL;
 			if (!l || l->op != ST_LOAD)
 				return fail("the callee merges values not all loaded");
-			block_addr r = resolve(x, l->src, 0);
+			block_addr r = address(x, l->src);
 			if (r.ok && r.known && !r.walk)
 				r.head += l->offset;
 			if (!r.ok)
@@ -288,16 +296,25 @@ void block_collect(facet_ctx *x)
 		block_addr r = callee_addr(x, p->sites[x->res->sites[i].site].callee_value);
 		note_start(x, &r, true);
 	}
-	/* The store side's walks: only into objects a site reads. */
+	/* The store side's walks (stores of functions): only into objects a
+	 * site reads. */
+	pta_solver *sv = x->pta->solver;
+	sbitmap fn_locs = {0};
+	for (unsigned o = 0; o < x->pta->n_objects && b->objs.len; o++)
+		if (x->pta->objects[o].kind == OBJ_FUNCTION)
+			sbm_set(&fn_locs, pta_canon(sv, pta_field(sv, o, 0)));
 	for (unsigned i = p->n_const_stmts; i < p->n_stmts && b->objs.len; i++) {
 		const ir_stmt *st = &p->stmts[i];
 		if (st->op != ST_STORE)
 			continue;
-		block_addr r = resolve(x, st->dst, 0);
+		const sbitmap *pts = pta_value_pts(x->pta, st->src);
+		if (!pts || !sbm_intersects(pts, &fn_locs))
+			continue;
+		block_addr r = address(x, st->dst);
 		if (r.ok && object(b, r.obj))
 			note_start(x, &r, false);
 	}
-	pta_solver *sv = x->pta->solver;
+	sbm_free(&fn_locs);
 	for (size_t i = 0; i < b->objs.len; i++) {
 		block_obj *o = &b->objs.items[i];
 		if (o->starts.len)
@@ -307,8 +324,12 @@ void block_collect(facet_ctx *x)
 	for (unsigned l = 0; l < nl && b->objs.len; l++) {
 		unsigned loc = PTA_LOC_BIT | l;
 		block_obj *o = object(b, pta_loc_object(sv, loc));
-		if (o && o->dispatched)
-			sbm_set(&b->locs, pta_canon(sv, loc));
+		if (!o || !o->dispatched)
+			continue;
+		sbm_set(&b->locs, pta_canon(sv, loc));
+		const sbitmap *c = pta_pts(sv, pta_canon(sv, loc));
+		if (c)
+			sbm_union(&o->held, c);
 	}
 }
 
@@ -320,6 +341,7 @@ void block_free(facet_ctx *x)
 	for (size_t i = 0; i < b->objs.len; i++) {
 		VEC_FREE(&b->objs.items[i].starts);
 		VEC_FREE(&b->objs.items[i].fields);
+		sbm_free(&b->objs.items[i].held);
 	}
 	VEC_FREE(&b->objs);
 	intmap_free(&b->by_obj);
@@ -392,7 +414,7 @@ size_t block_store_fields(facet_ctx *x, unsigned addr, int64_t off, uvec *out)
 	const sbitmap *pts = addr != IR_NONE ? pta_value_pts(x->pta, addr) : NULL;
 	if (!b || !pts || !sbm_intersects(pts, &b->locs))
 		return 0;
-	block_addr r = resolve(x, addr, 0);
+	block_addr r = address(x, addr);
 	block_obj *o = r.ok ? object(b, r.obj) : NULL;
 	if (o && o->dispatched && r.known) {
 		if (!r.walk)
@@ -421,12 +443,11 @@ size_t block_objects(const facet_ctx *x)
 	return x->blocks ? x->blocks->objs.len : 0;
 }
 
-bool block_object_at(facet_ctx *x, size_t i, unsigned *obj, uvec *fields)
+const sbitmap *block_object_at(facet_ctx *x, size_t i, uvec *fields)
 {
 	const block_obj *o = &x->blocks->objs.items[i];
 	VEC_CLEAR(fields);
 	for (size_t j = 0; j < o->fields.len; j++)
 		VEC_PUSH(fields, o->fields.items[j]);
-	*obj = o->obj;
-	return o->dispatched && o->fields.len > 0;
+	return o->dispatched && o->fields.len > 0 ? &o->held : NULL;
 }

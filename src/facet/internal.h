@@ -155,10 +155,11 @@ key_result block_site_key(facet_ctx *x, const ir_site *s);
  * cleared first): its own, or every field of each block object it may
  * point into when its offset or path is not known; their number. */
 size_t block_store_fields(facet_ctx *x, unsigned addr, int64_t off, uvec *out);
-/* The block objects (0 .. block_objects-1): object i's solver id and its
- * fields; false when no site dispatches through it. */
+/* The block objects (0 .. block_objects-1): object i's fields (into
+ * fields) and what its locations hold; NULL when no site dispatches
+ * through it. */
 size_t block_objects(const facet_ctx *x);
-bool block_object_at(facet_ctx *x, size_t i, unsigned *obj, uvec *fields);
+const sbitmap *block_object_at(facet_ctx *x, size_t i, uvec *fields);
 
 /* assign.c: Algorithm 1; fills init, F and the evidence of every field. */
 void assign_fields(facet_ctx *x);
