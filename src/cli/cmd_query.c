@@ -95,6 +95,15 @@ static const cli_opt table[] = {
 	CLI_OPT_END,
 };
 
+/* facet overlay's own: the query options above mean nothing to it. */
+static const cli_opt overlay_table[] = {
+	CLI_OPT_VALUE("--catalog", common, catalog),
+	CLI_OPT_VALUE("--graph", common, graph),
+	CLI_OPT_VALUE("--format", common, format),
+	CLI_OPT_VALUE("--overlay", common, overlay),
+	CLI_OPT_END,
+};
+
 const cli_opt cli_view_opts[] = {
 	CLI_OPT_VALUE("--root", cli_view_options, root),
 	CLI_OPT_VALUE("--depth", cli_view_options, depth),
@@ -141,9 +150,9 @@ int cli_view_print(const cli_view_options *o, json_t *view, const char *format, 
 }
 
 /* Parses the options every verb shares; false after the message. */
-static bool parse_common(const char *cmd, int argc, char **argv, common *c)
+static bool parse_common(const char *cmd, const cli_opt *options, int argc, char **argv, common *c)
 {
-	if (!cli_parse(cmd, table, c, argc, argv, &c->n_pos))
+	if (!cli_parse(cmd, options, c, argc, argv, &c->n_pos))
 		return false;
 	c->pos = argv + 1;
 	if (!c->catalog) {
@@ -254,7 +263,7 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 	common c = {0};
 	int rc = EXIT_USAGE;
 	unsigned want = query_verb_n_args(v);
-	if (!parse_common("query", argc - 1, vargv, &c))
+	if (!parse_common("query", table, argc - 1, vargv, &c))
 		goto out;
 	if ((unsigned)c.n_pos != want) {
 		cli_error("query", "%s takes %u argument%s, got %d (see --help)", v->cli, want, want == 1 ? "" : "s",
@@ -356,7 +365,7 @@ int cli_overlay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	common c = {0};
-	if (!parse_common("overlay", argc - 1, argv + 1, &c))
+	if (!parse_common("overlay", overlay_table, argc - 1, argv + 1, &c))
 		return EXIT_USAGE;
 	if (c.n_pos) {
 		cli_error("overlay", "unexpected argument '%s' (records come on stdin)", c.pos[0]);

@@ -3,7 +3,8 @@
 docs/concepts.md exactly; every command's --help (each command facet --help
 lists, and facet-query's) says what R± may lose and where to read more.
 Docs drift (issue 20.9): no --help text (docs/help/*.txt) leaves a {{...}}
-unfilled, and every option a command's --help names is one its parser takes.
+unfilled, every option a command's --help names is one its parser takes,
+and every option a command's option table takes is named in its --help.
 
 Usage: check_help.py FACET FACET_QUERY SRCDIR"""
 import os
@@ -22,7 +23,7 @@ checks = Checks()
 
 
 def check(cond, what, detail=""):
-    checks.check(cond, what, detail[-400:] if detail else None)
+    return checks.check(cond, what, detail[-400:] if detail else None)
 
 
 def run(*cmd):
@@ -64,6 +65,46 @@ for sub, opt in (("trace", ["build", "--keep-bc"]), ("capture", ["extract", "--k
 for args in (["--help"], ["overlay", "--help"]):
     r = run(QUERY, *args)
     check(r.returncode == 0 and says_loss(r.stdout), f"facet-query {' '.join(args)} says what R± may lose", r.stdout)
+
+# The other direction: every option a command's table (src/cli) accepts is
+# named in its --help. The tables are read from the source: rows
+# CLI_OPT_VALUE/FLAG/LIST/PAIR("--name", ...) (or the oracle table's V/F
+# shorthands), CLI_OPT_TABLE(shared) including a shared table's rows.
+# capture parses its arguments by hand (src/cli/cmd_capture.c): not covered.
+ROW = re.compile(r'(?:CLI_OPT_(?:VALUE|FLAG|LIST|PAIR)|\b[VF])\("([^"]+)"')
+TABLE = re.compile(r"const cli_opt (\w+)\[\] = \{(.*?)\};", re.S)
+tables = {}
+for f in sorted(os.listdir(os.path.join(SRC, "src/cli"))):
+    if f.endswith(".c"):
+        text = open(os.path.join(SRC, "src/cli", f), encoding="utf-8").read()
+        for name, body in TABLE.findall(text):
+            tables[(f, name)] = body
+            tables[name] = body
+
+
+def accepted(body, seen=()):
+    opts = ROW.findall(body)
+    for shared in re.findall(r"CLI_OPT_TABLE\((\w+)", body):
+        check(shared in tables and shared not in seen, f"shared option table {shared} found in src/cli")
+        opts += accepted(tables.get(shared, ""), seen + (shared,))
+    return opts
+
+
+COMMAND_TABLES = [(c, f"cmd_{c}.c", "table") for c in
+                  ("build", "callgraph", "explain", "fields", "pts", "rederive", "report", "source", "stats", "mcp",
+                   "score", "oo")]
+COMMAND_TABLES += [("trace build", "cmd_trace.c", "table"), ("query", "cmd_query.c", "table"),
+                   ("overlay", "cmd_query.c", "overlay_table")]
+for c, f, name in COMMAND_TABLES:
+    body = tables.get((f, name))
+    if not check(body is not None, f"src/cli/{f} has the option table {name} of facet {c}"):
+        continue
+    opts = accepted(body)
+    check(len(opts) > 0, f"facet {c}: its table has options")
+    text = run(FACET, *c.split(), "--help").stdout
+    for opt in opts:
+        check(re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None,
+              f"facet {c} --help names {opt}, which its parser takes")
 r = run(FACET, "help", "nosuch")
 check(r.returncode == 2 and "nosuch" in r.stderr, "facet help nosuch is a usage error naming it", r.stderr)
 sys.exit(checks.summary())
