@@ -1017,6 +1017,12 @@ void dispatch_sites(facet_ctx *x)
 			fs->reason = "the program has no debug info";
 			continue;
 		}
+		if (s->trampoline) {
+			fs->status = DISP_NAMED;
+			fs->reason = "the call names a trampoline that code patching redirects (static_call); R0 has "
+			             "its initial and patched-in functions";
+			continue;
+		}
 		if (s->callee_value < x->prog->n_values && x->ix.function_of_value[s->callee_value]) {
 			/* `f(...)` through a declaration whose type differs from f's
 			 * (an unprototyped `int f();`, a prototype in another unit):

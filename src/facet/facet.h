@@ -34,7 +34,8 @@ typedef enum disp_status {
 	DISP_ARRAY,          /* a constant-indexed global array of function pointers */
 	DISP_UNRECOVERED,    /* not loaded from memory, or no step found the base's type; see reason */
 	DISP_NAMED,          /* not a pointer call: the call names its callee through a mismatched or
-	                        unprototyped declaration (LLVM counts it indirect; R0 resolves it) */
+	                        unprototyped declaration (LLVM counts it indirect; R0 resolves it),
+	                        or names a patchable trampoline (ir_site.trampoline; R0 resolves it) */
 } disp_status;
 
 /* How the base pointer's type was found: the paper's steps ❶ ❷ ❸, then

@@ -554,6 +554,7 @@ static void lower_module(lowering *L)
 
 	p->n_sites = (unsigned)L->sites.len;
 	p->sites = arena_memdup(&p->arena, L->sites.items, L->sites.len * sizeof *L->sites.items);
+	ir_sections_trampoline_calls(p);
 	p->n_bindings = (unsigned)L->bindings.len;
 	p->bindings = arena_memdup(&p->arena, L->bindings.items, L->bindings.len * sizeof *L->bindings.items);
 

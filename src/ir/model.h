@@ -157,6 +157,11 @@ typedef struct ir_site {
 	/* SITE_INDIRECT whose callee is a constant naming one function through
 	 * an alias or a cast (LLVM's call graph calls it indirect): that function */
 	ir_function *through_alias;
+	/* SITE_INDIRECT: a call naming a trampoline (ir_function.trampoline), which
+	 * the lowering made indirect: its targets are the trampoline's initial
+	 * jump and every function patched in (pta/andersen.c); callee_value is
+	 * the trampoline's address. NULL for any other site. */
+	ir_function *trampoline;
 } ir_site;
 
 /* ---- pointer statements ------------------------------------------------------------------ */
@@ -222,6 +227,14 @@ struct ir_function {
 	bool returns_tracked;          /* its return type can hold an address */
 	const char *demangled;     /* the Itanium demangling of name ("Shape::area()"), NULL when not mangled */
 	bool vtable_only;          /* its address is taken only by vtable and typeinfo initialisers */
+	/* A patchable trampoline (the kernel's static_call): the IR only declares
+	 * it and module asm defines it as one jump (`jmp SYM`, or the bytes of a
+	 * rel32 jmp `.byte 0xe9; .long SYM - (. + 4)`) or as a bare `ret` (a
+	 * call that does nothing until a target is patched in). Calls to it are
+	 * indirect sites (ir_site.trampoline); tramp_initial is SYM when it names
+	 * a function of the module, else NULL (sections.h). */
+	bool trampoline;
+	ir_function *tramp_initial;
 };
 
 /* A pointer-valued slot of a global initializer, at a byte offset of the global. */
@@ -285,6 +298,8 @@ typedef struct ir_module_asm {
 	unsigned entries;          /* data directives naming a module symbol, understood */
 	unsigned unparsed;         /* data directives naming a module symbol in a form not understood */
 	unsigned function_labels;  /* labels defining a function the IR only declares (asm bodies, trampolines) */
+	unsigned trampolines;      /* of those, patchable trampolines (ir_function.trampoline) */
+	unsigned trampoline_calls; /* call sites naming a trampoline, made indirect */
 } ir_module_asm;
 
 /* ---- C++ classes, vtables and virtual calls (src/ir/cxx.c) ------------------------------ */

@@ -21,6 +21,11 @@ typedef struct asm_state {
 	const char *stack[SECTION_STACK][2];
 	unsigned depth;
 	VEC(ir_asm_entry) entries;
+	/* A label just defined a function the IR only declares: its body is
+	 * read for the trampoline forms (sections.h) until its first instruction. */
+	ir_function *pending;
+	unsigned pending_depth;    /* the section stack's depth at the label */
+	bool pending_e9;           /* `.byte 0xe9` seen: a rel32 jmp's operand comes next */
 } asm_state;
 
 static bool ident_start(int c) { return isalpha(c) || c == '_' || c == '.' || c == '$'; }
@@ -169,6 +174,100 @@ static void set_section(asm_state *st, const char *name)
 	st->cur = name;
 }
 
+/* `NAME` then nothing: true with *sym at NAME (cut off in place). */
+static bool lone_symbol(char *s, char **sym)
+{
+	s = skip_ws(s);
+	if (!ident_start((unsigned char)*s) || (s[0] == '.' && !ident_char((unsigned char)s[1])))
+		return false;
+	char *e = s;
+	while (ident_char((unsigned char)*e))
+		e++;
+	if (*skip_ws(e))
+		return false;
+	*e = 0;
+	*sym = s;
+	return true;
+}
+
+/* A rel32 operand: `SYM - (. + 4)` (the jump's target less the address after it). */
+static bool rel32_operand(char *s, char **sym)
+{
+	char *minus = strchr(s, '-');
+	if (!minus)
+		return false;
+	char *q = skip_ws(minus + 1);
+	if (*q++ != '(')
+		return false;
+	q = skip_ws(q);
+	if (*q++ != '.')
+		return false;
+	q = skip_ws(q);
+	if (*q++ != '+')
+		return false;
+	q = skip_ws(q);
+	char *end;
+	if (strtol(q, &end, 0) != 4 || *skip_ws(end) != ')' || *skip_ws(skip_ws(end) + 1))
+		return false;
+	*minus = 0;
+	return lone_symbol(s, sym);
+}
+
+static void make_trampoline(asm_state *st, const char *sym)
+{
+	ir_function *f = NULL;
+	ir_global *g = NULL;
+	ir_function *t = st->pending;
+	t->trampoline = true;
+	t->tramp_initial = sym && lookup_symbol(st->p, sym, &f, &g) ? f : NULL;
+	st->p->module_asm.trampolines++;
+	st->pending = NULL;
+}
+
+/* One statement after the label of st->pending, in the label's own section
+ * (a section pushed meanwhile, as annotations do, is read as usual). True
+ * when the statement was the body's and is consumed: a label alone, `ret`,
+ * `jmp SYM`, `.byte 0xe9` and its `.long SYM - (. + 4)`. Any other
+ * instruction ends the look: an asm body, no trampoline. */
+static bool trampoline_body(asm_state *st, char *s)
+{
+	if (st->depth != st->pending_depth)
+		return false;
+	if (!*s)
+		return true;
+	char *rest, *sym, *end;
+	bool data = directive_is(s, ".long", &rest) || directive_is(s, ".int", &rest) || directive_is(s, ".4byte", &rest);
+	if (st->pending_e9) {
+		if (data && rel32_operand(rest, &sym)) {
+			make_trampoline(st, sym);
+			return true;
+		}
+		st->pending = NULL;
+		return false;
+	}
+	if (directive_is(s, ".byte", &rest)) {
+		long b = strtol(skip_ws(rest), &end, 0);
+		if (b == 0xe9 && end != skip_ws(rest) && !*skip_ws(end)) {
+			st->pending_e9 = true;
+			return true;
+		}
+		st->pending = NULL;
+		return false;
+	}
+	if (*s == '.')
+		return false;   /* .type, .size, .align, .pushsection ...: not the body yet */
+	if (directive_is(s, "jmp", &rest) && lone_symbol(rest, &sym)) {
+		make_trampoline(st, sym);
+		return true;
+	}
+	if (directive_is(s, "ret", &rest) && !*skip_ws(rest)) {
+		make_trampoline(st, NULL);
+		return true;
+	}
+	st->pending = NULL;
+	return false;
+}
+
 static void statement(asm_state *st, char *s)
 {
 	st->p->module_asm.statements++;
@@ -183,10 +282,16 @@ static void statement(asm_state *st, char *s)
 		*e = 0;
 		ir_function *f;
 		ir_global *g;
-		if (lookup_symbol(st->p, s, &f, &g) && f && !f->defined)
+		if (lookup_symbol(st->p, s, &f, &g) && f && !f->defined) {
 			st->p->module_asm.function_labels++;
+			st->pending = f;
+			st->pending_depth = st->depth;
+			st->pending_e9 = false;
+		}
 		s = skip_ws(e + 1);
 	}
+	if (st->pending && trampoline_body(st, s))
+		return;
 	char *rest;
 	if (directive_is(s, ".section", &rest)) {
 		set_section(st, section_name(st, rest));
@@ -247,6 +352,20 @@ void ir_sections_parse_asm(ir_program *p, const char *text, size_t len)
 	p->n_asm_entries = (unsigned)st.entries.len;
 	p->asm_entries = arena_memdup(&p->arena, st.entries.items, st.entries.len * sizeof *st.entries.items);
 	VEC_FREE(&st.entries);
+}
+
+void ir_sections_trampoline_calls(ir_program *p)
+{
+	for (unsigned i = 0; i < p->n_sites; i++) {
+		ir_site *s = &p->sites[i];
+		if (s->kind != SITE_DIRECT || !s->callee || !s->callee->trampoline)
+			continue;
+		s->kind = SITE_INDIRECT;
+		s->trampoline = s->callee;
+		s->callee = NULL;
+		s->n_callbacks = 0;
+		p->module_asm.trampoline_calls++;
+	}
 }
 
 /* ---- bounds ------------------------------------------------------------------------- */

@@ -34,6 +34,19 @@
  * is counted as unparsed. Any text is accepted (never fails). */
 void ir_sections_parse_asm(ir_program *p, const char *text, size_t len);
 
+/* The same pass also reads trampolines: a label defining a function the
+ * IR only declares, whose first instruction in the label's section is
+ * `jmp SYM`, `.byte 0xe9` then `.long SYM - (. + 4)` (a rel32 jmp written as
+ * bytes, as the kernel's static_call does), or `ret` (a trampoline that does
+ * nothing until patched). Such a function gets ir_function.trampoline (and
+ * tramp_initial = SYM when SYM is a function of p); a `jmp *...` or any
+ * other instruction first is an asm body, no trampoline. */
+
+/* Makes every direct call to a trampoline an indirect site (ir_site.
+ * trampoline): code patching changes where it goes, so its targets are a
+ * points-to question (pta/andersen.h). Call after p->sites is filled. */
+void ir_sections_trampoline_calls(ir_program *p);
+
 /* Fills p->bounds and p->bound_of_global from the globals' sections and the
  * asm entries. Call once, after ir_sections_parse_asm. */
 void ir_sections_bind(ir_program *p);

@@ -61,6 +61,7 @@ typedef struct extractor {
 	VEC(pta_obj_info) objects;
 	strmap unmodelled;
 	VEC(unsigned) *targets;       /* per site */
+	intmap tramp_slot;            /* a trampoline's address value -> a node pointing to its slot */
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -577,6 +578,51 @@ static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
 	}
 }
 
+/* ---- trampolines (sections.h) -------------------------------------------------------------- */
+
+/* A trampoline is patched at run time (the kernel's static_call_update
+ * rewrites its jump), so where a call to it goes is memory: a slot object
+ * of its own (named like memory an external function owns, "lib:NAME";
+ * code objects hold no pointers) holds its initial jump's function and
+ * every function patched in. Patching is seen at its call: a call that
+ * passes a trampoline's address (`__static_call_update(&key, &tramp,
+ * func)`) may patch every pointer of its other arguments into it. Non-
+ * function pointers there (the key) are no call targets. Sound for a
+ * patcher called with the trampoline's address itself; one that finds the
+ * trampoline through memory (a table of them) is not seen. */
+static void extract_trampolines(extractor *x)
+{
+	const ir_program *p = x->prog;
+	intmap_init(&x->tramp_slot);
+	for (unsigned i = 0; p->module_asm.trampolines && i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (!f->trampoline)
+			continue;
+		unsigned slot = address_node(x, new_object(x, p->pointer_size, OBJ_LIBRARY, f->id, IR_NONE));
+		intmap_put(&x->tramp_slot, f->value, slot);
+		if (f->tramp_initial)
+			pta_store(x->s, slot, node_of(x, f->tramp_initial->value), 0);
+	}
+}
+
+/* The node pointing to the slot of the trampoline whose address value v is, or PTA_NONE. */
+static unsigned tramp_slot(const extractor *x, unsigned v)
+{
+	uint64_t slot;
+	return v != IR_NONE && x->prog->module_asm.trampolines && intmap_get(&x->tramp_slot, v, &slot) ? (unsigned)slot
+	                                                                                            : PTA_NONE;
+}
+
+static void patch_trampolines(extractor *x, const ir_site *s)
+{
+	for (unsigned i = 0; x->prog->module_asm.trampolines && i < s->n_args; i++) {
+		unsigned slot = tramp_slot(x, s->args[i]);
+		for (unsigned j = 0; slot != PTA_NONE && j < s->n_args; j++)
+			if (j != i && s->args[j] != IR_NONE)
+				pta_store(x->s, slot, node_of(x, s->args[j]), 0);
+	}
+}
+
 /* ---- statements --------------------------------------------------------------------------- */
 
 static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
@@ -614,12 +660,18 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		break;
 	case ST_CALL: {
 		const ir_site *s = &x->prog->sites[st->site];
+		patch_trampolines(x, s);
 		if (s->kind == SITE_DIRECT && s->callee) {
 			bind_call(x, s, s->callee);
 		} else if (s->kind == SITE_INDIRECT && s->callee_value != IR_NONE) {
 			watch w = {s->id, NULL};
 			VEC_PUSH(&x->watches, w);
-			pta_watch(x->s, node_of(x, s->callee_value), (unsigned)x->watches.len - 1);
+			unsigned callee = node_of(x, s->callee_value), slot = s->trampoline ? tramp_slot(x, s->callee_value) : PTA_NONE;
+			if (slot != PTA_NONE) {   /* it goes where its slot says (extract_trampolines) */
+				callee = pta_node(x->s);
+				pta_load(x->s, callee, slot, 0);
+			}
+			pta_watch(x->s, callee, (unsigned)x->watches.len - 1);
 		}
 		/* The callbacks LLVM records on a broker (pthread_create) are bound by
 		 * the broker's library model. */
@@ -786,6 +838,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	intmap_init(&x.clone_obj);
 
 	extract_globals(&x);
+	extract_trampolines(&x);
 	model_outside_callers(&x);
 	/* Each statement tags its constraints, so a collapse can name the
 	 * statement that caused it (pta_collapse_stmt). */
@@ -820,6 +873,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 			r->unmodelled[k++] = x.unmodelled.slots[i].key;
 	qsort(r->unmodelled, k, sizeof *r->unmodelled, by_string);
 
+	intmap_free(&x.tramp_slot);
 	free(x.targets);
 	free(x.ret_node);
 	free(x.static_obj);

@@ -168,6 +168,8 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	        "naming symbols not understood, %u functions defined in asm only\n",
 	        st->module_asm.statements, st->module_asm.entries, st->module_asm.unparsed,
 	        st->module_asm.function_labels);
+	fprintf(out, "trampolines:                   %u patchable (jmp SYM or ret in module asm), %u calls to them "
+	        "resolved as indirect sites\n", st->module_asm.trampolines, st->module_asm.trampoline_calls);
 	fprintf(out, "section arrays:                %u bounds (%u matched by name stem), %u member globals, "
 	        "%u asm entries\n", st->section_bounds, st->section_bounds_by_stem, st->section_members,
 	        st->section_entries);
@@ -216,10 +218,12 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 	fprintf(out, ", \"sites_asm_goto\": %u, \"sites_asm_pointer_operands\": %u, \"aliases\": %u, "
 	       "\"instructions_not_lowered\": %u, \"module_asm_statements\": %u, \"module_asm_entries\": %u, "
 	       "\"module_asm_unparsed\": %u, \"asm_defined_functions\": %u, \"section_bounds\": %u, "
-	       "\"section_bounds_by_stem\": %u, \"section_members\": %u, \"section_entries\": %u",
+	       "\"section_bounds_by_stem\": %u, \"section_members\": %u, \"section_entries\": %u, "
+	       "\"trampolines\": %u, \"trampoline_calls\": %u",
 	       st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts, st->module_asm.statements,
 	       st->module_asm.entries, st->module_asm.unparsed, st->module_asm.function_labels, st->section_bounds,
-	       st->section_bounds_by_stem, st->section_members, st->section_entries);
+	       st->section_bounds_by_stem, st->section_members, st->section_entries, st->module_asm.trampolines,
+	       st->module_asm.trampoline_calls);
 	if (st->pta)
 		fprintf(out, ", \"section_members_static\": %u, \"relative_entries_followed\": %u",
 		       st->section_members_static, st->relative_entries);

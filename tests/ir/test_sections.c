@@ -74,6 +74,8 @@ static void asm_entries_read(void **state)
 	assert_int_equal(p->module_asm.entries, 5);
 	assert_int_equal(p->module_asm.unparsed, 1);
 	assert_int_equal(p->module_asm.function_labels, 1);   /* tramp: */
+	assert_true(ir_find_function(p, "tramp")->trampoline);  /* jmp f */
+	assert_ptr_equal(ir_find_function(p, "tramp")->tramp_initial, ir_find_function(p, "f"));
 	/* Back to the default section after .previous: the last statements are in .text. */
 	ir_program_free(p);
 }
@@ -124,6 +126,79 @@ static void bound_rules(void **state)
 	assert_true(ir_section_bounds("jiffies", ".jiffies", true, &stem));
 }
 
+static void reset_trampoline(ir_program *p)
+{
+	reset_asm(p);
+	ir_function *t = ir_find_function(p, "tramp");
+	t->trampoline = false;
+	t->tramp_initial = NULL;
+}
+
+/* Reads text as the module asm; the trampoline's initial function's name
+ * ("" for none) when tramp became one, NULL when not. */
+static const char *trampoline_of(ir_program *p, const char *text)
+{
+	reset_trampoline(p);
+	ir_sections_parse_asm(p, text, strlen(text));
+	ir_function *t = ir_find_function(p, "tramp");
+	if (!t->trampoline)
+		return NULL;
+	assert_int_equal(p->module_asm.trampolines, 1);
+	return t->tramp_initial ? t->tramp_initial->name : "";
+}
+
+/* The trampoline forms (sections.h), the kernel's own first (an annotation
+ * pushed in between, the rel32 jmp as bytes, a ud2 after), and what is not
+ * one; then the call in use() becomes an indirect site. */
+static void trampolines_read(void **state)
+{
+	(void)state;
+	ir_program *p = program_model();
+	assert_string_equal(trampoline_of(p, ".pushsection .static_call.text, \"ax\"\n.align 4\n.globl tramp\ntramp:\n"
+	                                     "986: \n\t.pushsection .discard.noendbr\n\t.long 986b\n\t.popsection\n"
+	                                     "\t.byte 0xe9; .long g - (. + 4)\n.byte 0x0f, 0xb9, 0xcc\n"
+	                                     ".type tramp, @function\n.popsection\n"),
+	                    "g");
+	assert_int_equal(p->module_asm.unparsed, 0);   /* the jmp's operand is the body's, not data */
+	assert_string_equal(trampoline_of(p, ".text\ntramp:\n\tret; int3; nop; nop; nop\n"), "");
+	assert_string_equal(trampoline_of(p, "tramp: jmp f\n"), "f");
+	assert_string_equal(trampoline_of(p, "tramp: jmp elsewhere\n"), "");   /* not a module function */
+	assert_string_equal(trampoline_of(p, "tramp:\n.byte 0xE9\n.4byte  f-( . +4 )\n"), "f");
+	static const char *const not_one[] = {
+		"tramp: jmp *%rax\n",                     /* an indirect jump: a retpoline-style body */
+		"tramp: mov %rdi, %rax\njmp f\n",          /* another instruction first */
+		"tramp: jmp f + 4\n",
+		"tramp: retq $8\n",
+		"tramp: .byte 0x0f, 0x0b\n",
+		"tramp: .byte 0xe9\n.long f - (. + 5)\n",
+		"tramp: .byte 0xe9\n.long f - (. + 4) + 1\n",
+		"tramp: .byte 0xe9\n.long f - (. + 4\n",
+		"tramp: .byte 0xe9\n.long - (. + 4)\n",
+		"tramp: .byte 0xe9\nnop\n",
+		"tramp: .byte 0xe9",                        /* the text ends */
+		"tramp:",
+		"f: jmp g\n",                              /* f is defined: its body is the IR's */
+		".pushsection x\ntramp:\n.popsection\njmp f\n",   /* the jmp is in another section */
+	};
+	for (size_t i = 0; i < sizeof not_one / sizeof *not_one; i++) {
+		const char *got = trampoline_of(p, not_one[i]);
+		if (got)
+			fail_msg("not a trampoline, yet read as one (to '%s'): %s", got, not_one[i]);
+	}
+	assert_string_equal(trampoline_of(p, "tramp: jmp f\n"), "f");
+	ir_site *call = NULL;
+	for (unsigned i = 0; i < p->n_sites; i++)
+		if (p->sites[i].kind == SITE_DIRECT && p->sites[i].callee == ir_find_function(p, "tramp"))
+			call = &p->sites[i];
+	assert_non_null(call);
+	ir_sections_trampoline_calls(p);
+	assert_int_equal(call->kind, SITE_INDIRECT);
+	assert_ptr_equal(call->trampoline, ir_find_function(p, "tramp"));
+	assert_null(call->callee);
+	assert_int_equal(p->module_asm.trampoline_calls, 1);
+	ir_program_free(p);
+}
+
 /* Hostile text: unterminated quotes and sections, unbalanced pops, deep
  * pushes, empty directives, NUL bytes inside the length, a huge line. */
 static void hostile_asm(void **state)
@@ -136,6 +211,10 @@ static void hostile_asm(void **state)
 		".long\n.quad ,,,\n.long (\n.long f -\n.long - .\n.long f - . - .\n.long f + + 1\n",
 		":::\n.section\n.pushsection\n.section \"\"\n.long f\n",
 		"f:g:.long f;;;;\n#.long f\n\"#\".long g",
+		"tramp:\n.byte\n.byte 0xe9,\n.long\n",
+		"tramp: .byte 0xe9\n.long f - (\n",
+		"tramp: .byte 0xe9\n.long f - ( . + 99999999999999999999999 )\n",
+		"tramp: jmp\n",
 	};
 	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
 		reset_asm(p);
@@ -176,6 +255,7 @@ int main(void)
 		cmocka_unit_test(asm_entries_read),
 		cmocka_unit_test(bounds_found),
 		cmocka_unit_test(bound_rules),
+		cmocka_unit_test(trampolines_read),
 		cmocka_unit_test(hostile_asm),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_stats.py — facet stats counts every kernel construct it cannot model
 (issue 17.2), on the kernel-idiom programs of tests/pta_programs/
-(kernel_idioms/, kernel_sections/), compiled with clang-22 -g at -O0 and -O2.
+(kernel_idioms/, kernel_sections/, static_call/), compiled with clang-22 -g at -O0 and -O2.
 
 Usage: check_stats.py FACET SRCDIR
 
@@ -9,7 +9,10 @@ Every expected count is read from the programs' text, never from facet:
   sites_asm_goto               `asm goto(` statements in functions
   sites_asm_pointer_operands   function-level asm statements with an "r"(p) input
   aliases                      __attribute__((alias(...)))
-  asm_defined_functions        labels that top-level asm defines for declared functions (`.globl NAME`)
+  asm_defined_functions        labels that top-level asm defines for declared functions (`.globl NAME`,
+                               and one per DEFINE_STATIC_CALL[_NULL] use)
+  trampolines                  of those, the trampolines: `jmp NAME` bodies and DEFINE_STATIC_CALL[_NULL] uses
+  trampoline_calls             calls naming a trampoline: static_call(NAME)(...) uses and ICALL'd *_tramp( calls
   module_asm_entries           LEVEL_CALL(...) uses (one `.long fn - .` each)
   module_asm_unparsed          top-level asm data directives in a form facet does not read (`* 2`)
   section_bounds               the declared bound symbols (__start_X, __stop_X, __X_start, __X_end)
@@ -45,6 +48,7 @@ def expected(name, text):
     # symbols bound the .lvlcallN.init sections LEVEL_CALL fills.
     sections_used = set(re.findall(r'section\("(\w+)"\)', code))
     matched = {b for b in bounds if re.sub(r'^__(start|stop)_', '', b) in sections_used or 'lvlcall' in b}
+    static_calls = len(re.findall(r'^DEFINE_STATIC_CALL(?:_NULL)?\(', code, re.M))
     levels = [int(x) for x in re.findall(r'^LEVEL_CALL\((\d+),', code, re.M)]
     rel = 0
     for b in matched:
@@ -55,7 +59,10 @@ def expected(name, text):
         'sites_asm_goto': len(re.findall(r'\basm goto\(', code)),
         'sites_asm_pointer_operands': len(re.findall(r'asm volatile\([^;]*"r"\(p\)', code)),
         'aliases': len(re.findall(r'__attribute__\(\(alias\(', code)),
-        'asm_defined_functions': len(re.findall(r'\.globl (\w+)', code)),
+        'asm_defined_functions': len(re.findall(r'\.globl (\w+)', code)) + static_calls,
+        'trampolines': len(re.findall(r'\\tjmp \w+', code)) + static_calls,
+        'trampoline_calls': len(re.findall(r'\bstatic_call\(\w+\)\(', code))
+                            + len(re.findall(r'ICALL\([^;]*\w_tramp\(', code)),
         'module_asm_entries': level_calls,
         'module_asm_unparsed': len(re.findall(r'\.quad \w+ \+ 0x10 \* 2', code)),
         'section_bounds': len(matched),
@@ -70,7 +77,7 @@ def main():
     facet, srcdir = sys.argv[1], sys.argv[2]
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix='facet-kstats.') as work:
-        for name in ('kernel_idioms', 'kernel_sections'):
+        for name in ('kernel_idioms', 'kernel_sections', 'static_call'):
             files, text = sources(srcdir, name)
             want = expected(name, text)
             for level in ('-O0', '-O2'):

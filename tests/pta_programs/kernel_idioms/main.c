@@ -10,10 +10,10 @@
  *     reached at run time by adding a CPU's offset to its address, and
  *     read through the %gs segment (a pointer in address space 256);
  *   - a static_call-like trampoline: module asm defines the function
- *     `greet_tramp` as `jmp greet_plain`; the IR only declares it (counted
- *     by facet stats, not followed).
- * The trampoline is called directly, not through ICALL: it is no indirect
- * call of the IR. */
+ *     `greet_tramp` as `jmp greet_plain`; the IR only declares it and calls
+ *     it directly, and facet makes that call an indirect site whose target
+ *     is where the jump goes (static_call/ has the kernel's own form, with
+ *     patching). */
 #include <stdio.h>
 #include "../observe.h"
 #include "fs.h"
@@ -78,6 +78,7 @@ int greet_tramp(int x);
 asm(".pushsection .text\n.globl greet_tramp\ngreet_tramp:\n\tjmp greet_plain\n.popsection");
 __attribute__((used)) int greet_plain(int x)
 {
+	OBSERVE_TARGET();
 	return x + 100;
 }
 
@@ -98,7 +99,7 @@ int main(void)
 		ICALL(sum += PER_CPU_PTR(&cpu_hook, cpu)->fn(cpu)); /* @r0: real_handler */
 	int (*fn)(int) = THIS_CPU_FN(cpu_hook);
 	ICALL(sum += fn(3)); /* @r0: real_handler */
-	sum += greet_tramp(1);
+	ICALL(sum += greet_tramp(1)); /* @r0: greet_plain */
 	printf("%ld\n", sum);
 	return 0;
 }
