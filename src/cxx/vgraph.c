@@ -200,10 +200,14 @@ static unsigned complete_at(const engine *E, const di_type *t, int64_t *off, int
 }
 
 /* The class of the complete object that location (obj, *off) lies in, *off
- * made relative to it; IR_NONE when it cannot be read. */
-static unsigned object_class(const engine *E, unsigned obj, int64_t *off)
+ * made relative to it; IR_NONE when it cannot be read. *by_name is set when
+ * only the allocation's IR struct name gave it: llvm-link names isomorphic
+ * classes alike (one "struct.A" for A and B of one layout), so vta may guess
+ * with it but vslot's Prune-Class may not rest on it. */
+static unsigned object_class(const engine *E, unsigned obj, int64_t *off, bool *by_name)
 {
 	const ir_class_use *u = object_entry(E, obj);
+	*by_name = false;
 	if (!u)
 		return IR_NONE;
 	if (u->type) {
@@ -214,6 +218,7 @@ static unsigned object_class(const engine *E, unsigned obj, int64_t *off)
 			return c;
 		}
 	}
+	*by_name = u->by_ir_name;
 	return u->cls;
 }
 
@@ -247,11 +252,14 @@ static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, boo
 		SBM_FOREACH(pts, loc) {
 			unsigned obj = pta_loc_object(s, loc);
 			int64_t off = pta_loc_offset(s, loc);
-			unsigned c = obj != PTA_NONE ? object_class(E, obj, &off) : IR_NONE;
+			bool by_name = false;
+			unsigned c = obj != PTA_NONE ? object_class(E, obj, &off, &by_name) : IR_NONE;
 			if (c == IR_NONE) {
 				*unknown = true;
 				continue;
 			}
+			if (by_name && E->m == M_VSLOT)   /* no evidence to prune on: vslot keeps cha's */
+				*unknown = true;
 			if (this_excludes(E, vc, c))
 				continue;
 			if (E->rcls && !E->rcls_mark[c]) {

@@ -448,7 +448,8 @@ static di_type *record_type(di_type *t)
 static void push_alloc(alloc_vec *out, unsigned value, ir_class *c, di_type *t, int rank)
 {
 	if (c || record_type(t))
-		VEC_PUSH(out, ((alloc_use){{.key = value, .cls = c ? c->id : IR_NONE, .type = t}, c ? rank : 2}));
+		VEC_PUSH(out, ((alloc_use){{.key = value, .cls = c ? c->id : IR_NONE, .type = t, .by_ir_name = c && rank == 1},
+		                            c ? rank : 2}));
 }
 
 static void alloc_classes(cxx_state *S, use_vec *result)

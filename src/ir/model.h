@@ -355,6 +355,8 @@ typedef struct ir_class_use {
 	unsigned key;
 	unsigned cls;              /* IR_NONE in alloc_classes when only the type is known */
 	di_type *type;             /* alloc_classes: the allocation's debug-info type (NULL: none) */
+	bool by_ir_name;           /* alloc_classes: cls comes only from the allocation's IR struct name,
+	                            * which llvm-link gives to isomorphic classes alike (not evidence) */
 } ir_class_use;
 
 /* ---- the program ---------------------------------------------------------------------- */

@@ -2,7 +2,11 @@
 """check_vcalls.py — the C++ virtual-call graphs against the expectations
 written in each program's comments.
 
-Usage: check_vcalls.py FACET PROGRAM.cpp...
+Usage: check_vcalls.py FACET PROGRAM.cpp|PROGRAM_DIR...
+
+A directory is one program of several units: each .cpp compiled to its own
+bitcode and all given to facet together (it links them as llvm-link does);
+its markers are read from every unit, by file and line.
 
 Markers, in a comment on the line of a virtual call (names demangled, as the
 Itanium demangler prints them, separated by ';'):
@@ -42,15 +46,25 @@ def fail(msg):
     return 1
 
 
+def units(path):
+    if os.path.isdir(path):
+        return sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".cpp"))
+    return [path]
+
+
 def markers(path):
+    """Markers by (file name, line)."""
     marks, totals, o2 = {}, {}, True
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
+    for unit in units(path):
+        with open(unit) as f:
+            text = f.readlines()
+        for lineno, line in enumerate(text, 1):
+            at = (os.path.basename(unit), lineno)
             for g, body in MARK.findall(line):
                 names = {n.strip() for n in body.split(";") if n.strip()}
-                marks.setdefault(lineno, {})[g] = names
+                marks.setdefault(at, {})[g] = names
             for body in CLASS.findall(line):
-                marks.setdefault(lineno, {})["class"] = body.strip()
+                marks.setdefault(at, {})["class"] = body.strip()
             t = re.search(r"@total((?:\s+\w+=\d+)+)", line)
             if t:
                 for kv in t.group(1).split():
@@ -61,11 +75,15 @@ def markers(path):
     return marks, totals, o2
 
 
-def graph(facet, bc, g):
-    out = subprocess.run([facet, "callgraph", "--graph", g, "--format", "json", bc],
+def where(s):
+    return (os.path.basename(s.get("file") or ""), s["line"])
+
+
+def graph(facet, bcs, g):
+    out = subprocess.run([facet, "callgraph", "--graph", g, "--format", "json", *bcs],
                          capture_output=True, text=True)
     if out.returncode != 0:
-        raise RuntimeError("facet callgraph --graph %s %s: %s" % (g, bc, out.stderr))
+        raise RuntimeError("facet callgraph --graph %s %s: %s" % (g, " ".join(bcs), out.stderr))
     j = json.loads(out.stdout)
     label = {f["name"]: f.get("demangled", f["name"]) for f in j["functions"]}
     sites = [s for s in j["sites"] if "virtual" in s]
@@ -82,7 +100,8 @@ LEVELS = (("O0", ["-O0"], False), ("O2", ["-O2"], False),
 def check_type_md(facet, base, bc, level):
     """The !type build: metadata present, and the type tests give the sites their class."""
     bad = 0
-    ir = subprocess.run(["llvm-dis-22", bc, "-o", "-"], capture_output=True, text=True, check=True).stdout
+    ir = "".join(subprocess.run(["llvm-dis-22", b, "-o", "-"], capture_output=True, text=True, check=True).stdout
+                 for b in bc)
     if not re.search(r"^@_ZTV\S* = .*!type !", ir, re.M):
         bad += fail("%s -%s: no vtable carries !type metadata" % (base, level))
     sites, _ = graph(facet, bc, "cha")
@@ -94,7 +113,7 @@ def check_type_md(facet, base, bc, level):
         v = s["virtual"]
         if v.get("slot") is not None and v.get("class_from") != "type.test":
             bad += fail("%s:%d -%s: class %s from %s, not the type test" %
-                        (base, s["line"], level, v.get("class"), v.get("class_from")))
+                        (where(s)[0], s["line"], level, v.get("class"), v.get("class_from")))
     return bad
 
 
@@ -106,34 +125,34 @@ def check_level(facet, src, bc, marks, totals, level):
         if level.startswith("O0"):
             by_line = {}
             for s in sites:
-                by_line.setdefault(s["line"], set()).update(label[t] for t in s["targets"])
-                want = marks.get(s["line"], {}).get("class")
+                by_line.setdefault(where(s), set()).update(label[t] for t in s["targets"])
+                want = marks.get(where(s), {}).get("class")
                 if g == "cha" and want is not None and s["virtual"].get("class") != want:
                     bad += fail("%s:%d -%s: static class %s, expected %s" %
-                                (base, s["line"], level, s["virtual"].get("class"), want))
-            for line, want in sorted(marks.items()):
+                                (where(s)[0], s["line"], level, s["virtual"].get("class"), want))
+            for (unit, line), want in sorted(marks.items()):
                 if g not in want:
                     continue
-                if line not in by_line:
-                    bad += fail("%s:%d -%s: no virtual call site on this line" % (base, line, level))
+                if (unit, line) not in by_line:
+                    bad += fail("%s:%d -%s: no virtual call site on this line" % (unit, line, level))
                     continue
-                got = by_line[line]
+                got = by_line[(unit, line)]
                 if got != want[g]:
                     bad += fail("%s:%d -%s %s: targets %s, expected %s" %
-                                (base, line, level, g, sorted(got), sorted(want[g])))
+                                (unit, line, level, g, sorted(got), sorted(want[g])))
             if g in totals:
                 n = sum(len(s["targets"]) for s in sites)
                 if n != totals[g]:
                     bad += fail("%s -%s %s: %d edges at virtual sites, expected %d" % (base, level, g, n, totals[g]))
         elif g == "cha":
             for s in sites:
-                want = marks.get(s["line"], {}).get("cha")
+                want = marks.get(where(s), {}).get("cha")
                 got = {label[t] for t in s["targets"]}
                 if want is None:
-                    bad += fail("%s:%d -%s: a virtual site on an unmarked line" % (base, s["line"], level))
+                    bad += fail("%s:%d -%s: a virtual site on an unmarked line" % (where(s)[0], s["line"], level))
                 elif not got <= want:
                     bad += fail("%s:%d -%s cha: targets %s not a subset of -O0's %s" %
-                                (base, s["line"], level, sorted(got), sorted(want)))
+                                (where(s)[0], s["line"], level, sorted(got), sorted(want)))
     return bad
 
 
@@ -151,11 +170,17 @@ def main():
             for level, flags, type_md in LEVELS:
                 if level.startswith("O2") and not o2:
                     continue
-                bc = os.path.join(tmp, os.path.basename(src) + "." + level + ".bc")
-                cc = subprocess.run(["clang++-22", "-g", *flags, "-w", "-c", "-emit-llvm", src, "-o", bc],
-                                    capture_output=True, text=True)
-                if cc.returncode != 0:
-                    bad += fail("%s: clang++-22 -%s failed: %s" % (src, level, cc.stderr))
+                bc = []
+                for unit in units(src):
+                    bc.append(os.path.join(tmp, "%s.%s.%s.bc" % (os.path.basename(src), os.path.basename(unit), level)))
+                    cc = subprocess.run(["clang++-22", "-g", *flags, "-w", "-c", "-emit-llvm", unit, "-o", bc[-1]],
+                                        capture_output=True, text=True)
+                    if cc.returncode != 0:
+                        bad += fail("%s: clang++-22 -%s failed: %s" % (unit, level, cc.stderr))
+                        break
+                else:
+                    cc = None
+                if cc is not None:
                     continue
                 bad += check_level(facet, src, bc, marks, totals, level)
                 if type_md and level.startswith("O0"):
