@@ -166,7 +166,6 @@ struct pta_solver {
 
 	FILE *trace;            /* every API call, one line each (pta_trace) */
 
-	sbitmap scratch;        /* reused delta buffer of the node being processed */
 	sbitmap acc;            /* compute_cx's locations, gathered before they are merged */
 	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
 	uint32_t *mark, mark_epoch; /* which nodes are in targets */
@@ -881,10 +880,12 @@ static void process(pta_solver *s, uint32_t n)
 		return;
 	s->st.iterations++;
 	s->since_ranked++;
-	/* Detach the delta: everything below may add to pts(n) again. */
-	sbitmap d = s->scratch;
-	sbm_clear(&d);
-	sbm_swap(&d, &v->delta);
+	/* Detach the delta: everything below may add to pts(n) again. Its buffer
+	 * is freed after, not handed back to the node as the next delta's: an
+	 * idle node would keep the capacity of the last delta it passed on, and
+	 * over all nodes that is a second copy of the widest sets. */
+	sbitmap d = v->delta;
+	sbm_init(&v->delta);
 	s->cur = n;
 	s->cur_delta = &d;
 
@@ -902,7 +903,7 @@ static void process(pta_solver *s, uint32_t n)
 	s->cur_delta = NULL;
 	if (*PAR(s, n) != n) {
 		/* A collapse merged n away; the survivor's delta includes d (see merge). */
-		s->scratch = d;
+		sbm_free(&d);
 		goto searches;
 	}
 	for (uint32_t w = N(s, n)->watch; w != NIL; w = s->watches.items[w].next) {
@@ -934,7 +935,7 @@ static void process(pta_solver *s, uint32_t n)
 			}
 		}
 	}
-	s->scratch = d;
+	sbm_free(&d);
 searches:
 	/* Geps that shifted their own output: look for the cycle they are on. */
 	for (size_t i = 0; i < s->pwc_cands.len; i++) {
@@ -1102,7 +1103,6 @@ void pta_free(pta_solver *s)
 	ptrmap_free(&s->fields);
 	ptrmap_free(&s->checked);
 	sbm_free(&s->stale);
-	sbm_free(&s->scratch);
 	sbm_free(&s->acc);
 	VEC_FREE(&s->targets);
 	VEC_FREE(&s->sortbuf);
