@@ -98,6 +98,29 @@ static bool read_decisions(sqlite3 *db, catalog_provenance *pv, facet_error *err
 	return rc == SQLITE_DONE;
 }
 
+/* The functions' names (rows id, name) or the indirect sites (rows id).
+ * A failed step is an error the caller sees, never the end of the rows
+ * (issue 20.3); so is a negative id (a damaged catalog). */
+static bool read_ids(sqlite3 *db, const char *sql, const char *what, catalog_provenance *pv, facet_error *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		if (id < 0)
+			break;
+		if (sqlite3_column_count(st) > 1)
+			pv->names[id] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		else
+			pv->indirect[id] = true;
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE)
+		error_set(err, "reading the %s: %s", what, rc == SQLITE_ROW ? "a negative id" : sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE;
+}
+
 bool catalog_provenance_read(catalog *c, int graph_bit, catalog_provenance *pv, facet_error *err)
 {
 	sqlite3 *db = catalog_db(c);
@@ -111,17 +134,9 @@ bool catalog_provenance_read(catalog *c, int graph_bit, catalog_provenance *pv, 
 	pv->shell.n_functions = (unsigned)nf;
 	pv->names = xcalloc((size_t)nf + 1, sizeof *pv->names);
 	pv->indirect = xcalloc((size_t)ns + 1, sizeof *pv->indirect);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT id, name FROM functions", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW)
-			pv->names[sqlite3_column_int64(st, 0)] = xstrdup((const char *)sqlite3_column_text(st, 1));
-		sqlite3_finalize(st);
-	}
-	if (sqlite3_prepare_v2(db, "SELECT id FROM sites WHERE kind = 'indirect'", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW)
-			pv->indirect[sqlite3_column_int64(st, 0)] = true;
-		sqlite3_finalize(st);
-	}
+	if (!read_ids(db, "SELECT id, name FROM functions", "functions", pv, err) ||
+	    !read_ids(db, "SELECT id FROM sites WHERE kind = 'indirect'", "sites", pv, err))
+		return false;
 	pv->r0 = cg_new(&pv->shell, "r0");
 	pv->stored = cg_new(&pv->shell, "stored");
 	if (!read_graph(db, CG_R0, pv->r0, (unsigned)nf) || !read_graph(db, graph_bit, pv->stored, (unsigned)nf)) {
