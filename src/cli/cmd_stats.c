@@ -49,15 +49,13 @@ int cmd_stats(int argc, char **argv)
 	cli_oracle_args oargs = o.oracle;
 	char **files = argv + 1;
 	if (nfiles == 0) {
-		fputs("facet stats: no input files (see --help)\n", stderr);
+		cli_error("stats", "no input files (see --help)");
 		return EXIT_USAGE;
 	}
-	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
-		fprintf(stderr, "facet stats: unknown format '%s' (text, json)\n", format);
+	if (!cli_choice("stats", "format", format, "text\0json\0"))
 		return EXIT_USAGE;
-	}
 	if (oargs.backend && !refine) {
-		fputs("facet stats: the oracle options need --refine\n", stderr);
+		cli_error("stats", "the oracle options need --refine");
 		return EXIT_USAGE;
 	}
 	cli_oracle orc = {0};
