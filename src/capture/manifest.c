@@ -113,8 +113,9 @@ static void expand(joined *j, json_t *in, json_t *out, int depth)
 	} else if (!json_is_string(json_object_get(in, "member")) && jstr(in, "path") &&
 	           json_object_get(j->by_object, jstr(in, "path"))) {
 		add_ref(out, in, NULL, "missing",
-		        "changed in place after it was compiled (its hash is not the one its compile recorded), by a "
-		        "tool capture does not observe (it follows objcopy and strip): its bitcode may not describe it");
+		        "changed in place after it was compiled (its hash is not the one its compile under capture "
+		        "recorded): rewritten by a tool capture does not follow (it follows objcopy and strip), or "
+		        "compiled again outside the capture; its bitcode may not describe it");
 	} else if (under(j->root, jstr(in, "path"))) {
 		add_ref(out, in, NULL, "missing",
 		        "no capture record for this object: compiled outside the capture, by a compiler called by "
