@@ -18,6 +18,14 @@
 # to /work/kernel for tiny and /work/kernel/defconfig for defconfig (a separate tree rather
 # than make O=DIR, because O= refuses a source tree that was built in place, as tiny's is).
 #
+# The bitcode comes from the kernel's own CONFIG_LTO_CLANG_FULL: ld.lld's --save-temps leaves
+# the merged module of the vmlinux.o link as vmlinux.o.0.0.preopt.bc (written before LTO
+# optimises it; its vmlinux.o.0.2.internalize.bc appearing means it is complete, so the rest of
+# the link is not needed for the analysis). `facet capture` is the other way: since session 6 it
+# observes direct linker calls (the kernel's `ld.lld -r ... -o vmlinux.o` over thin archives,
+# docs/formats.md "links"), but it has not been run on a kernel build, so this recipe does not
+# depend on it.
+#
 # Everything lives under $KWORK (outside any git tree): src/ is the unpacked tree, vmlinux.bc
 # the result, logs/ the logs (build.time is /usr/bin/time -v of the build). Nothing of the
 # kernel is ever committed.
