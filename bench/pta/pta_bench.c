@@ -540,6 +540,11 @@ static int replay(const char *path, int cd)
 		switch (line[0]) {
 		case 'N': ok = sscanf(line + 1, "%u", &id) == 1 && pta_node(s) == id; break;
 		case 'O': ok = sscanf(line + 1, "%llu %u %u", &size, &a, &id) == 3 && pta_object(s, size, a) == id; break;
+		case 'E':
+			ok = sscanf(line + 1, "%u %llu", &a, &size) == 2;
+			if (ok)
+				pta_object_elements(s, a, size);
+			break;
 		case 'F':
 			ok = sscanf(line + 1, "%u %lld %u", &a, &off, &id) == 3;
 			if (ok)
@@ -555,7 +560,7 @@ static int replay(const char *path, int cd)
 			else if (line[0] == 'C')
 				pta_copy(s, a, b);
 			else if (line[0] == 'V')
-				pta_gep_var(s, a, b);
+				pta_gep_stride(s, a, b, sscanf(line + 1, "%*u %*u %llu", &size) == 1 ? size : 0);
 			else
 				pta_watch(s, a, b);
 			break;

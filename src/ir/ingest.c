@@ -174,6 +174,7 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 	LLVMTypeRef ty = LLVMGlobalGetValueType(g);
 	gl->ir_type = lower_type_string(L, ty);
 	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+	gl->elem = lower_array_elem(L, ty);
 	const char *section = LLVMGetSection(g);
 	gl->section = section && *section ? ir_intern(p, section) : NULL;
 	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);

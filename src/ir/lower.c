@@ -85,6 +85,83 @@ static void emit_copy(lowering *L, bool constant, unsigned dst, unsigned src)
 		emit(L, constant, (ir_stmt){.op = ST_COPY, .dst = dst, .src = src});
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+uint64_t lower_array_elem(lowering *L, LLVMTypeRef ty)
+{
+	if (LLVMGetTypeKind(ty) != LLVMArrayTypeKind)
+		return 0;
+	while (LLVMGetTypeKind(ty) == LLVMArrayTypeKind)
+		ty = LLVMGetElementType(ty);
+	return LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+}
+
+/* A constant factor of a variable index: `i * 56` or `i << 3` (-O2 scales
+ * an index into a byte gep itself), else 1. */
+static uint64_t index_factor(LLVMValueRef idx)
+{
+	if (!LLVMIsAInstruction(idx) || LLVMGetNumOperands(idx) != 2)
+		return 1;
+	LLVMOpcode op = LLVMGetInstructionOpcode(idx);
+	LLVMValueRef c = LLVMGetOperand(idx, 1);
+	if (op == LLVMMul && !LLVMIsAConstantInt(c))
+		c = LLVMGetOperand(idx, 0);
+	if (!LLVMIsAConstantInt(c))
+		return 1;
+	uint64_t k = LLVMConstIntGetZExtValue(c);
+	if (op == LLVMMul && k > 0 && k <= UINT32_MAX)
+		return k;
+	if (op == LLVMShl && k < 32)
+		return (uint64_t)1 << k;
+	return 1;
+}
+
+/* A gep with variable indices: its constant part and the gcd of the element
+ * sizes its variable indices scale (0 when one cannot be read). */
+static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, uint64_t *stride)
+{
+	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
+	unsigned n = LLVMGetNumOperands(gep);
+	*off = 0;
+	*stride = 0;
+	for (unsigned i = 1; i < n; i++) {
+		LLVMValueRef idx = LLVMGetOperand(gep, i);
+		uint64_t scale;
+		if (i == 1) {
+			scale = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+		} else if (LLVMGetTypeKind(ty) == LLVMStructTypeKind && LLVMIsAConstantInt(idx)) {
+			unsigned k = (unsigned)LLVMConstIntGetZExtValue(idx);
+			*off += (int64_t)LLVMOffsetOfElement(L->layout, ty, k);
+			ty = LLVMStructGetTypeAtIndex(ty, k);
+			continue;
+		} else if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind || LLVMGetTypeKind(ty) == LLVMVectorTypeKind) {
+			ty = LLVMGetElementType(ty);
+			scale = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
+		} else {
+			*stride = 0;   /* a vector index or a type we cannot walk */
+			*off = 0;
+			return;
+		}
+		if (scale == 0) {
+			*stride = 0;
+			*off = 0;
+			return;
+		}
+		if (LLVMIsAConstantInt(idx))
+			*off += LLVMConstIntGetSExtValue(idx) * (int64_t)scale;
+		else
+			*stride = gcd64(*stride, scale * index_factor(idx));
+	}
+}
+
 bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
 {
 	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
@@ -154,10 +231,14 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 		return;
 	int64_t off = 0;
 	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base, .gep_record = struct_record(L, LLVMGetGEPSourceElementType(gep))};
-	if (lower_gep_offset(L, gep, &off))
+	if (lower_gep_offset(L, gep, &off)) {
 		st.offset = off;
-	else
+	} else {
+		uint64_t stride;
 		st.var_offset = true;
+		gep_var_parts(L, gep, &st.offset, &stride);
+		st.stride = stride <= UINT32_MAX ? (uint32_t)stride : 0;
+	}
 	emit(L, constant, st);
 	/* A variable index collapses the object it points into: its position is
 	 * what the catalog names as the collapse's place. */
@@ -234,8 +315,9 @@ static void lower_alloca(lowering *L, LLVMValueRef inst)
 	/* The allocated struct types the slot when no #dbg_declare does (at -O1
 	 * and above clang tracks assignments with #dbg_assign records, whose
 	 * address operand the C API does not expose). */
+	uint64_t elem = lower_array_elem(L, ty);
 	emit(L, false, (ir_stmt){.op = ST_ALLOCA, .dst = lower_value_id(L, inst), .size = size,
-	                         .gep_record = struct_record(L, ty)});
+	                         .gep_record = struct_record(L, ty), .stride = elem <= UINT32_MAX ? (uint32_t)elem : 0});
 }
 
 /* Where a store (or a variable-index GEP) is in the source: the refinement

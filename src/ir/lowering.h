@@ -60,6 +60,8 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 /* lower.c: the byte offset a GEP (instruction or constant expression) adds
  * to its base, from the data layout; false when an index is not constant. */
 bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out);
+/* ty an array (of arrays...): the bytes of its innermost element; else 0. */
+uint64_t lower_array_elem(lowering *L, LLVMTypeRef ty);
 /* lower.c: can a value of this type hold an address? */
 bool lower_tracked_type(lowering *L, LLVMTypeRef ty);
 /* lower.c: the value id an operand stands for, synthesising constant

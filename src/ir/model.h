@@ -190,9 +190,13 @@ typedef struct ir_stmt {
 	ir_stmt_op op;
 	bool var_offset;
 	unsigned dst, src;         /* value ids, IR_NONE when absent */
-	int64_t offset;            /* bytes */
+	int64_t offset;            /* bytes; ST_GEP with var_offset: the constant part */
 	uint64_t size;             /* ST_ALLOCA: object bytes */
 	unsigned site;             /* ST_CALL */
+	/* ST_GEP with var_offset: every variable index moves by a multiple of
+	 * this many bytes (the gcd of their element sizes), 0 when unknown.
+	 * ST_ALLOCA of an array: the bytes of its innermost element, else 0. */
+	uint32_t stride;
 	/* ST_GEP whose source element type is a named struct or union (unoptimised
 	 * IR keeps them: getelementptr %struct.S, ptr %p, ...): the tag as the
 	 * source spells it ("S"; clang's "struct."/"union." prefix and the linker's
@@ -255,6 +259,7 @@ struct ir_global {
 	bool defined;
 	bool constant;
 	uint64_t size;             /* bytes of its value type (data layout) */
+	uint64_t elem;             /* an array: the bytes of its innermost element, else 0 */
 	const char *ir_type;       /* IR value type, interned */
 	ir_init_slot *slots;       /* function and global addresses in its initializer */
 	unsigned n_slots;

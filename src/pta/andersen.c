@@ -636,6 +636,7 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 	switch (st->op) {
 	case ST_ALLOCA: {
 		unsigned obj = new_object(x, st->size, OBJ_STACK, st->dst, IR_NONE);
+		pta_object_elements(x->s, obj, st->stride);
 		pta_addr(x->s, node_of(x, st->dst), pta_field(x->s, obj, 0));
 		break;
 	}
@@ -643,8 +644,13 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		pta_copy(x->s, node_of(x, st->dst), node_of(x, st->src));
 		break;
 	case ST_GEP:
-		if (st->var_offset)
-			pta_gep_var(x->s, node_of(x, st->dst), node_of(x, st->src));
+		if (st->var_offset && st->stride && st->offset) {
+			/* &a[i].f: whole elements, then the field (solver.h, arrays). */
+			unsigned elems = pta_node(x->s);
+			pta_gep_stride(x->s, elems, node_of(x, st->src), st->stride);
+			pta_gep(x->s, node_of(x, st->dst), elems, st->offset);
+		} else if (st->var_offset)
+			pta_gep_stride(x->s, node_of(x, st->dst), node_of(x, st->src), st->stride);
 		else
 			pta_gep(x->s, node_of(x, st->dst), node_of(x, st->src), st->offset);
 		break;
@@ -736,6 +742,7 @@ static void extract_globals(extractor *x)
 		const ir_global *g = p->globals[i];
 		/* A declared global of unknown size collapses: we cannot see its layout. */
 		gobj[i] = new_object(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE);
+		pta_object_elements(x->s, gobj[i], g->elem);
 		pta_addr(x->s, node_of(x, g->value), pta_field(x->s, gobj[i], 0));
 	}
 	for (unsigned i = 0; i < p->n_globals; i++) {

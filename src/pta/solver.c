@@ -108,6 +108,8 @@ typedef struct pobj {
 	uint8_t  collapsed;
 	uint8_t  cause;     /* why it collapsed: PTA_COLLAPSE_* */
 	uint32_t origin;    /* origin of what collapsed it */
+	uint32_t arr;       /* an array's element bytes (pta_object_elements), 0 none */
+	uint32_t elem;      /* arr once folded (see fold): offsets count mod elem; 0 before */
 } pobj;
 
 typedef struct report { unsigned tag, loc; } report;
@@ -354,6 +356,8 @@ static void *field_key(uint32_t obj, uint32_t off)
 static uint32_t field(pta_solver *s, uint32_t obj, uint32_t off)
 {
 	pobj *o = &s->objs.items[obj];
+	if (o->elem)
+		off %= o->elem;   /* every element is the one element */
 	if (o->collapsed || off == 0) {
 		if (o->base != NIL)
 			return o->base;
@@ -378,8 +382,20 @@ static uint32_t field(pta_solver *s, uint32_t obj, uint32_t off)
 static uint32_t canon(const pta_solver *s, uint32_t loc)
 {
 	uint32_t obj = LOBJ(s, loc);
-	if (obj != NIL && s->objs.items[obj].collapsed)
-		return s->objs.items[obj].base;
+	if (obj == NIL)
+		return loc;
+	const pobj *o = &s->objs.items[obj];
+	if (o->collapsed)
+		return o->base;
+	uint32_t off = s->linfo.items[loc & ~LOC_BIT].off;
+	if (o->elem && off >= o->elem) {   /* folded: the field of the one element */
+		off %= o->elem;
+		if (off == 0)
+			return o->base;
+		void *v = ptrmap_get(&s->fields, field_key(obj, off));
+		assert(v);
+		return (uint32_t)((uintptr_t)v - 1);
+	}
 	return loc;
 }
 
@@ -410,6 +426,27 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 	return base;
 }
 
+/* An array reached by whole elements (a variable index or a cycle's gep of
+ * that stride): from now on every element is the one element, its fields at
+ * offsets mod the element size; the fields made so far merge into those. */
+static void fold(pta_solver *s, uint32_t obj)
+{
+	pobj *o = &s->objs.items[obj];
+	if (o->elem || o->collapsed)
+		return;
+	o->elem = o->arr;
+	for (uint32_t f = s->objs.items[obj].fields; f != NIL; f = N(s, f)->next_field) {
+		uint32_t off = s->linfo.items[f & ~LOC_BIT].off;
+		if (off < s->objs.items[obj].elem)
+			continue;
+		uint32_t t = field(s, obj, off);   /* reduced mod elem; made if new (ahead of f in the list) */
+		sbm_set(&s->stale, f);
+		uint32_t a = find(s, t), b = find(s, f);
+		if (a != b)
+			merge(s, a, b);
+	}
+}
+
 /* The location at byte offset d from location loc, collapsing its object if
  * that leaves the object (see "Collapse" in solver.h). */
 static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
@@ -424,7 +461,18 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 		return field(s, obj, 0);
 	if (d == 0)
 		return loc;
-	int64_t k = (int64_t)li->off + d;
+	int64_t k = (int64_t)li->off + d;   /* li is stale once field() adds a location */
+	if (o->elem) {   /* within an array: the same field of another element, or another field */
+		int64_t e = (int64_t)o->elem;
+		return field(s, obj, (uint32_t)(((k % e) + e) % e));
+	}
+	if ((k < 0 || (uint64_t)k >= o->size) && o->arr && d % (int64_t)o->arr == 0) {
+		/* Whole elements past an end of an array (`v++` up to one past the
+		 * last): the loop walks every element, not outside the array. */
+		fold(s, obj);
+		int64_t e = (int64_t)o->arr;
+		return field(s, obj, (uint32_t)(((k % e) + e) % e));
+	}
 	if (k < 0 || (uint64_t)k >= o->size)
 		return collapse(s, obj, PTA_COLLAPSE_OFFSET);
 	return field(s, obj, (uint32_t)k);
@@ -488,7 +536,9 @@ static int cx_class(uint8_t kind)
 static int cx_same_result(const pcx *a, const pcx *b)
 {
 	int ca = cx_class(a->kind);
-	return ca == cx_class(b->kind) && (ca == CLASS_COLLAPSE || a->off == b->off);
+	/* A collapsing one's offset (a stride, a cycle's gep) decides whether an
+	 * array folds instead (fold), its kind the cause recorded. */
+	return ca == cx_class(b->kind) && a->off == b->off && (ca != CLASS_COLLAPSE || a->kind == b->kind);
 }
 
 /* Marks node id in the current epoch; 1 if it was not marked yet. */
@@ -557,8 +607,18 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 		return;
 	default:
 		sbm_clear(&s->acc);
-		SBM_FOREACH(set, l)
+		SBM_FOREACH(set, l) {
+			/* A whole number of elements of an array (a variable index of
+			 * that stride, a pointer stepping by it in a loop) lands on
+			 * the same field of some element: the field itself. */
+			uint32_t e = s->objs.items[LOBJ(s, l)].arr;
+			if (e && !s->objs.items[LOBJ(s, l)].collapsed && x.off && x.off % e == 0) {
+				fold(s, LOBJ(s, l));
+				sbm_set(&s->acc, canon(s, l));
+				continue;
+			}
 			sbm_set(&s->acc, collapse(s, LOBJ(s, l), x.kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
+		}
 		return;
 	}
 }
@@ -599,8 +659,10 @@ static int cmp_cx(const void *a, const void *b, void *ctx)
 	int cx = cx_class(x->kind), cy = cx_class(y->kind);
 	if (cx != cy)
 		return cx - cy;
-	if (cx != CLASS_COLLAPSE && x->off != y->off)
+	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
+	if (cx == CLASS_COLLAPSE && x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;   /* stable: by id */
 }
 
@@ -1158,6 +1220,15 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 	return id;
 }
 
+void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem)
+{
+	assert(obj < s->objs.len);
+	pobj *o = &s->objs.items[obj];
+	TRACE(s, "E %u %" PRIu64 "\n", obj, elem);
+	if (!o->collapsed && elem > 0 && elem < o->size && o->size % elem == 0)
+		o->arr = (uint32_t)elem;
+}
+
 unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 {
 	assert(obj < s->objs.len);
@@ -1166,6 +1237,8 @@ unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 	uint32_t loc;
 	if (o->collapsed)
 		loc = field(s, obj, 0);
+	else if (o->elem && offset >= 0 && (uint64_t)offset < o->size)
+		loc = field(s, obj, (uint32_t)(offset % o->elem));
 	else if (offset < 0 || (uint64_t)offset >= o->size)
 		loc = collapse(s, obj, PTA_COLLAPSE_OFFSET);
 	else
@@ -1246,9 +1319,19 @@ void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off)
 
 void pta_gep_var(pta_solver *s, unsigned dst, unsigned src)
 {
-	TRACE(s, "V %u %u\n", dst, src);
+	pta_gep_stride(s, dst, src, 0);
+}
+
+void pta_gep_stride(pta_solver *s, unsigned dst, unsigned src, uint64_t stride)
+{
+	if (stride > INT64_MAX)
+		stride = 0;
+	if (stride)
+		TRACE(s, "V %u %u %" PRIu64 "\n", dst, src, stride);
+	else
+		TRACE(s, "V %u %u\n", dst, src);
 	s->st.gep_var++;
-	add_cx(s, CX_GEP_VAR, src, dst, 0);
+	add_cx(s, CX_GEP_VAR, src, dst, (int64_t)stride);   /* off: the stride, 0 unknown */
 }
 
 void pta_watch(pta_solver *s, unsigned node, unsigned tag)

@@ -25,6 +25,12 @@
  *     the object — and if k + d is outside [0, size) the object collapses.
  *     That is sound under C's rule that pointer arithmetic stays inside its
  *     object (one-past-the-end included: it is collapsed too, not guessed);
+ *   - except in an array (pta_object_elements) that a variable index or a
+ *     cycle's gep reaches with a stride of whole elements: that folds it
+ *     instead — every element becomes the one element, offsets count
+ *     modulo the element's size (the fields made so far merge into those),
+ *     so no offset leaves it, and such a stride gives the field it started
+ *     from. Until then its offsets are exact, as in any object;
  *   - a gep with a non-zero offset lies on a cycle of value flow (copies,
  *     the copies loads and stores resolve to, geps): `p = p + k` in a loop,
  *     a positive-weight cycle. Such a gep acts as pta_gep_var, as in Pearce,
@@ -82,13 +88,19 @@ void        pta_free(pta_solver *s);
 void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; off only to measure */
 /* Logs every later call to out (NULL: stop), one line each, for replay by
  * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
- * (with the id returned), "A dst loc", "C dst src", "L|S|G dst src off",
- * "V dst src", "W node tag", "X" (pta_solve), "D on". */
+ * (with the id returned), "E obj elem", "A dst loc", "C dst src",
+ * "L|S|G dst src off", "V dst src [stride]", "W node tag", "X" (pta_solve),
+ * "D on". */
 void        pta_trace(pta_solver *s, FILE *out);
 
 unsigned pta_node(pta_solver *s);                                      /* new pointer variable */
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags); /* new object; size 0 = unknown */
 unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset);      /* location (obj, offset); see Collapse */
+/* obj is an array of elements of elem bytes, elem dividing its size: a
+ * stride of whole elements folds it rather than collapsing it (see
+ * Collapse). Ignored when elem does not divide the size, is 0 or the whole
+ * size, or obj is collapsed. */
+void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem);
 
 void pta_addr(pta_solver *s, unsigned dst, unsigned loc);               /* loc ∈ pts(dst) */
 void pta_copy(pta_solver *s, unsigned dst, unsigned src);               /* pts(src) ⊆ pts(dst) */
@@ -96,6 +108,10 @@ void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off);  /* ∀(o
 void pta_store(pta_solver *s, unsigned dst, unsigned src, int64_t off); /* ∀(o,k) ∈ pts(dst): pts(src) ⊆ pts((o,k+off)) */
 void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off);   /* ∀(o,k) ∈ pts(src): (o,k+off) ∈ pts(dst) */
 void pta_gep_var(pta_solver *s, unsigned dst, unsigned src);            /* ∀o ∈ pts(src): collapse o; (o,0) ∈ pts(dst) */
+/* A variable index that moves by multiples of stride bytes (0: unknown):
+ * ∀(o,k) ∈ pts(src): (o,k) ∈ pts(dst) when o is an array whose element
+ * size divides stride, else as pta_gep_var. */
+void pta_gep_stride(pta_solver *s, unsigned dst, unsigned src, uint64_t stride);
 /* Calls on_new(ctx, tag, loc) for every location that is or will be in
  * pts(node), once per (watch, location), from inside pta_solve. loc is
  * canonical when reported; if its object collapses later, the object's

@@ -473,6 +473,68 @@ static void code_holds_nothing(void **state)
 	pta_free(s);
 }
 
+/* An array of two 16-byte elements {a, b}, {c, d}: constant offsets stay
+ * exact until a stride of whole elements reaches it; then it folds (every
+ * element the one element, fields kept apart) instead of collapsing. A
+ * stride that is not a whole number of elements, or one reaching a plain
+ * object, still collapses. Fed twice: before and after the strided gep. */
+static void array_folds(void **state)
+{
+	(void)state;
+	pta_solver *s = pta_new(NULL, NULL);
+	unsigned fa = pta_object(s, 1, PTA_OBJ_CODE), fb = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned fc = pta_object(s, 1, PTA_OBJ_CODE), fd = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned arr = pta_object(s, 32, 0);
+	pta_object_elements(s, arr, 16);
+	unsigned odd = pta_object(s, 32, 0), plain = pta_object(s, 32, 0);
+	pta_object_elements(s, odd, 16);
+	unsigned fns[4] = {fa, fb, fc, fd};
+	unsigned p = pta_node(s), po = pta_node(s), pp = pta_node(s);
+	pta_addr(s, p, pta_field(s, arr, 0));
+	pta_addr(s, po, pta_field(s, odd, 0));
+	pta_addr(s, pp, pta_field(s, plain, 0));
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned f = pta_node(s);
+		pta_addr(s, f, pta_field(s, fns[k], 0));
+		pta_store(s, p, f, 8 * k);
+		pta_store(s, po, f, 8 * k);
+		pta_store(s, pp, f, 8 * k);
+	}
+	unsigned exact = pta_node(s);
+	pta_load(s, exact, p, 24);               /* arr[1].second */
+	pta_solve(s);
+	EXPECT(s, exact, pta_field(s, fd, 0));
+	assert_int_equal(pta_object_collapse_cause(s, arr), PTA_COLLAPSE_NONE);
+
+	unsigned q = pta_node(s), r = pta_node(s), first = pta_node(s), second = pta_node(s);
+	pta_gep_stride(s, q, p, 32);             /* &arr[2 * i] */
+	pta_gep(s, r, q, 8);                     /* &arr[2 * i].second */
+	pta_load(s, first, q, 0);
+	pta_load(s, second, r, 0);
+	unsigned v = pta_node(s), v2 = pta_node(s), walked = pta_node(s);
+	pta_copy(s, v, p);                       /* for (v = arr; ...; v++) */
+	pta_gep(s, v2, v, 16);
+	pta_copy(s, v, v2);
+	pta_load(s, walked, v, 8);               /* v->second */
+	unsigned qo = pta_node(s), qp = pta_node(s), lo = pta_node(s), lp = pta_node(s);
+	pta_gep_stride(s, qo, po, 8);            /* half elements: collapses */
+	pta_gep_stride(s, qp, pp, 16);           /* no array: collapses */
+	pta_load(s, lo, qo, 0);
+	pta_load(s, lp, qp, 0);
+	pta_solve(s);
+	EXPECT(s, first, pta_field(s, fa, 0), pta_field(s, fc, 0));
+	EXPECT(s, second, pta_field(s, fb, 0), pta_field(s, fd, 0));
+	EXPECT(s, walked, pta_field(s, fb, 0), pta_field(s, fd, 0));
+	EXPECT(s, exact, pta_field(s, fb, 0), pta_field(s, fd, 0));   /* folded: both elements */
+	assert_false(pta_object_collapsed(s, arr));
+	assert_int_equal(pta_canon(s, pta_field(s, arr, 24)), pta_canon(s, pta_field(s, arr, 8)));
+	assert_true(pta_object_collapsed(s, odd));
+	assert_true(pta_object_collapsed(s, plain));
+	EXPECT(s, lo, pta_field(s, fa, 0), pta_field(s, fb, 0), pta_field(s, fc, 0), pta_field(s, fd, 0));
+	EXPECT(s, lp, pta_field(s, fa, 0), pta_field(s, fb, 0), pta_field(s, fc, 0), pta_field(s, fd, 0));
+	pta_free(s);
+}
+
 /* A collapse found while processing a field's content merges that very node
  * away; what it was pushing must still reach its successors. */
 static void collapse_while_processing(void **state)
@@ -1050,6 +1112,7 @@ int main(void)
 		cmocka_unit_test(positive_cycle_through_memory),
 		cmocka_unit_test(zero_sum_cycle_collapses),
 		cmocka_unit_test(code_holds_nothing),
+		cmocka_unit_test(array_folds),
 		cmocka_unit_test(collapse_while_processing),
 		cmocka_unit_test(collapse_causes),
 		cmocka_unit_test(random_systems_match_reference),
