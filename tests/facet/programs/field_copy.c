@@ -1,7 +1,7 @@
 /* A handler copied from field to field (issue 15, precision): an XML
  * parser makes a child parser for an external entity, which inherits its
  * parent's handlers (child->on_comment = parent->on_comment). The parsers
- * live in one pool that a variable index collapses, so the points-to set
+ * live in one heap pool that a variable index collapses, so the points-to set
  * of any handler loaded from a parser holds every function stored anywhere
  * in the pool: R0 gives each handler site every handler of its type.
  * A copy moves only what its source field holds: F(parser.on_comment)
@@ -11,6 +11,7 @@
  * the parent has no end handler) is not one field's copy: its whole
  * points-to set goes in (show_comment rightly among it). */
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef void (*text_fn)(void *user, const char *s);
 
@@ -21,7 +22,7 @@ struct parser {
 	int depth;
 };
 
-static struct parser pool[8];
+static struct parser *pool;   /* a heap array: a variable index collapses it (a global array would fold) */
 static int n_parsers;
 
 static void show_comment(void *u, const char *s) { (void)u; printf("<!--%s-->\n", s); }
@@ -55,6 +56,9 @@ __attribute__((noinline)) void parse(struct parser *p, const char *text)
 
 int main(int argc, char **argv)
 {
+	pool = (struct parser *)calloc(8, sizeof *pool);   /* the cast: the program is C++ too (tests/cxx) */
+	if (!pool)
+		return 1;
 	struct parser *root = new_parser();
 	set_comment(root, show_comment);
 	set_end(root, argc > 2 ? end_ns : end_plain);

@@ -12,8 +12,11 @@
  *       field ops.open holds op_open by a store: R± keeps op_open,
  *       premised (collapsed); op_close is pruned.
  *   struct ops table[2] (a global, OBJECT table), initialised with
- *   {t_open, t_close}, {u_open, u_close}; table[k] with a variable k
- *   (COLLAPSE table) collapses it, holding all four.
+ *   {t_open, t_close}, {u_open, u_close}; `(fnp *)table + (argc & 3)`
+ *   indexes it by a variable in steps of one pointer, half an element
+ *   (COLLAPSE table), so it collapses, holding all four (table[k] alone
+ *   would not: a stride of whole elements folds an array, keeping .open
+ *   and .close apart).
  *     main -> table[k].open (SITE table): R0 the four (the collapse); field
  *       ops.open's initializers name t_open and u_open (witnesses), so R±
  *       keeps them premise-free although the object collapsed.
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
 	int r = (*slot)(argc); /* SITE slot */
 	r += po->open(argc); /* SITE open */
 	int k = argc > 2;
-	r += table[k].open(argc); /* SITE table COLLAPSE table */
+	fnp *tslot = (fnp *)table + (argc & 3); /* COLLAPSE table */
+	r += *tslot == direct_sink;
+	r += table[k].open(argc); /* SITE table */
 	return r + direct_sink(argc);
 }
