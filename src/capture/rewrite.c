@@ -74,6 +74,8 @@ static bool same_names(char **a, size_t na, char **b, size_t nb)
 {
 	if (na != nb)
 		return false;
+	if (na == 0)   /* an empty VEC's items are NULL, which qsort must not get */
+		return true;
 	qsort(a, na, sizeof *a, by_string);
 	qsort(b, nb, sizeof *b, by_string);
 	for (size_t i = 0; i < na; i++)
