@@ -27,6 +27,7 @@
 typedef struct watch {
 	unsigned site;
 	const lib_effect *callback;   /* NULL for an indirect call */
+	unsigned patch_arg;           /* a patcher's call: the argument watched for trampolines, else 0 */
 } watch;
 
 /* A wrapper called at `ctx` whose source `site` is an indirect call: what
@@ -62,6 +63,7 @@ typedef struct extractor {
 	strmap unmodelled;
 	VEC(unsigned) *targets;       /* per site */
 	intmap tramp_slot;            /* a trampoline's address value -> a node pointing to its slot */
+	intmap patcher;               /* function id -> mask of the argument positions a trampoline is passed at */
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -294,7 +296,7 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 			unsigned fp = arg_node(x, s, ef->a);
 			if (fp == PTA_NONE)
 				break;
-			watch w = {s->id, ef};
+			watch w = {s->id, ef, 0};
 			VEC_PUSH(&x->watches, w);
 			pta_watch(x->s, fp, (unsigned)x->watches.len - 1);
 			break;
@@ -524,6 +526,7 @@ static void bind_call(extractor *x, const ir_site *s, const ir_function *f)
 }
 
 static void on_new_target(extractor *x, unsigned tag, const ir_function *f);
+static unsigned tramp_slot(const extractor *x, unsigned v);
 
 /* The solver saw location loc reach a watched node. A function is a
  * target; so is every function a relative entry of a section names when loc
@@ -555,6 +558,13 @@ static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
 	intmap_put(&x->bound, key, 1);
 	const ir_site *s = &x->prog->sites[w.site];
 
+	if (w.patch_arg) {   /* a patcher's call whose argument may point to f */
+		unsigned slot = f->trampoline ? tramp_slot(x, f->value) : PTA_NONE;
+		for (unsigned j = 0; slot != PTA_NONE && j < s->n_args; j++)
+			if (j != w.patch_arg - 1 && s->args[j] != IR_NONE)
+				pta_store(x->s, slot, node_of(x, s->args[j]), 0);
+		return;
+	}
 	if (!w.callback) {
 		VEC_PUSH(&x->targets[s->id], f->id);
 		if (x->bind_all || pta_type_fits(s, f))
@@ -587,9 +597,11 @@ static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
  * every function patched in. Patching is seen at its call: a call that
  * passes a trampoline's address (`__static_call_update(&key, &tramp,
  * func)`) may patch every pointer of its other arguments into it. Non-
- * function pointers there (the key) are no call targets. Sound for a
- * patcher called with the trampoline's address itself; one that finds the
- * trampoline through memory (a table of them) is not seen. */
+ * function pointers there (the key) are no call targets. A function some
+ * call passes a trampoline's address to is a patcher at that position: at
+ * every call to it the argument there is watched, and a trampoline it may
+ * point to (a tracepoint's `tp->static_call_tramp`) is patched the same way.
+ * A patcher never called with a trampoline's address itself is not seen. */
 static void extract_trampolines(extractor *x)
 {
 	const ir_program *p = x->prog;
@@ -603,6 +615,14 @@ static void extract_trampolines(extractor *x)
 		if (f->tramp_initial)
 			pta_store(x->s, slot, node_of(x, f->tramp_initial->value), 0);
 	}
+	intmap_init(&x->patcher);
+	for (unsigned i = 0; p->module_asm.trampolines && i < p->n_sites; i++) {
+		const ir_site *s = &p->sites[i];
+		for (unsigned k = 0; s->kind == SITE_DIRECT && s->callee && k < s->n_args && k < 32; k++)
+			if (s->args[k] != IR_NONE && intmap_get(&x->tramp_slot, s->args[k], NULL))
+				intmap_put(&x->patcher, s->callee->id,
+				           intmap_get_or(&x->patcher, s->callee->id, 0) | (uint64_t)1 << k);
+	}
 }
 
 /* The node pointing to the slot of the trampoline whose address value v is, or PTA_NONE. */
@@ -615,6 +635,15 @@ static unsigned tramp_slot(const extractor *x, unsigned v)
 
 static void patch_trampolines(extractor *x, const ir_site *s)
 {
+	uint64_t mask = x->prog->module_asm.trampolines && s->kind == SITE_DIRECT && s->callee
+	                    ? intmap_get_or(&x->patcher, s->callee->id, 0) : 0;
+	for (unsigned k = 0; mask && k < s->n_args && k < 32; k++) {
+		if (!(mask >> k & 1) || s->args[k] == IR_NONE || tramp_slot(x, s->args[k]) != PTA_NONE)
+			continue;   /* a literal trampoline is patched below */
+		watch w = {s->id, NULL, k + 1};
+		VEC_PUSH(&x->watches, w);
+		pta_watch(x->s, node_of(x, s->args[k]), (unsigned)x->watches.len - 1);
+	}
 	for (unsigned i = 0; x->prog->module_asm.trampolines && i < s->n_args; i++) {
 		unsigned slot = tramp_slot(x, s->args[i]);
 		for (unsigned j = 0; slot != PTA_NONE && j < s->n_args; j++)
@@ -670,7 +699,7 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		if (s->kind == SITE_DIRECT && s->callee) {
 			bind_call(x, s, s->callee);
 		} else if (s->kind == SITE_INDIRECT && s->callee_value != IR_NONE) {
-			watch w = {s->id, NULL};
+			watch w = {s->id, NULL, 0};
 			VEC_PUSH(&x->watches, w);
 			unsigned callee = node_of(x, s->callee_value), slot = s->trampoline ? tramp_slot(x, s->callee_value) : PTA_NONE;
 			if (slot != PTA_NONE) {   /* it goes where its slot says (extract_trampolines) */
@@ -881,6 +910,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	qsort(r->unmodelled, k, sizeof *r->unmodelled, by_string);
 
 	intmap_free(&x.tramp_slot);
+	intmap_free(&x.patcher);
 	free(x.targets);
 	free(x.ret_node);
 	free(x.static_obj);

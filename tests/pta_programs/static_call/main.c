@@ -12,6 +12,10 @@
  *     target, and a call before the first update would reach nothing, so
  *     none is made): notify_log is patched in, then NULL or notify_count
  *     by a select;
+ *   - a tracepoint-style call: tp_func_event starts at event_iter and is
+ *     patched to probe_a by tp_update through the trampoline's address kept
+ *     in a struct (`tp->static_call_tramp`, as kernel/tracepoint.c does):
+ *     the patcher's argument is a pointer, not the trampoline named;
  *   - compute_spare has compute's type and its address is taken (a table
  *     called below), but it is never patched in: in no trampoline's set.
  * Targets are not static: the trampoline's asm names its initial function. */
@@ -56,7 +60,30 @@ void notify_count(int x)
 	(void)x;
 }
 
+void event_iter(int x)
+{
+	OBSERVE_TARGET();
+	(void)x;
+}
+void probe_a(int x)
+{
+	OBSERVE_TARGET();
+	(void)x;
+}
+
 DEFINE_STATIC_CALL(compute, compute_plain);
+DEFINE_STATIC_CALL(tp_func_event, event_iter);
+
+struct tracepoint {
+	struct static_call_key *static_call_key;
+	void *static_call_tramp;
+};
+struct tracepoint event_tp = {&STATIC_CALL_KEY(tp_func_event), STATIC_CALL_TRAMP_ADDR(tp_func_event)};
+
+static void tp_update(struct tracepoint *tp, void (*probe)(int))
+{
+	__static_call_update(tp->static_call_key, tp->static_call_tramp, probe);
+}
 DEFINE_STATIC_CALL(hash, hash_a);
 DEFINE_STATIC_CALL_NULL(notify, notify_log);
 
@@ -82,6 +109,9 @@ int main(int argc, char **argv)
 	ICALL(static_call(notify)(6)); /* @r0: notify_log notify_count */
 	static_call_update(notify, argc > 5 ? NULL : notify_count);
 	ICALL(static_call(notify)(7)); /* @r0: notify_log notify_count */
+	ICALL(static_call(tp_func_event)(9)); /* @r0: event_iter probe_a */
+	tp_update(&event_tp, probe_a);
+	ICALL(static_call(tp_func_event)(10)); /* @r0: event_iter probe_a */
 	ICALL(sum += spare_table[argc - 1](8)); /* @r0: compute_spare */
 	printf("%d\n", sum);
 	return 0;
