@@ -43,6 +43,12 @@ NOT_CXX = {
     "kernel_idioms": "alias must point",   # alias("real_handler") names the C symbol, C++ mangles it
     # module asm names the C symbols (.long early_level - .), which C++ mangles: it does not link
     "kernel_sections": "undefined reference to `early_level'",
+    # a namespace-scope const object has internal linkage in C++: the other unit's extern
+    # declaration finds no definition
+    "merged_copy": "undefined reference to `type_num'",
+    # a function converted to void * in an initializer (the kernel's static_call key), which
+    # C++ does not convert implicitly
+    "static_call": "cannot initialize a member subobject of type 'void *'",
 }
 
 
