@@ -270,16 +270,29 @@ static void store_va_arg(adder *a, unsigned i, const ir_stmt *st, va_flow_list *
  * into its list's key, or into every key of the block. */
 static void store_block(adder *a, unsigned i, const ir_stmt *st, const sbitmap *pts, fn_list *fns)
 {
+	facet_ctx *x = a->x;
 	uvec fields = {0};
-	size_t n = block_store_fields(a->x, st->dst, st->offset, &fields);
-	unsigned from = n ? loaded_field(a->x, st->src) : IR_NONE;
-	for (size_t j = 0; j < n; j++) {
-		if (from != IR_NONE) {   /* a copy of a field (p->h.on_read): resolved with the others */
-			field_copy c = {i, fields.items[j], from};
-			VEC_PUSH(&a->copies, c);
-		} else {
-			store_functions(a, i, fields.items[j], pts, fns, NULL);
-		}
+	size_t n = block_store_fields(x, st->dst, st->offset, &fields);
+	unsigned from = n ? loaded_field(x, st->src) : IR_NONE;
+	if (n && from == IR_NONE) {
+		/* The functions and their origin once per store, not per key: a
+		 * store at an unknown offset goes to every key of its blocks. */
+		functions_in(a, pts, fns);
+		unsigned fn = x->ix.stmt_function[i];
+		bool established = fns->len && facet_value_origin(x, st->src) != ORIGIN_DATA;
+		for (size_t j = 0; j < n; j++)
+			for (size_t k = 0; k < fns->len; k++) {
+				facet_assign as = {.function = fns->items[k], .form = FORM_STORE, .established = established,
+				                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL,
+				                   .constant = st->src < x->prog->n_values && a->is_function_value[st->src]};
+				if (st->loc)
+					as.loc = *st->loc;
+				add(a, fields.items[j], &as);
+			}
+	}
+	for (size_t j = 0; j < n && from != IR_NONE; j++) {   /* a copy of a field (p->h.on_read): resolved with the others */
+		field_copy c = {i, fields.items[j], from};
+		VEC_PUSH(&a->copies, c);
 	}
 	VEC_FREE(&fields);
 }

@@ -364,8 +364,10 @@ static const char *starts_text(facet_ctx *x, const block_obj *o)
 	return arena_strdup(x->arena, n ? buf : "none");
 }
 
-/* The key of a resolved address in a block object; registers the field. */
-static key_result key_of(facet_ctx *x, block_obj *o, const block_addr *r)
+/* The key of a resolved address in a block object; registers the field
+ * (a site's key), or with `existing` only finds it (a store's: a key no
+ * site reads needs no F). */
+static key_result key_of(facet_ctx *x, block_obj *o, const block_addr *r, bool existing, unsigned *field)
 {
 	key_result k = {0};
 	if (!r->known) {
@@ -388,12 +390,20 @@ static key_result key_of(facet_ctx *x, block_obj *o, const block_addr *r)
 	k.untyped = true;
 	k.step = STEP_DIRECT;
 	k.base_type = "untyped block";
-	unsigned f = facet_field_for(x, &k);
+	const char *key = arena_printf(x->arena, "%s@%llu%s", k.record_name, (unsigned long long)k.offset,
+	                               list ? "[]" : "");
+	uintptr_t hit = (uintptr_t)strmap_get(&x->field_by_key, key);
+	if (existing && !hit) {
+		*field = IR_NONE;
+		return k;
+	}
+	unsigned f = hit ? (unsigned)hit - 1 : facet_field_for(x, &k);
 	bool seen = false;
 	for (size_t i = 0; i < o->fields.len && !seen; i++)
 		seen = o->fields.items[i] == f;
 	if (!seen)
 		VEC_PUSH(&o->fields, f);
+	*field = f;
 	return k;
 }
 
@@ -404,7 +414,8 @@ key_result block_site_key(facet_ctx *x, const ir_site *s)
 	block_obj *o = r.ok ? object(x->blocks, r.obj) : NULL;
 	if (!o)
 		return k;   /* not a block: the site keeps dispatch.c's reason */
-	return key_of(x, o, &r);
+	unsigned field;
+	return key_of(x, o, &r, false, &field);
 }
 
 size_t block_store_fields(facet_ctx *x, unsigned addr, int64_t off, uvec *out)
@@ -419,8 +430,10 @@ size_t block_store_fields(facet_ctx *x, unsigned addr, int64_t off, uvec *out)
 	if (o && o->dispatched && r.known) {
 		if (!r.walk)
 			r.head += off;
-		key_result k = key_of(x, o, &r);
-		VEC_PUSH(out, facet_field_for(x, &k));
+		unsigned field;
+		key_of(x, o, &r, true, &field);
+		if (field != IR_NONE)
+			VEC_PUSH(out, field);
 		return out->len;
 	}
 	/* An unknown offset, or a path that does not resolve: any key of any
