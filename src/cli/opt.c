@@ -61,8 +61,17 @@ bool cli_flush(const char *cmd)
 	return false;
 }
 
+/* A one-letter option that takes a value may have it joined, as compilers
+ * take them: -DNAME=V, -Iinclude, -oout.facet. */
+static bool joins(const cli_opt *o)
+{
+	return (o->kind == CLI_VALUE || o->kind == CLI_LIST) && o->name[0] == '-' && o->name[1] != '-' &&
+	       o->name[1] && !o->name[2];
+}
+
 /* The row of table (or of a table it includes) named arg, with the offset
- * of its value in the options struct; arg may be "--name=VALUE". */
+ * of its value in the options struct; arg may be "--name=VALUE" or a joined
+ * one-letter "-XVALUE". */
 static const cli_opt *find(const cli_opt *table, const char *arg, size_t base, size_t *off)
 {
 	for (const cli_opt *o = table; o->kind != CLI_END; o++) {
@@ -73,7 +82,8 @@ static const cli_opt *find(const cli_opt *table, const char *arg, size_t base, s
 			continue;
 		}
 		size_t len = strlen(o->name);
-		if (strncmp(arg, o->name, len) != 0 || (arg[len] && (arg[len] != '=' || o->kind == CLI_FLAG || o->kind == CLI_PAIR)))
+		if (strncmp(arg, o->name, len) != 0 ||
+		    (arg[len] && !joins(o) && (arg[len] != '=' || o->kind == CLI_FLAG || o->kind == CLI_PAIR)))
 			continue;
 		*off = base + o->off;
 		return o;
@@ -116,8 +126,11 @@ bool cli_parse(const char *cmd, const cli_opt *table, void *opts, int argc, char
 			continue;
 		}
 		const char *eq = strchr(arg, '='), *value;
-		if (eq && (size_t)(eq - arg) == strlen(o->name)) {
+		size_t len = strlen(o->name);
+		if (eq && (size_t)(eq - arg) == len) {
 			value = eq + 1;
+		} else if (arg[len]) {
+			value = arg + len;   /* joined: find took it only for joins() */
 		} else if (i + 1 < argc) {
 			value = argv[++i];
 		} else {

@@ -86,6 +86,38 @@ static void values_flags_lists_and_positionals(void **state)
 	cli_list_free(&o.traces);
 }
 
+/* A one-letter option's value may be joined to it, as a compiler's -DNAME=V
+ * or -Idir; a long option's may not, and a flag takes nothing joined. */
+static void one_letter_values_join(void **state)
+{
+	(void)state;
+	char *argv[] = {"t", "-oout.facet", "--trace", "x", "a.c", NULL};
+	opts o = {0};
+	int n = -1;
+	char err[256];
+	assert_true(parse(&o, argv, 5, &n, err, sizeof err));
+	assert_string_equal(o.out, "out.facet");
+	assert_int_equal(n, 1);
+	assert_string_equal(argv[1], "a.c");
+	cli_list_free(&o.traces);
+
+	char *eq[] = {"t", "-o=x.facet", NULL}, *sep[] = {"t", "-o", "-DX", NULL};
+	opts p = {0};
+	assert_true(parse(&p, eq, 2, &n, err, sizeof err));
+	assert_string_equal(p.out, "x.facet");   /* the "=" spelling is kept */
+	opts q = {0};
+	assert_true(parse(&q, sep, 3, &n, err, sizeof err));
+	assert_string_equal(q.out, "-DX");   /* a separate value is taken as it is */
+	assert_int_equal(n, 0);
+
+	char *lng[] = {"t", "--graphrpm", NULL}, *flag[] = {"t", "--allx", NULL};
+	opts r = {0};
+	assert_false(parse(&r, lng, 2, &n, err, sizeof err));
+	assert_string_equal(err, "facet t: error: unknown option '--graphrpm' (see --help)\n");
+	assert_false(parse(&r, flag, 2, &n, err, sizeof err));
+	assert_string_equal(err, "facet t: error: unknown option '--allx' (see --help)\n");
+}
+
 static void refusals_name_the_option(void **state)
 {
 	(void)state;
@@ -138,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(values_flags_lists_and_positionals),
+		cmocka_unit_test(one_letter_values_join),
 		cmocka_unit_test(refusals_name_the_option),
 		cmocka_unit_test(help_stops_at_double_dash),
 		cmocka_unit_test(numbers_and_choices),
