@@ -23,9 +23,7 @@ static ir_program *prog;
 static int setup(void **state)
 {
 	(void)state;
-	dir = catalog_fixture_dir();
-	snprintf(path, sizeof path, "%s/fixture.facet", dir);
-	catalog_fixture_write(dir, path, &prog);
+	catalog_fixture_make(&dir, path, sizeof path, &prog);
 	return 0;
 }
 
@@ -33,10 +31,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	ir_program_free(prog);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	(void)!system(cmd);
-	free(dir);
+	catalog_fixture_remove(dir);
 	return 0;
 }
 

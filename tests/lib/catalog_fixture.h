@@ -51,4 +51,23 @@ static inline char *catalog_fixture_dir(void)
 	return dir;
 }
 
+/* The setup every contract test shares: a fresh directory *dir and the
+ * fixture's catalog written to path (DIR/fixture.facet), the program model
+ * through *prog as catalog_fixture_write gives it. */
+static inline void catalog_fixture_make(char **dir, char *path, size_t pathlen, ir_program **prog)
+{
+	*dir = catalog_fixture_dir();
+	snprintf(path, pathlen, "%s/fixture.facet", *dir);
+	catalog_fixture_write(*dir, path, prog);
+}
+
+/* Removes what catalog_fixture_make made and frees dir. */
+static inline void catalog_fixture_remove(char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	(void)!system(cmd);
+	free(dir);
+}
+
 #endif

@@ -27,9 +27,7 @@ static catalog *cat;
 static int setup(void **state)
 {
 	(void)state;
-	dir = catalog_fixture_dir();
-	snprintf(path, sizeof path, "%s/fixture.facet", dir);
-	catalog_fixture_write(dir, path, NULL);
+	catalog_fixture_make(&dir, path, sizeof path, NULL);
 	facet_error err = {0};
 	cat = catalog_open(path, &err);
 	if (!cat)
@@ -41,10 +39,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	catalog_close(cat);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	(void)!system(cmd);
-	free(dir);
+	catalog_fixture_remove(dir);
 	return 0;
 }
 

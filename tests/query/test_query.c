@@ -26,9 +26,7 @@ static query_session *q;
 static int setup(void **state)
 {
 	(void)state;
-	dir = catalog_fixture_dir();
-	snprintf(path, sizeof path, "%s/fixture.facet", dir);
-	catalog_fixture_write(dir, path, NULL);
+	catalog_fixture_make(&dir, path, sizeof path, NULL);
 	facet_error err = {0};
 	q = query_open(path, &err);
 	if (!q)
@@ -40,10 +38,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	query_close(q);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	(void)!system(cmd);
-	free(dir);
+	catalog_fixture_remove(dir);
 	return 0;
 }
 
