@@ -30,7 +30,7 @@ typedef struct facet_result facet_result;   /* facet/facet.h */
 typedef struct facet_decision facet_decision;   /* facet/facet.h */
 typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
-#define CATALOG_SCHEMA_VERSION 6
+#define CATALOG_SCHEMA_VERSION 7
 
 /* The graphs a catalog may hold are cg/registry.h's; graph i is bit
  * (1 << i) of edges.graphs. */
@@ -80,6 +80,10 @@ const char *catalog_fingerprint_of(const catalog *c);
 #define CATALOG_FN_SHOWN(T) \
 	"(CASE WHEN substr(" T ".name, 1, 2) = '_Z' AND " T ".source_name <> '' THEN " T ".source_name ELSE " T \
 	".name END)"
+/* The name people read for a row T of table globals: its source_name (the
+ * catalog's copy of ir_global_label: "vtable for Circle", "A::count", a C
+ * global's linked name). T.name is the linked symbol. */
+#define CATALOG_GLOBAL_SHOWN(T) "(" T ".source_name)"
 
 /* A row of the meta table, NULL when absent (owned by the catalog). */
 const char *catalog_meta(const catalog *c, const char *key);

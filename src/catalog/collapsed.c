@@ -84,7 +84,7 @@ static void where_of(const pta_result *r, alloca_map *m, unsigned obj, where *w)
 	case OBJ_GLOBAL: {
 		const ir_global *g = p->globals[o->index];
 		w->kind = "global";
-		snprintf(w->name, sizeof w->name, "%s", g->var && g->var->name ? g->var->name : g->name);
+		snprintf(w->name, sizeof w->name, "%s", g->var && g->var->name ? g->var->name : ir_global_label(g));
 		w->loc = g->var ? &g->var->loc : NULL;
 		break;
 	}

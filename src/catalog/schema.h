@@ -19,7 +19,7 @@ static const char catalog_schema_sql[] =
 	"CREATE TABLE site_callbacks(site INTEGER NOT NULL, function INTEGER NOT NULL);\n"
 	"CREATE TABLE globals(id INTEGER PRIMARY KEY, name TEXT NOT NULL, linkage TEXT NOT NULL,\n"
 	"  defined INTEGER NOT NULL, constant INTEGER NOT NULL, size INTEGER NOT NULL, ir_type TEXT,\n"
-	"  var_name TEXT, file TEXT, line INTEGER NOT NULL);\n"
+	"  var_name TEXT, file TEXT, line INTEGER NOT NULL, source_name TEXT NOT NULL);\n"
 	"CREATE TABLE global_slots(global INTEGER NOT NULL, offset INTEGER NOT NULL, kind TEXT NOT NULL,\n"
 	"  function INTEGER, target_global INTEGER, addend INTEGER NOT NULL);\n"
 	"CREATE TABLE address_uses(id INTEGER PRIMARY KEY, function INTEGER NOT NULL, kind TEXT NOT NULL,\n"

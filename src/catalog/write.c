@@ -206,7 +206,7 @@ static bool write_sites(writer *w, const catalog_build *b, const catalog_edge_se
 
 static bool write_globals(writer *w, const ir_program *p)
 {
-	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO globals VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO globals VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)");
 	sqlite3_stmt *sl = catalog_w_prep(w, "INSERT INTO global_slots VALUES(?1,?2,?3,?4,?5,?6)");
 	bool ok = st && sl;
 	for (unsigned i = 0; ok && i < p->n_globals; i++) {
@@ -221,6 +221,7 @@ static bool write_globals(writer *w, const ir_program *p)
 		catalog_w_text(st, 8, g->var ? g->var->name : NULL);
 		catalog_w_text(st, 9, g->var ? g->var->loc.file : NULL);
 		sqlite3_bind_int64(st, 10, g->var ? g->var->loc.line : 0);
+		catalog_w_text(st, 11, ir_global_label(g));
 		ok = catalog_w_step(w, st);
 		for (unsigned k = 0; ok && k < g->n_slots; k++) {
 			const ir_init_slot *s = &g->slots[k];

@@ -166,9 +166,11 @@ static json_t *collapsed_json(const facet_result *r, graphs *gs, const ir_site *
 	json_t *a = json_array();
 	for (unsigned i = 0; i < n && i < HOLDERS_SHOWN; i++) {
 		json_t *h = json_object();
-		char *name = pta_loc_name(r->pta, pta_field(r->pta->solver, hs[i].object, 0));
-		json_object_set_new(h, "object", json_string(name));
+		unsigned loc = pta_field(r->pta->solver, hs[i].object, 0);
+		char *name = pta_loc_name(r->pta, loc, true), *linked = pta_loc_name(r->pta, loc, false);
+		facet_xname_set(h, "object", name, linked);   /* "vtable for A*+0" beside "_ZTV1A*+0" */
 		free(name);
+		free(linked);
 		json_object_set_new(h, "holds", json_integer(hs[i].held));
 		json_object_set_new(h, "cause", json_string(pta_collapse_cause_name(hs[i].cause)));
 		const ir_stmt *st = hs[i].stmt;

@@ -47,6 +47,12 @@ void cxx_demangle_functions(ir_program *p)
 		if (strncmp(f->name, "_Z", 2) == 0)
 			f->demangled = demangle(p, f->name);
 	}
+	/* globals too: "_ZTV6Circle" -> "vtable for Circle", "_ZN1A5countE" -> "A::count" */
+	for (unsigned i = 0; i < p->n_globals; i++) {
+		ir_global *g = p->globals[i];
+		if (strncmp(g->name, "_Z", 2) == 0)
+			g->demangled = demangle(p, g->name);
+	}
 }
 
 typedef struct cxx_state {

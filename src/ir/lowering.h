@@ -70,7 +70,8 @@ unsigned lower_operand(lowering *L, LLVMValueRef v);
 /* lower.c: append the statements of one instruction to L->stmts. */
 void lower_instruction(lowering *L, LLVMValueRef inst);
 
-/* cxx.c: each function's demangled name (ir_function.demangled). */
+/* cxx.c: each function's and global's demangled name (ir_function.demangled,
+ * ir_global.demangled). */
 void cxx_demangle_functions(ir_program *p);
 /* cxx.c: C++ classes, vtable address points, allocation classes and
  * instantiations (model.h); then cxx_vcalls. Needs the lowered program. */

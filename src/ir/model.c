@@ -52,6 +52,11 @@ const char *ir_function_label(const ir_function *f)
 	return f->demangled ? f->demangled : f->name;
 }
 
+const char *ir_global_label(const ir_global *g)
+{
+	return g->demangled ? g->demangled : g->name;
+}
+
 ir_function *ir_find_function(const ir_program *p, const char *name)
 {
 	return strmap_get(&p->function_by_name, name);

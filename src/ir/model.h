@@ -255,6 +255,7 @@ struct ir_global {
 	unsigned id;
 	unsigned value;
 	const char *name;
+	const char *demangled;     /* the Itanium demangling of name ("vtable for Circle", "A::count"), NULL when not mangled */
 	ir_linkage linkage;
 	bool defined;
 	bool constant;
@@ -423,6 +424,8 @@ typedef struct ir_program {
 
 /* What people read for f: its demangled name, else its linked name. */
 const char *ir_function_label(const ir_function *f);
+/* What people read for g: its demangled name, else its linked name. */
+const char *ir_global_label(const ir_global *g);
 ir_function *ir_find_function(const ir_program *p, const char *name);
 ir_global *ir_find_global(const ir_program *p, const char *name);
 /* Intern s in the program's arena: equal strings get the same pointer. */

@@ -952,7 +952,10 @@ const sbitmap *pta_value_pts(const pta_result *r, unsigned value)
 	return pta_pts(r->solver, r->value_node[value]);
 }
 
-char *pta_loc_name(const pta_result *r, unsigned loc)
+/* f's name in pta_loc_name */
+static const char *loc_fn(const ir_function *f, bool shown) { return shown ? ir_function_label(f) : f->name; }
+
+char *pta_loc_name(const pta_result *r, unsigned loc, bool shown)
 {
 	const ir_program *p = r->prog;
 	unsigned obj = pta_loc_object(r->solver, loc);
@@ -965,10 +968,11 @@ char *pta_loc_name(const pta_result *r, unsigned loc)
 	int n = -1;
 	switch (o->kind) {
 	case OBJ_FUNCTION:
-		n = asprintf(&out, "%s", p->functions[o->index]->name);
+		n = asprintf(&out, "%s", loc_fn(p->functions[o->index], shown));
 		break;
 	case OBJ_GLOBAL:
-		n = asprintf(&out, "%s%s+%lld", p->globals[o->index]->name, collapsed, off);
+		n = asprintf(&out, "%s%s+%lld", shown ? ir_global_label(p->globals[o->index]) : p->globals[o->index]->name,
+		             collapsed, off);
 		break;
 	case OBJ_STACK:
 		n = asprintf(&out, "stack:%%%u%s+%lld", o->index, collapsed, off);
@@ -976,19 +980,19 @@ char *pta_loc_name(const pta_result *r, unsigned loc)
 	case OBJ_HEAP: {
 		const ir_site *s = &p->sites[o->index];
 		bool via = o->context != IR_NONE;
-		n = asprintf(&out, "heap:%s:%u%s%s%s%s+%lld", s->loc.file ? s->loc.file : s->caller->name, s->loc.line,
-		             via ? "(via " : "", via ? p->functions[o->context]->name : "", via ? ")" : "",
+		n = asprintf(&out, "heap:%s:%u%s%s%s%s+%lld", s->loc.file ? s->loc.file : loc_fn(s->caller, shown), s->loc.line,
+		             via ? "(via " : "", via ? loc_fn(p->functions[o->context], shown) : "", via ? ")" : "",
 		             collapsed, off);
 		break;
 	}
 	case OBJ_VARARGS:
-		n = asprintf(&out, "varargs:%s", p->functions[o->index]->name);
+		n = asprintf(&out, "varargs:%s", loc_fn(p->functions[o->index], shown));
 		break;
 	case OBJ_LIBRARY:
 		if (o->index == IR_NONE)
 			n = asprintf(&out, "outside");   /* a library's callers (model_outside_callers) */
 		else
-			n = asprintf(&out, "lib:%s", p->functions[o->index]->name);
+			n = asprintf(&out, "lib:%s", loc_fn(p->functions[o->index], shown));
 		break;
 	}
 	return n < 0 ? xstrdup("?") : out;

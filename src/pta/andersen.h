@@ -93,8 +93,10 @@ void pta_result_free(pta_result *r);
 /* Points-to set of a value (NULL when the analysis never saw it). */
 const sbitmap *pta_value_pts(const pta_result *r, unsigned value);
 /* "name+offset" for a location: functions and globals by name, stack slots as
- * stack:FUNC:%value, heap sites as heap:FILE:LINE, library memory as lib:NAME. */
-char *pta_loc_name(const pta_result *r, unsigned loc);   /* caller frees */
+ * stack:FUNC:%value, heap sites as heap:FILE:LINE, library memory as lib:NAME.
+ * shown: the names people read (ir_function_label, ir_global_label: "vtable
+ * for Circle*+0"), else the linked names ("_ZTV6Circle*+0"); the same for C. */
+char *pta_loc_name(const pta_result *r, unsigned loc, bool shown);   /* caller frees */
 
 /* R0's type filter (FLTA, §3.2): f's IR function type equals the call's;
  * also a call that names f itself through a mismatched prototype, and a

@@ -19,7 +19,7 @@ static void print_set(FILE *out, const pta_result *r, const sbitmap *set)
 		SBM_FOREACH(set, loc) {
 			if (count == SHOW_MAX)
 				break;
-			char *name = pta_loc_name(r, loc);
+			char *name = pta_loc_name(r, loc, false);   /* a list split at spaces: linked names */
 			size_t w = strlen(name) + 1;
 			if (count && col + w > 100) {
 				fputs("\n    ", out);
@@ -48,7 +48,7 @@ static void print_holders(FILE *out, const pta_result *r, const sbitmap *set)
 	pta_holder hs[HOLDERS_SHOWN];
 	unsigned n = pta_collapsed_holders(r, NULL, set, hs, HOLDERS_SHOWN);
 	for (unsigned i = 0; i < n && i < HOLDERS_SHOWN; i++) {
-		char *name = pta_loc_name(r, pta_field(r->solver, hs[i].object, 0));
+		char *name = pta_loc_name(r, pta_field(r->solver, hs[i].object, 0), true);
 		fprintf(out, "    collapsed object %s holds %u of these; collapsed by %s", name, hs[i].held,
 		        pta_collapse_cause_name(hs[i].cause));
 		const ir_stmt *st = hs[i].stmt;

@@ -18,6 +18,22 @@ static json_t *col_text(sqlite3_stmt *st, int col)
 	return t ? json_string((const char *)t) : json_null();
 }
 
+/* A global named in an answer: o[key] is the name people read (column
+ * shown: CATALOG_GLOBAL_SHOWN) and o[KEY_symbol] the linked name (column
+ * linked) when it differs (a C++ symbol: "vtable for Circle" beside
+ * "_ZTV6Circle"), facet_xname_set's rule. NULL columns give null. */
+static void global_set(json_t *o, const char *key, sqlite3_stmt *st, int shown, int linked)
+{
+	if (!col_str(st, shown) || !col_str(st, linked))
+		json_object_set_new(o, key, col_text(st, linked));
+	else
+		facet_xname_set(o, key, col_str(st, shown), col_str(st, linked));
+}
+
+/* The shown name of a field assignment's global (a linked name, column C). */
+#define ASSIGNED_GLOBAL_SHOWN(C) \
+	"(SELECT " CATALOG_GLOBAL_SHOWN("ag") " FROM globals ag WHERE ag.name = " C " LIMIT 1)"
+
 /* A file argument matches a recorded path exactly or as its trailing path
  * components ("ngx_http.c" matches "src/http/ngx_http.c"). */
 #define FILE_MATCH(col, arg) "(" col " = " arg " OR " col " LIKE '%/' || " arg ")"
@@ -40,15 +56,18 @@ json_t *qv_defs(qctx *q)
 		json_array_append_new(fns, q_fn_json(q, ids.items[i]));
 	VEC_FREE(&ids);
 	json_t *globals = json_array();
-	st = q_stmt(q->s, "SELECT name, linkage, defined, constant, file, line, ir_type FROM globals "
-	                  "WHERE name = ?1 OR var_name = ?1 ORDER BY id");
+	st = q_stmt(q->s, "SELECT name, linkage, defined, constant, file, line, ir_type, " CATALOG_GLOBAL_SHOWN("globals")
+	                  " FROM globals WHERE name = ?1 OR var_name = ?1 OR source_name = ?1 ORDER BY id");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-	while (q_step(q->s, st))
-		json_array_append_new(globals, json_pack("{s:o, s:o, s:b, s:b, s:o, s:I, s:o}", "name", col_text(st, 0),
-		                                         "linkage", col_text(st, 1), "defined", sqlite3_column_int(st, 2),
-		                                         "constant", sqlite3_column_int(st, 3), "file", col_text(st, 4),
-		                                         "line", (json_int_t)sqlite3_column_int64(st, 5), "ir_type",
-		                                         col_text(st, 6)));
+	while (q_step(q->s, st)) {
+		json_t *g = json_object();
+		global_set(g, "name", st, 7, 0);
+		json_object_update_new(g, json_pack("{s:o, s:b, s:b, s:o, s:I, s:o}", "linkage", col_text(st, 1), "defined",
+		                                    sqlite3_column_int(st, 2), "constant", sqlite3_column_int(st, 3), "file",
+		                                    col_text(st, 4), "line", (json_int_t)sqlite3_column_int64(st, 5),
+		                                    "ir_type", col_text(st, 6)));
+		json_array_append_new(globals, g);
+	}
 	size_t n_def = 0;
 	size_t i;
 	json_t *f;
@@ -136,7 +155,8 @@ json_t *qv_at(qctx *q)
 		json_object_set_new(fj, "why", json_string("has code here"));
 		json_array_append_new(fns, fj);
 	}
-	st = q_stmt(q->s, "SELECT u.kind, u.function, g.name, u.offset, u.file, u.line, u.col, u.in_function, d.key FROM "
+	st = q_stmt(q->s, "SELECT u.kind, u.function, g.name, u.offset, u.file, u.line, u.col, u.in_function, d.key, "
+	                  CATALOG_GLOBAL_SHOWN("g") " FROM "
 	                  "address_uses u JOIN functions f ON f.id = u.function LEFT JOIN globals g ON g.id = u.global "
 	                  "LEFT JOIN functions i ON i.id = u.in_function LEFT JOIN fields d ON d.id = u.field "
 	                  "WHERE u.line = ?2 AND " FILE_MATCH("u.file", "?1") " ORDER BY u.id");
@@ -145,7 +165,7 @@ json_t *qv_at(qctx *q)
 	while (q_step(q->s, st)) {
 		json_t *u = json_pack("{s:o}", "kind", col_text(st, 0));
 		q_fn_name_set(q, u, "function", (unsigned)sqlite3_column_int64(st, 1));
-		json_object_set_new(u, "global", col_text(st, 2));
+		global_set(u, "global", st, 9, 2);
 		if (sqlite3_column_type(st, 7) == SQLITE_NULL)
 			json_object_set_new(u, "in_function", json_null());
 		else
@@ -154,16 +174,19 @@ json_t *qv_at(qctx *q)
 		json_object_set_new(u, "column", json_integer(sqlite3_column_int64(st, 6)));
 		json_array_append_new(uses, u);
 	}
-	st = q_stmt(q->s, "SELECT d.key, d.name, f.name, a.form, a.global, a.in_function FROM field_assignments a "
+	st = q_stmt(q->s, "SELECT d.key, d.name, f.name, a.form, a.global, a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global")
+	                  " FROM field_assignments a "
 	                  "JOIN fields d ON d.id = a.field JOIN functions f ON f.id = a.function WHERE a.line = ?2 AND "
 	                  FILE_MATCH("a.file", "?1"));
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
-	while (q_step(q->s, st))
-		json_array_append_new(assigns, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "field", col_text(st, 0),
-		                                         "field_name", col_text(st, 1), "function", col_text(st, 2), "form",
-		                                         col_text(st, 3), "global", col_text(st, 4), "in_function",
-		                                         col_text(st, 5)));
+	while (q_step(q->s, st)) {
+		json_t *a = json_pack("{s:o, s:o, s:o, s:o}", "field", col_text(st, 0), "field_name", col_text(st, 1),
+		                      "function", col_text(st, 2), "form", col_text(st, 3));
+		global_set(a, "global", st, 6, 4);
+		json_object_set_new(a, "in_function", col_text(st, 5));
+		json_array_append_new(assigns, a);
+	}
 	VEC_FREE(&callers);
 	VEC_FREE(&site_ids);
 	VEC_FREE(&defs);
@@ -302,7 +325,7 @@ json_t *qv_uses(qctx *q)
 		return NULL;
 	json_t *uses = json_array();
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT u.kind, u.in_function, u.site, g.name, u.offset, u.file, u.line, u.col, d.key, "
-	                                "d.name FROM address_uses u "
+	                                "d.name, " CATALOG_GLOBAL_SHOWN("g") " FROM address_uses u "
 	                                "LEFT JOIN globals g ON g.id = u.global LEFT JOIN fields d ON d.id = u.field "
 	                                "WHERE u.function = ?1 ORDER BY u.id");
 	sqlite3_bind_int64(st, 1, fn);
@@ -312,9 +335,10 @@ json_t *qv_uses(qctx *q)
 			json_object_set_new(o, "in_function", json_null());
 		else
 			q_fn_name_set(q, o, "in_function", (unsigned)sqlite3_column_int64(st, 1));
-		json_object_update_new(o, json_pack("{s:o, s:o, s:I, s:I}", "global", col_text(st, 3), "file",
-		                                    col_text(st, 5), "line", (json_int_t)sqlite3_column_int64(st, 6),
-		                                    "column", (json_int_t)sqlite3_column_int64(st, 7)));
+		global_set(o, "global", st, 10, 3);
+		json_object_update_new(o, json_pack("{s:o, s:I, s:I}", "file", col_text(st, 5), "line",
+		                                    (json_int_t)sqlite3_column_int64(st, 6), "column",
+		                                    (json_int_t)sqlite3_column_int64(st, 7)));
 		json_object_set_new(o, "site", sqlite3_column_type(st, 2) == SQLITE_NULL ? json_null()
 		                                                                        : json_integer(sqlite3_column_int64(st, 2)));
 		json_object_set_new(o, "offset", sqlite3_column_type(st, 4) == SQLITE_NULL ? json_null()
@@ -326,17 +350,19 @@ json_t *qv_uses(qctx *q)
 	/* The fields the refinement found it assigned to, with their evidence. */
 	json_t *fields = json_array();
 	st = q_stmt(q->s, "SELECT d.key, d.record, d.offset, d.name, a.form, a.global, a.slot, a.file, a.line, "
-	                  "a.in_function FROM field_assignments a JOIN fields d ON d.id = a.field WHERE a.function = ?1 "
-	                  "ORDER BY d.key, a.line");
+	                  "a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global") " FROM field_assignments a JOIN fields d "
+	                  "ON d.id = a.field WHERE a.function = ?1 ORDER BY d.key, a.line");
 	sqlite3_bind_int64(st, 1, fn);
-	while (q_step(q->s, st))
-		json_array_append_new(fields, json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:o}", "field",
-		                                        col_text(st, 0), "record", col_text(st, 1), "offset",
-		                                        (json_int_t)sqlite3_column_int64(st, 2), "field_name",
-		                                        col_text(st, 3), "form", col_text(st, 4), "global",
-		                                        col_text(st, 5), "file", col_text(st, 7), "line",
-		                                        (json_int_t)sqlite3_column_int64(st, 8), "in_function",
-		                                        col_text(st, 9)));
+	while (q_step(q->s, st)) {
+		json_t *a = json_pack("{s:o, s:o, s:I, s:o, s:o}", "field", col_text(st, 0), "record", col_text(st, 1),
+		                      "offset", (json_int_t)sqlite3_column_int64(st, 2), "field_name", col_text(st, 3),
+		                      "form", col_text(st, 4));
+		global_set(a, "global", st, 10, 5);
+		json_object_update_new(a, json_pack("{s:o, s:I, s:o}", "file", col_text(st, 7), "line",
+		                                    (json_int_t)sqlite3_column_int64(st, 8), "in_function",
+		                                    col_text(st, 9)));
+		json_array_append_new(fields, a);
+	}
 	return json_pack("{s:o, s:o, s:o, s:o}", "function", q_fn_json(q, fn), "uses", uses, "field_assignments",
 	                 fields, "uncertainty", q_uncertainty(q, 0, NULL));
 }
@@ -354,12 +380,24 @@ json_t *qv_externals(qctx *q)
 		                                    (json_int_t)sqlite3_column_int64(st, 2)));
 		json_array_append_new(fns, f);
 	}
-	st = q_stmt(q->s, "SELECT name FROM globals WHERE NOT defined ORDER BY name");
-	while (q_step(q->s, st))
-		json_array_append_new(globals, col_text(st, 0));
-	return json_pack("{s:o, s:o, s:I, s:o}", "functions", fns, "globals", globals, "count",
-	                 (json_int_t)(json_array_size(fns) + json_array_size(globals)), "uncertainty",
-	                 q_uncertainty(q, 0, NULL));
+	/* globals: the names people read; a C++ one's linked symbol in
+	 * globals_symbol (shown name -> symbol), present only when one differs */
+	json_t *symbols = json_object();
+	st = q_stmt(q->s, "SELECT name, " CATALOG_GLOBAL_SHOWN("globals") " FROM globals WHERE NOT defined ORDER BY name");
+	while (q_step(q->s, st)) {
+		const char *linked = col_str(st, 0), *shown = col_str(st, 1) ? col_str(st, 1) : linked;
+		json_array_append_new(globals, shown ? json_string(shown) : json_null());
+		if (linked && shown && strcmp(linked, shown) != 0)
+			json_object_set_new(symbols, shown, json_string(linked));
+	}
+	json_t *out = json_pack("{s:o, s:o, s:I, s:o}", "functions", fns, "globals", globals, "count",
+	                        (json_int_t)(json_array_size(fns) + json_array_size(globals)), "uncertainty",
+	                        q_uncertainty(q, 0, NULL));
+	if (json_object_size(symbols))
+		json_object_set_new(out, "globals_symbol", symbols);
+	else
+		json_decref(symbols);
+	return out;
 }
 
 /* Decisions the refinement recorded for (site, function), as warrants. */
@@ -542,17 +580,20 @@ static unsigned field_candidates(qctx *q, unsigned field, bool rejected, long lo
 	for (size_t k = 0; k < fids.len && (!rejected || (long long)k < limit); k++) {
 		json_t *c = q_fn_json(q, fids.items[k]);
 		json_t *as = json_array();
-		st = q_stmt(q->s, rejected ? "SELECT form, global, file, line, in_function FROM field_rejected_assignments "
-		                             "WHERE field = ?1 AND function = ?2 ORDER BY line"
-		                           : "SELECT form, global, file, line, in_function FROM field_assignments "
-		                             "WHERE field = ?1 AND function = ?2 ORDER BY line");
+		st = q_stmt(q->s, rejected ? "SELECT form, global, file, line, in_function, " ASSIGNED_GLOBAL_SHOWN("global")
+		                             " FROM field_rejected_assignments WHERE field = ?1 AND function = ?2 ORDER BY line"
+		                           : "SELECT form, global, file, line, in_function, " ASSIGNED_GLOBAL_SHOWN("global")
+		                             " FROM field_assignments WHERE field = ?1 AND function = ?2 ORDER BY line");
 		sqlite3_bind_int64(st, 1, field);
 		sqlite3_bind_int64(st, 2, fids.items[k]);
-		while (q_step(q->s, st))
-			json_array_append_new(as, json_pack("{s:o, s:o, s:o, s:I, s:o}", "form", col_text(st, 0), "global",
-			                                    col_text(st, 1), "file", col_text(st, 2), "line",
+		while (q_step(q->s, st)) {
+			json_t *a = json_pack("{s:o}", "form", col_text(st, 0));
+			global_set(a, "global", st, 5, 1);
+			json_object_update_new(a, json_pack("{s:o, s:I, s:o}", "file", col_text(st, 2), "line",
 			                                    (json_int_t)sqlite3_column_int64(st, 3), "in_function",
 			                                    col_text(st, 4)));
+			json_array_append_new(as, a);
+		}
 		json_object_set_new(c, "assignments", as);
 		json_object_set_new(c, "signature_matches", json_boolean(!rejected));
 		json_array_append_new(cands, c);

@@ -17,8 +17,14 @@ demangles them. Checked:
     object naming a C++ function has name == cxxfilt(symbol) with symbol a
     function of the program (the same for every KEY/KEY_symbol pair);
   - lookups take either name.
-Global names (vtables _ZTV*, static members) are not demangled yet and not
-checked. The llvm format of callgraph is opt's (-passes=print-callgraph) and keeps the
+Globals too: the module's mangled globals (vtables _ZTV*, typeinfo _ZTI*,
+static data members), read from llvm-dis-22's global lines and demangled by
+llvm-cxxfilt-22 ("vtable for Circle"), are never shown mangled in those texts
+and every KEY/KEY_symbol pair naming one agrees with cxxfilt, a collapsed
+object's "object"/"object_symbol" ("vtable for A*+0"/"_ZTV1A*+0") once its
+"*+offset" is set aside; defs finds a global by either name; externals
+lists the undeclared globals demangled with "globals_symbol" (shown name ->
+symbol) beside. The llvm format of callgraph is opt's (-passes=print-callgraph) and keeps the
 linked names; the callgraph json format keys functions by their linked name
 (its sites name them so) with "demangled" beside.
 """
@@ -55,6 +61,18 @@ def program_symbols(bc):
     return dict(zip(syms, dem))
 
 
+def program_globals(bc):
+    """{mangled global symbol: demangled} of the module (its @_Z... = lines that
+    are not aliases), demangled by llvm-cxxfilt."""
+    syms = sorted(set(g for g, rest in re.findall(r"^@(_Z[\w.$]+) = (.*)$", run("llvm-dis-22", bc, "-o", "-"), re.M)
+                      if not re.search(r"\balias\b", rest)))
+    dem = run("llvm-cxxfilt-22", *syms).splitlines() if syms else []
+    return dict(zip(syms, dem))
+
+
+LOC_SUFFIX = re.compile(r"\*?\+-?\d+$")   # a location's "*+offset" (pta_loc_name)
+
+
 def no_mangled(text, funcs, where):
     for sym in funcs:
         check(not re.search(r"(?<![\w])" + re.escape(sym) + r"(?![\w])", text),
@@ -70,7 +88,14 @@ def walk_pairs(v, funcs, where, seen):
             sk = "symbol" if k == "name" else k + "_symbol"
             if isinstance(x, str) and x in funcs:
                 check(False, "%s: %s is the mangled %s (expected %s)" % (where, k, x, funcs[x]))
-            if sk in v and isinstance(x, str):
+            if sk in v and isinstance(x, str) and k == "object":   # a location: "NAME*+OFF"
+                sym, shown = v[sk], x
+                m = LOC_SUFFIX.search(sym)
+                check(m is not None and shown.endswith(m.group(0)) and
+                      funcs.get(sym[:m.start()]) == shown[:len(shown) - len(m.group(0))],
+                      "%s: object %r beside object_symbol %r" % (where, shown, sym))
+                seen.add(sym[:m.start()] if m else sym)
+            elif sk in v and isinstance(x, str):
                 sym = v[sk]
                 check(sym in funcs, "%s: %s %r is not a function symbol of the program" % (where, sk, sym))
                 check(funcs.get(sym) == x, "%s: %s %r beside %s %r (cxxfilt says %r)" %
@@ -94,6 +119,9 @@ def check_program(facet, src, tmp):
     subprocess.run(["clang++-22", "-g", "-O0", "-c", "-emit-llvm", src, "-o", bc], check=True)
     funcs = program_symbols(bc)
     check(len(funcs) >= 4, "%s: only %d C++ symbols" % (base, len(funcs)))
+    globs = program_globals(bc)
+    check(any(g.startswith("_ZTV") for g in globs), "%s: no vtable among the globals" % base)
+    names = dict(funcs, **globs)   # every mangled symbol of the program -> cxxfilt
 
     cg = json.loads(run(facet, "callgraph", "--format", "json", bc))
     by_name = {f["name"]: f for f in cg["functions"]}
@@ -110,17 +138,17 @@ def check_program(facet, src, tmp):
 
     # facet explain, text and JSON
     text = run(facet, "explain", "--all", bc)
-    no_mangled(text, funcs, base + " explain")
+    no_mangled(text, names, base + " explain")
     ex = json.loads(run(facet, "explain", "--all", "--format", "json", bc))
     seen = set()
-    walk_pairs(ex, funcs, base + " explain json", seen)
+    walk_pairs(ex, names, base + " explain json", seen)
     virt = [s for s in ex["sites"] if s.get("virtual")]
     check(virt, "%s: no virtual site explained" % base)
     for s in virt:
         for t in s["targets"]:   # a C++ function, not an extern "C" one (__cxa_pure_virtual)
             check("symbol" in t or not t["name"].endswith(")"), "%s explain: target %s has no symbol" % (base, t["name"]))
     for s in ex["sites"][:3]:
-        no_mangled(run(facet, "pts", "--site", str(s["id"]), bc).split("points to:")[0], funcs, base + " pts")
+        no_mangled(run(facet, "pts", "--site", str(s["id"]), bc).split("points to:")[0], names, base + " pts")
 
     # the catalog's answers, text and JSON
     subprocess.run([facet, "build", bc, "-o", cat], check=True, capture_output=True)
@@ -132,6 +160,8 @@ def check_program(facet, src, tmp):
              ["callees", caller], ["uses", target["symbol"]], ["reach", "main", caller],
              ["closure", "main", "--out"], ["slice", "main", caller], ["dominators", "main", caller],
              ["externals"], ["graph", "--root", "main"], ["indirect-targets", loc], ["explain", str(site["id"])]]
+    vtable = min(g for g in globs if g.startswith("_ZTV"))
+    verbs += [["defs", vtable], ["defs", globs[vtable]]]
     for v in verbs:
         where = "%s query %s" % (base, " ".join(v))
         text = run(facet, "query", *v, "--catalog", cat)
@@ -139,8 +169,8 @@ def check_program(facet, src, tmp):
         if v[0] == "defs":   # the answer repeats the argument as given
             text = text.replace("name: %s\n" % v[1], "", 1)
             ans.pop("name")
-        no_mangled(text, funcs, where)
-        walk_pairs(ans, funcs, where + " json", seen)
+        no_mangled(text, names, where)
+        walk_pairs(ans, names, where + " json", seen)
     defs = json.loads(run(facet, "query", "defs", target["name"], "--catalog", cat, "--format", "json"))
     check([f.get("symbol") for f in defs["functions"]] == [target["symbol"]],
           "%s: defs %s gives %s" % (base, target["name"], [f.get("symbol") for f in defs["functions"]]))
@@ -152,6 +182,17 @@ def check_program(facet, src, tmp):
           {(t["name"], t.get("symbol")) for t in site["targets"]},
           "%s: query explain and facet explain name the targets differently" % base)
     check(len(seen) >= 3, "%s: only %d symbols seen beside names" % (base, len(seen)))
+    check(any(s in globs for s in seen), "%s: no global's symbol seen beside its name" % base)
+    for by in (vtable, globs[vtable]):
+        gd = json.loads(run(facet, "query", "defs", by, "--catalog", cat, "--format", "json"))["globals"]
+        check([(g["name"], g.get("symbol")) for g in gd] == [(globs[vtable], vtable)],
+              "%s: defs %s gives globals %s" % (base, by, [(g["name"], g.get("symbol")) for g in gd]))
+    ext = json.loads(run(facet, "query", "externals", "--catalog", cat, "--format", "json"))
+    undef = {g for g in globs if re.search(r"^@%s = external " % re.escape(g), run("llvm-dis-22", bc, "-o", "-"), re.M)}
+    for shown, sym in ext.get("globals_symbol", {}).items():
+        check(globs.get(sym) == shown and shown in ext["globals"], "%s externals: %r beside %r" % (base, shown, sym))
+    check(undef <= set(ext.get("globals_symbol", {}).values()),
+          "%s externals: undefined globals %s not all beside their names" % (base, sorted(undef)))
 
     # the report's site pages (its search index keeps both names, on purpose)
     rep = os.path.join(tmp, base + ".report")
@@ -159,7 +200,7 @@ def check_program(facet, src, tmp):
     for page in sorted(os.listdir(rep)):
         if page.startswith("site-"):
             with open(os.path.join(rep, page)) as f:
-                no_mangled(f.read(), funcs, "%s report %s" % (base, page))
+                no_mangled(f.read(), names, "%s report %s" % (base, page))
 
 
 def main():
