@@ -34,6 +34,20 @@ static void global_set(json_t *o, const char *key, sqlite3_stmt *st, int shown, 
 #define ASSIGNED_GLOBAL_SHOWN(C) \
 	"(SELECT " CATALOG_GLOBAL_SHOWN("ag") " FROM globals ag WHERE ag.name = " C " LIMIT 1)"
 
+/* A field assignment's in_function (a linked name, column C) as a function id. */
+#define ASSIGNED_FN_ID(C) "(SELECT af.id FROM functions af WHERE af.name = " C " LIMIT 1)"
+
+/* o[key] = a field assignment's in_function: the function of id column idc
+ * (q_fn_name_set: a C++ one demangled, its symbol beside), else the recorded
+ * text of column textc ("?": not known; null). */
+static void assigned_fn_set(qctx *q, json_t *o, const char *key, sqlite3_stmt *st, int idc, int textc)
+{
+	if (sqlite3_column_type(st, idc) == SQLITE_NULL)
+		json_object_set_new(o, key, col_text(st, textc));
+	else
+		q_fn_name_set(q, o, key, (unsigned)sqlite3_column_int64(st, idc));
+}
+
 /* A file argument matches a recorded path exactly or as its trailing path
  * components ("ngx_http.c" matches "src/http/ngx_http.c"). */
 #define FILE_MATCH(col, arg) "(" col " = " arg " OR " col " LIKE '%/' || " arg ")"
@@ -174,17 +188,18 @@ json_t *qv_at(qctx *q)
 		json_object_set_new(u, "column", json_integer(sqlite3_column_int64(st, 6)));
 		json_array_append_new(uses, u);
 	}
-	st = q_stmt(q->s, "SELECT d.key, d.name, f.name, a.form, a.global, a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global")
-	                  " FROM field_assignments a "
+	st = q_stmt(q->s, "SELECT d.key, d.name, a.function, a.form, a.global, a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global")
+	                  ", " ASSIGNED_FN_ID("a.in_function") " FROM field_assignments a "
 	                  "JOIN fields d ON d.id = a.field JOIN functions f ON f.id = a.function WHERE a.line = ?2 AND "
 	                  FILE_MATCH("a.file", "?1"));
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
 	while (q_step(q->s, st)) {
-		json_t *a = json_pack("{s:o, s:o, s:o, s:o}", "field", col_text(st, 0), "field_name", col_text(st, 1),
-		                      "function", col_text(st, 2), "form", col_text(st, 3));
+		json_t *a = json_pack("{s:o, s:o}", "field", col_text(st, 0), "field_name", col_text(st, 1));
+		q_fn_name_set(q, a, "function", (unsigned)sqlite3_column_int64(st, 2));
+		json_object_set_new(a, "form", col_text(st, 3));
 		global_set(a, "global", st, 6, 4);
-		json_object_set_new(a, "in_function", col_text(st, 5));
+		assigned_fn_set(q, a, "in_function", st, 7, 5);
 		json_array_append_new(assigns, a);
 	}
 	VEC_FREE(&callers);
@@ -350,7 +365,8 @@ json_t *qv_uses(qctx *q)
 	/* The fields the refinement found it assigned to, with their evidence. */
 	json_t *fields = json_array();
 	st = q_stmt(q->s, "SELECT d.key, d.record, d.offset, d.name, a.form, a.global, a.slot, a.file, a.line, "
-	                  "a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global") " FROM field_assignments a JOIN fields d "
+	                  "a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global") ", " ASSIGNED_FN_ID("a.in_function")
+	                  " FROM field_assignments a JOIN fields d "
 	                  "ON d.id = a.field WHERE a.function = ?1 ORDER BY d.key, a.line");
 	sqlite3_bind_int64(st, 1, fn);
 	while (q_step(q->s, st)) {
@@ -358,9 +374,9 @@ json_t *qv_uses(qctx *q)
 		                      "offset", (json_int_t)sqlite3_column_int64(st, 2), "field_name", col_text(st, 3),
 		                      "form", col_text(st, 4));
 		global_set(a, "global", st, 10, 5);
-		json_object_update_new(a, json_pack("{s:o, s:I, s:o}", "file", col_text(st, 7), "line",
-		                                    (json_int_t)sqlite3_column_int64(st, 8), "in_function",
-		                                    col_text(st, 9)));
+		json_object_update_new(a, json_pack("{s:o, s:I}", "file", col_text(st, 7), "line",
+		                                    (json_int_t)sqlite3_column_int64(st, 8)));
+		assigned_fn_set(q, a, "in_function", st, 11, 9);
 		json_array_append_new(fields, a);
 	}
 	return json_pack("{s:o, s:o, s:o, s:o}", "function", q_fn_json(q, fn), "uses", uses, "field_assignments",
@@ -581,17 +597,19 @@ static unsigned field_candidates(qctx *q, unsigned field, bool rejected, long lo
 		json_t *c = q_fn_json(q, fids.items[k]);
 		json_t *as = json_array();
 		st = q_stmt(q->s, rejected ? "SELECT form, global, file, line, in_function, " ASSIGNED_GLOBAL_SHOWN("global")
-		                             " FROM field_rejected_assignments WHERE field = ?1 AND function = ?2 ORDER BY line"
+		                             ", " ASSIGNED_FN_ID("in_function") " FROM field_rejected_assignments "
+		                             "WHERE field = ?1 AND function = ?2 ORDER BY line"
 		                           : "SELECT form, global, file, line, in_function, " ASSIGNED_GLOBAL_SHOWN("global")
-		                             " FROM field_assignments WHERE field = ?1 AND function = ?2 ORDER BY line");
+		                             ", " ASSIGNED_FN_ID("in_function") " FROM field_assignments "
+		                             "WHERE field = ?1 AND function = ?2 ORDER BY line");
 		sqlite3_bind_int64(st, 1, field);
 		sqlite3_bind_int64(st, 2, fids.items[k]);
 		while (q_step(q->s, st)) {
 			json_t *a = json_pack("{s:o}", "form", col_text(st, 0));
 			global_set(a, "global", st, 5, 1);
-			json_object_update_new(a, json_pack("{s:o, s:I, s:o}", "file", col_text(st, 2), "line",
-			                                    (json_int_t)sqlite3_column_int64(st, 3), "in_function",
-			                                    col_text(st, 4)));
+			json_object_update_new(a, json_pack("{s:o, s:I}", "file", col_text(st, 2), "line",
+			                                    (json_int_t)sqlite3_column_int64(st, 3)));
+			assigned_fn_set(q, a, "in_function", st, 6, 4);
 			json_array_append_new(as, a);
 		}
 		json_object_set_new(c, "assignments", as);
