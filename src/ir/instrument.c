@@ -147,6 +147,7 @@ bool ir_instrument(const char *const *paths, unsigned n, bool verify, const char
 	LLVMTypeRef hit_ty = LLVMFunctionType(vd, (LLVMTypeRef[]){i32, ptr}, 2, 0);
 	LLVMTypeRef flush_ty = LLVMFunctionType(vd, NULL, 0, 0);
 	LLVMValueRef hit = LLVMAddFunction(mod, "__facet_trace_hit", hit_ty);
+	LLVMValueRef hit_tramp = LLVMAddFunction(mod, "__facet_trace_hit_tramp", hit_ty);
 	LLVMValueRef flush = LLVMAddFunction(mod, "__facet_trace_flush", flush_ty);
 	LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
 	for (unsigned s = 0; s < p->n_sites; s++) {
@@ -169,7 +170,8 @@ bool ir_instrument(const char *const *paths, unsigned n, bool verify, const char
 		    LLVMGetPointerAddressSpace(LLVMTypeOf(callee)) != 0)
 			continue;   /* not a plain code pointer: nothing the table can name */
 		LLVMValueRef args[2] = {LLVMConstInt(i32, s, 0), callee};
-		LLVMBuildCall2(b, hit_ty, hit, args, 2, "");
+		/* A trampoline's address is not what runs: the runtime reads its jump. */
+		LLVMBuildCall2(b, hit_ty, site->trampoline ? hit_tramp : hit, args, 2, "");
 		st.indirect++;
 	}
 	LLVMDisposeBuilder(b);

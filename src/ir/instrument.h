@@ -2,7 +2,9 @@
  *
  * Links the inputs exactly as ir_ingest does and, before every indirect call,
  * inserts `call void @__facet_trace_hit(i32 SITE, ptr CALLEE)`, SITE being the
- * id that ir_ingest (and so `facet callgraph --format json`) gives the site.
+ * id that ir_ingest (and so `facet callgraph --format json`) gives the site
+ * (@__facet_trace_hit_tramp at a call of a patchable trampoline, whose jump
+ * the runtime reads to name the function that runs).
  * It also emits the table the runtime (src/trace/runtime/facet_rt.c) maps
  * callee addresses with: @__facet_trace_fns (the address of function id i, or
  * null where none can be taken), @__facet_trace_names (its linked name),

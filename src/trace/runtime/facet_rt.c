@@ -2,7 +2,9 @@
  * `facet trace build` instruments (it is not part of the facet binary).
  *
  * The instrumented module calls __facet_trace_hit(site, callee) before each
- * indirect call and __facet_trace_flush() before exec* and _exit. The runtime
+ * indirect call (__facet_trace_hit_tramp before a call of a patchable
+ * trampoline, the kernel's static_call) and __facet_trace_flush() before
+ * exec* and _exit. The runtime
  * maps the callee address to a function id through the table the
  * instrumentation emitted (exact addresses, no symbolisation), counts each
  * (site, function) pair, and at exit appends the pairs it counted to the file
@@ -41,6 +43,7 @@ extern const uint32_t __facet_trace_nsites __attribute__((visibility("hidden")))
 extern const uint64_t __facet_trace_key __attribute__((visibility("hidden")));
 
 void __facet_trace_hit(uint32_t site, void *callee);
+void __facet_trace_hit_tramp(uint32_t site, const void *tramp);
 void __facet_trace_flush(void);
 
 #define RT_UNKNOWN 0xffffffffu          /* function id of a callee not in the table */
@@ -262,4 +265,32 @@ void __facet_trace_flush(void)
 	}
 	free(b.p);
 	atomic_store(&rt_flushing, 0);
+}
+
+/* A call of a patchable trampoline (ir_site.trampoline) runs the function
+ * its first instruction jumps to, as the program last patched it; a ret
+ * there (a static call set to NULL) runs nothing. The bytes are read when
+ * the call is made, so a patch made since is seen. Other architectures, or
+ * a first instruction of another shape, count the trampoline itself, which
+ * the table names (the site's observed target is then the trampoline). */
+void __facet_trace_hit_tramp(uint32_t site, const void *tramp)
+{
+#if defined(__x86_64__)
+	const unsigned char *c = tramp;
+	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
+		c += 4;   /* endbr64 */
+	if (c[0] == 0xe9) {
+		int32_t rel;
+		memcpy(&rel, c + 1, sizeof rel);
+		__facet_trace_hit(site, (void *)(uintptr_t)((uintptr_t)(c + 5) + (uintptr_t)(intptr_t)rel));
+		return;
+	}
+	if (c[0] == 0xeb) {
+		__facet_trace_hit(site, (void *)(uintptr_t)((uintptr_t)(c + 2) + (uintptr_t)(intptr_t)(signed char)c[1]));
+		return;
+	}
+	if (c[0] == 0xc3)
+		return;
+#endif
+	__facet_trace_hit(site, (void *)(uintptr_t)tramp);
 }
