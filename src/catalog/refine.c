@@ -26,6 +26,21 @@ static bool write_assign(writer *w, sqlite3_stmt *st, unsigned field, const face
 	return catalog_w_step(w, st);
 }
 
+/* One row of decisions (the statement names its graph: 'rpm' or 'vslot'). */
+static bool write_decision(writer *w, sqlite3_stmt *de, sqlite3_int64 id, const facet_decision *d)
+{
+	sqlite3_bind_int64(de, 1, id);
+	sqlite3_bind_int64(de, 2, d->site);
+	sqlite3_bind_int64(de, 3, d->function);
+	catalog_w_text(de, 4, fact_kind_name(d->fact));
+	catalog_w_text(de, 5, fact_outcome_name(d->outcome));
+	catalog_w_text(de, 6, facet_rule_name(d->rule));
+	catalog_w_text(de, 7, facet_premise_name(d->premise));
+	catalog_w_text(de, 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
+	catalog_w_text(de, 9, d->evidence);
+	return catalog_w_step(w, de);
+}
+
 bool catalog_write_refinement(writer *w, const facet_result *r)
 {
 	sqlite3_stmt *fs = catalog_w_prep(w, "INSERT INTO fields VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
@@ -70,19 +85,8 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 		catalog_w_text(ds, 13, s->callee_var);
 		ok = catalog_w_step(w, ds);
 	}
-	for (unsigned i = 0; ok && i < r->n_decisions; i++) {
-		const facet_decision *d = &r->decisions[i];
-		sqlite3_bind_int64(de, 1, i);
-		sqlite3_bind_int64(de, 2, d->site);
-		sqlite3_bind_int64(de, 3, d->function);
-		catalog_w_text(de, 4, fact_kind_name(d->fact));
-		catalog_w_text(de, 5, fact_outcome_name(d->outcome));
-		catalog_w_text(de, 6, facet_rule_name(d->rule));
-		catalog_w_text(de, 7, facet_premise_name(d->premise));
-		catalog_w_text(de, 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
-		catalog_w_text(de, 9, d->evidence);
-		ok = catalog_w_step(w, de);
-	}
+	for (unsigned i = 0; ok && i < r->n_decisions; i++)
+		ok = write_decision(w, de, i, &r->decisions[i]);
 	for (unsigned i = 0; ok && i < r->n_questions; i++) {
 		const facet_question *q = &r->questions[i];
 		sqlite3_bind_int64(qs, 1, i);
@@ -151,19 +155,8 @@ bool catalog_write_virtual(writer *w, const catalog_build *b)
 	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,'vslot')");
 	ok = de != NULL;
 	sqlite3_int64 id = b->refine ? b->refine->n_decisions : 0;   /* after the refinement's */
-	for (unsigned i = 0; ok && i < b->n_vslot_decisions; i++) {
-		const facet_decision *d = &b->vslot_decisions[i];
-		sqlite3_bind_int64(de, 1, id + i);
-		sqlite3_bind_int64(de, 2, d->site);
-		sqlite3_bind_int64(de, 3, d->function);
-		catalog_w_text(de, 4, fact_kind_name(d->fact));
-		catalog_w_text(de, 5, fact_outcome_name(d->outcome));
-		catalog_w_text(de, 6, facet_rule_name(d->rule));
-		catalog_w_text(de, 7, facet_premise_name(d->premise));
-		catalog_w_text(de, 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
-		catalog_w_text(de, 9, d->evidence);
-		ok = catalog_w_step(w, de);
-	}
+	for (unsigned i = 0; ok && i < b->n_vslot_decisions; i++)
+		ok = write_decision(w, de, id + i, &b->vslot_decisions[i]);
 	sqlite3_finalize(de);
 	return ok;
 }
