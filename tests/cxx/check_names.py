@@ -35,14 +35,11 @@ import subprocess
 import sys
 import tempfile
 
-bad = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402  (tests/lib/harness.py)
 
-
-def check(ok, msg):
-    global bad
-    if not ok:
-        bad += 1
-        print("FAIL " + msg)
+checks = Checks()
+check = checks.check
 
 
 def run(*args):
@@ -211,8 +208,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for src in sys.argv[2:]:
             check_program(facet, src, tmp)
-    print("ok" if not bad else "%d failed" % bad)
-    return 1 if bad else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -32,14 +32,11 @@ import tempfile
 MARK = re.compile(r"@(cha|vslot|objects)\{([^}]*)\}")
 VTABLE = re.compile(r"@vtable (\S+)\{([^}]*)\}")
 CXX = ("cha", "rta", "vta", "vslot")
-bad = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402  (tests/lib/harness.py)
 
-
-def check(ok, msg):
-    global bad
-    if not ok:
-        bad += 1
-        print("FAIL " + msg)
+checks = Checks()
+check = checks.check
 
 
 def names(body):
@@ -183,8 +180,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_cxx(facet, cxx, tmp)
         check_c(facet, c, tmp)
-    print("%s" % ("ok" if not bad else "%d failed" % bad))
-    return 1 if bad else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":
