@@ -19,7 +19,11 @@ bool catalog_build_run(catalog_build *b, facet_oracle *oracle, const char *out, 
 	const ir_program *p = b->prog;
 	double t1 = clock_seconds();
 	phase(h, "points-to analysis");
-	pta_result *pta = pta_analyze(p, NULL);
+	pta_options po;
+	pta_options_default(&po);
+	po.progress = h ? h->phase : NULL;
+	po.progress_arg = h ? h->arg : NULL;
+	pta_result *pta = pta_analyze(p, &po);
 	double t2 = clock_seconds();
 	facet_options fo;
 	facet_options_default(&fo);

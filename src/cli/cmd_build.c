@@ -55,13 +55,7 @@ static bool cache_is_catalog(const cli_oracle_args *a)
 	return n > 6 && !a->replay_only && strcmp(a->cache + n - 6, ".facet") == 0;
 }
 
-/* The pipeline's phases on the progress line, its note as facet build's. */
-static void on_phase(void *arg, const char *what)
-{
-	(void)arg;
-	cli_progress(what, 0, 0);
-}
-
+/* The refinement's note as facet build's. */
 static void on_note(void *arg, const char *note)
 {
 	cli_note((const char *)arg, "%s", note);
@@ -118,7 +112,7 @@ int cmd_build(int argc, char **argv)
 	}
 	if (rc == EXIT_OK) {
 		b.oracle_answers = run.oracle.cache;
-		catalog_build_hooks hooks = {on_phase, on_note, (void *)cmd};
+		catalog_build_hooks hooks = {cli_progress_phase, on_note, (void *)cmd};
 		double seconds_write;
 		bool ok = catalog_build_run(&b, run.oracle.oracle, out, &hooks, &seconds_write, &err);
 		cli_progress_clear();

@@ -3,6 +3,7 @@
 #include "cli/help.h"
 #include "cli/opt.h"
 #include "cli/load.h"
+#include "cli/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ int cmd_stats(int argc, char **argv)
 		if (orc_rc != EXIT_OK)
 			return orc_rc;
 	}
+	cli_progress_start("stats");   /* the line on a terminal, the phase log (FACET_PROGRESS_LOG) */
+	cli_progress("reading and linking the inputs", 0, 0);
 	ir_program *p = cli_load("stats", files, nfiles, verify);
 	if (!p) {
 		if (refine)
@@ -71,7 +74,12 @@ int cmd_stats(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	pta_program_stats st = pta_program_stats_of(p);
-	pta_result *r = pta ? pta_analyze(p, NULL) : NULL;
+	pta_options po;
+	pta_options_default(&po);
+	po.progress = cli_progress_phase;
+	if (pta)
+		cli_progress("points-to analysis", 0, 0);
+	pta_result *r = pta ? pta_analyze(p, &po) : NULL;
 	if (r)
 		pta_program_stats_add_pta(&st, p, r);
 	json_t *rj = NULL;
@@ -79,11 +87,13 @@ int cmd_stats(int argc, char **argv)
 		facet_options fo;
 		facet_options_default(&fo);
 		fo.oracle = orc.oracle;
+		cli_progress("refinement", 0, 0);
 		facet_result *fr = facet_refine(r, &fo);
 		rj = facet_refine_stats_json(fr);
 		json_object_set_new(rj, "oracle", cli_oracle_stats_json(&orc));
 		facet_result_free(fr);
 	}
+	cli_progress_finish();
 	if (strcmp(format, "json") == 0) {
 		char *text = rj ? json_dumps(rj, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
 		pta_program_stats_print_json(stdout, &st, rj ? "refine" : NULL, text);

@@ -16,7 +16,7 @@ static ir_program *load(const char *cmd, char **files, int n, bool verify, bool 
 {
 	facet_error err = {0};
 	ingest_warnings warnings = {0};
-	ingest_options opt = {.verify = verify, .sites_only = sites_only};
+	ingest_options opt = {.verify = verify, .sites_only = sites_only, .progress = cli_progress_phase};
 	ir_program *p = ir_ingest((const char *const *)files, (unsigned)n, &opt, &warnings, &err);
 	for (unsigned i = 0; i < warnings.n; i++)
 		cli_warning(cmd, "%s", warnings.msgs[i]);
@@ -109,7 +109,7 @@ int cli_run_load(cli_run *r, bool verify, bool sites_only)
 
 int cli_run_close(cli_run *r, int rc)
 {
-	cli_progress_clear();
+	cli_progress_finish();
 	drop_captured(r);
 	ir_program_free(r->prog);
 	r->prog = NULL;

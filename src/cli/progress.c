@@ -1,17 +1,21 @@
-/* progress.c — the terminal progress line (progress.h). State is the one
- * command this process runs, so it is kept here, file-static. */
+/* progress.c — the terminal progress line and the phase log (progress.h).
+ * State is the one command this process runs, so it is kept here,
+ * file-static. */
 #include "cli/progress.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util/clock.h"
 
 static const char *command;
 static double started, after = 1.0;
-static bool shown, tty;
+static bool shown, tty, log_phases;
+static char current[128];   /* the phase running, for the log's line at its end */
 
 void cli_progress_start(const char *cmd)
 {
@@ -19,15 +23,55 @@ void cli_progress_start(const char *cmd)
 	started = clock_seconds();
 	tty = isatty(STDERR_FILENO) == 1;
 	shown = false;
+	current[0] = 0;
 	/* FACET_PROGRESS_AFTER=SECONDS moves the one-second mark (tests use 0) */
 	const char *e = getenv("FACET_PROGRESS_AFTER");
 	char *end;
 	double v = e ? strtod(e, &end) : 0;
 	after = e && *e && !*end && v >= 0 ? v : 1.0;
+	const char *l = getenv("FACET_PROGRESS_LOG");
+	log_phases = l && strcmp(l, "1") == 0;
+}
+
+/* Resident and peak resident memory in KiB (0 when unknown): statm's second
+ * field in pages, getrusage's maximum (KiB on Linux). */
+static void memory_kib(unsigned long long *rss, unsigned long long *peak)
+{
+	*rss = *peak = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long long size, resident;
+	long page = sysconf(_SC_PAGESIZE);
+	if (f && fscanf(f, "%llu %llu", &size, &resident) == 2 && page > 0)
+		*rss = resident * (unsigned long long)page / 1024;
+	if (f)
+		fclose(f);
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0)
+		*peak = (unsigned long long)ru.ru_maxrss;
+	if (*peak < *rss)   /* the kernel updates its high-water mark lazily */
+		*peak = *rss;
+}
+
+/* The log's line for the phase that ends now, on a line of its own. */
+static void log_end(void)
+{
+	if (!log_phases || !command || !current[0])
+		return;
+	unsigned long long rss, peak;
+	memory_kib(&rss, &peak);
+	cli_progress_clear();
+	fprintf(stderr, "facet %s: phase %s ended at %.2f s: RSS %llu MiB, peak %llu MiB\n", command, current,
+	        clock_seconds() - started, rss / 1024, peak / 1024);
+	fflush(stderr);
+	current[0] = 0;
 }
 
 void cli_progress(const char *phase, unsigned done, unsigned total)
 {
+	if (log_phases && command && strcmp(phase, current) != 0) {
+		log_end();
+		snprintf(current, sizeof current, "%s", phase);
+	}
 	if (!tty || !command || clock_seconds() - started < after)
 		return;
 	if (total)
@@ -39,9 +83,21 @@ void cli_progress(const char *phase, unsigned done, unsigned total)
 	shown = true;
 }
 
+void cli_progress_phase(void *arg, const char *phase)
+{
+	(void)arg;
+	cli_progress(phase, 0, 0);
+}
+
 void cli_progress_clear(void)
 {
 	if (shown)
 		fputs("\r\033[K", stderr);
 	shown = false;
+}
+
+void cli_progress_finish(void)
+{
+	log_end();
+	cli_progress_clear();
 }

@@ -684,6 +684,8 @@ LLVMModuleRef lower_link_inputs(LLVMContextRef ctx, const char *const *paths, un
 		}
 	}
 	if (!opt || opt->verify) {
+		if (opt && opt->progress)
+			opt->progress(opt->progress_arg, "verifying the module");
 		char *msg = NULL;
 		if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
 			char *nl = msg ? strchr(msg, '\n') : NULL;
@@ -777,6 +779,8 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	/* A module that verifies can still hold what LLVM's getters crash on
 	 * (a flipped byte in a debug record): lowering runs guarded too. */
 	guard_begin(paths[0], "LLVM failed reading the module's contents");
+	if (opt && opt->progress)
+		opt->progress(opt->progress_arg, "lowering the module");
 	ir_program *p = lower_linked_module(ctx, mod, paths, n, opt, NULL);
 	guard_end();
 	LLVMDisposeModule(mod);

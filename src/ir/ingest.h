@@ -14,6 +14,9 @@ typedef struct ingest_options {
 	bool sites_only;           /* functions, call sites and their locations only: no
 	                              pointer statements, call operands, debug-info types or
 	                              variable bindings (what the direct call graph needs) */
+	void (*progress)(void *arg, const char *phase);   /* told "verifying the module", "lowering the
+	                              module" as each starts (reading is the caller's first); NULL: not */
+	void *progress_arg;
 } ingest_options;
 
 /* Warnings that do not stop the analysis (a module without debug info). */

@@ -828,6 +828,8 @@ void pta_options_default(pta_options *o)
 	o->wrappers = true;
 	o->bind_all = false;
 	o->varargs = false;
+	o->progress = NULL;
+	o->progress_arg = NULL;
 }
 
 static double now(void) { return clock_seconds(); }
@@ -890,6 +892,8 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 		}
 	}
 	pta_set_origin(x.s, PTA_NONE);   /* calls bound while solving: no one statement */
+	if (opt->progress)
+		opt->progress(opt->progress_arg, "points-to analysis: solving");
 	pta_solve(x.s);
 
 	/* Hand the results over. */

@@ -54,6 +54,9 @@ typedef struct pta_options {
 	                              per traced site, F1 0.634 -> 0.294) — the functions meet every
 	                              other va_arg read, whose pointers are then dereferenced as data.
 	                              PARTIAL (issue 15.4): not used until that is solved */
+	void (*progress)(void *arg, const char *phase);   /* told "points-to analysis: solving" when the
+	                              constraints are extracted; NULL (default): not */
+	void *progress_arg;
 } pta_options;
 
 void pta_options_default(pta_options *o);

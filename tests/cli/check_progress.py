@@ -7,6 +7,7 @@ small programs show it.
 
 Usage: check_progress.py FACET SRCDIR"""
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -53,6 +54,31 @@ r = subprocess.run([FACET, "report", cat, "-o", f"{work}/r2"], capture_output=Tr
                    env=dict(os.environ, FACET_PROGRESS_AFTER="0"))
 err = r.stderr.decode()
 check(r.returncode == 0 and "\r" not in err and "%" not in err, "on a pipe: no progress line", err)
+
+def phase_log(env_value, *cmd):
+    """cmd's stderr on a pipe with FACET_PROGRESS_LOG=env_value: (rc, [(phase, seconds, rss, peak)], stderr)."""
+    r = subprocess.run([FACET, *cmd], capture_output=True, env=dict(os.environ, FACET_PROGRESS_LOG=env_value))
+    err = r.stderr.decode()
+    rows = re.findall(r"^facet \w+: phase (.+) ended at ([0-9.]+) s: RSS ([0-9]+) MiB, peak ([0-9]+) MiB$", err, re.M)
+    return r.returncode, [(p, float(t), int(m), int(k)) for p, t, m, k in rows], err
+
+
+build_phases = ["reading and linking the inputs", "verifying the module", "lowering the module", "points-to analysis",
+                "points-to analysis: solving", "refinement", "writing the catalog"]
+rc, rows, err = phase_log("1", "build", bc, "-o", f"{work}/log.facet")
+check(rc == 0 and [r[0] for r in rows] == build_phases, "FACET_PROGRESS_LOG=1 on a pipe: every phase of build ends"
+      " on a line of its own, in order", err)
+check(all(a[1] <= b[1] for a, b in zip(rows, rows[1:])) and all(0 < r[2] <= r[3] for r in rows)
+      and all(a[3] <= b[3] for a, b in zip(rows, rows[1:])), "the log's seconds and peaks never fall, RSS <= peak", err)
+check("\r" not in err, "the log on a pipe has no progress line", err)
+rc, rows, err = phase_log("1", "stats", "--pta", bc)
+check(rc == 0 and [r[0] for r in rows] == build_phases[:5], "stats --pta logs its phases", err)
+for value in ("0", "", "yes", "11"):
+    rc, rows, err = phase_log(value, "build", bc, "-o", f"{work}/log.facet")
+    check(rc == 0 and not rows and "phase" not in err, f"FACET_PROGRESS_LOG={value!r}: no log", err)
+rc, rows, err = phase_log("1", "build", os.path.join(SRC, "tests/query/programs/proofs.c"), "-o", f"{work}/x.facet")
+check(rc == 1 and [r[0] for r in rows] == build_phases[:1] and "error" in err,
+      "an input that does not read: the log says reading ended, then the error", err)
 src = os.path.join(SRC, "tests/query/programs/proofs.c")   # C source: ingest refuses it after the line showed
 rc, out = on_tty(FACET, "callgraph", src)
 check(rc == 1 and "facet callgraph: reading and linking the inputs" in out
