@@ -755,6 +755,26 @@ static void memory_copy(walk *w, CXCursor c)
 		flows_of(w, key, clang_Cursor_getArgument(c, 1), FORM_STORE, c, NULL);
 }
 
+/* A callee chosen by a conditional expression (`(tagged ? scan_tag :
+ * scan_notag)(x)`, an arm may be a location: `(f ? f->scan : dflt)(x)`):
+ * the call reads a location of its own, written by the expression itself
+ * with what either arm may be, a function named there as an initializer
+ * names it (premise-free), a location's contents as a copy. NULL when no
+ * arm is a function value (the call stays unresolved). */
+static const char *choice_key(walk *w, CXCursor cond, CXCursor call_expr)
+{
+	src_value v[16];
+	unsigned n = values(w, cond, v, 16, 0);
+	if (n == 0)
+		return NULL;
+	char buf[4300];
+	snprintf(buf, sizeof buf, "choice:%s", place(w, cond));
+	const char *key = key_info(w, src_intern(w->f, buf), KEY_LOCAL, NULL, "(?:)", cond);
+	for (unsigned i = 0; i < n; i++)
+		add_flow(w, key, &v[i], v[i].is_key ? FORM_STORE : FORM_INIT, call_expr, NULL);
+	return key;
+}
+
 static void call(walk *w, CXCursor c)
 {
 	CXCursor callee;
@@ -773,6 +793,8 @@ static void call(walk *w, CXCursor c)
 		sc.kind = CALLEE_KEY;
 	} else if (written_name(w, s, &sc.fn)) {
 		sc.kind = CALLEE_NAME;   /* clang dropped the callee (an argument it could not type): by its name */
+	} else if (k == CXCursor_ConditionalOperator && (sc.key = choice_key(w, s, c)) != NULL) {
+		sc.kind = CALLEE_KEY;
 	} else {
 		sc.reason = k == CXCursor_CallExpr ? "the callee is what a call returns"
 		            : k == CXCursor_ConditionalOperator ? "the callee is a conditional expression"

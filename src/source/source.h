@@ -19,7 +19,8 @@
  * location the callee is read from: a struct field (keyed by struct and
  * member from clang's types: typedefs resolved, an anonymous union one
  * location, an embedded struct its own), a variable, a parameter, what a
- * named function returns (`lookup(name)(x)`, `(*get_handler())(x)`), the
+ * named function returns (`lookup(name)(x)`, `(*get_handler())(x)`), what
+ * either arm of a conditional callee is (`(c ? f : g)(x)`), the
  * memory pointers to function pointers reach (one location per type), or,
  * read through a cast of other memory, every location of the type read.
  * Its candidates are the functions written there anywhere in the tree:
