@@ -20,9 +20,10 @@
 #include <string.h>
 
 #include "facet/sig.h"
+#include "util/intmap.h"
 
 enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64, COPY_ROUNDS = 8 };
-#define INCOMPATIBLE ((uintptr_t)-1)
+#define INCOMPATIBLE UINT64_MAX
 
 typedef VEC(unsigned) fn_list;
 typedef VEC(uint64_t) slot_list;
@@ -38,13 +39,18 @@ typedef struct adder {
 	VEC(unsigned) field_of;    /* per assign */
 	VEC(facet_assign) rejected;   /* incompatible signature: the first place of each (field, function) */
 	VEC(unsigned) rejected_field;
-	ptrmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
-	ptrmap established;        /* (field, function) -> (void *)1 once an established place is recorded */
+	intmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
+	intmap established;        /* (field, function) present once an established place is recorded */
 	sbitmap fn_locs;           /* the locations of function objects */
 	bool *is_function_value;   /* value id -> a function's own address */
 	VEC(field_copy) copies;    /* stores of a value loaded from a field: resolved last */
 	VEC(unsigned) n_in_F;      /* by field id: |F| so far */
 } adder;
+
+static uint64_t pair_key(unsigned field, unsigned function)
+{
+	return (uint64_t)field << 32 | function;
+}
 
 static void add(adder *a, unsigned field, const facet_assign *as)
 {
@@ -52,12 +58,11 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 	if (!fl->function_pointer)
 		return;   /* the projection widens F: only fields typed as function pointers */
 	/* Each pair's compatibility is decided once: stores repeat pairs a lot. */
-	void *key = (void *)(uintptr_t)(((uint64_t)field << 32 | as->function) + 1);
-	uintptr_t n = (uintptr_t)ptrmap_get(&a->count, key);
+	uint64_t key = pair_key(field, as->function), n = intmap_get_or(&a->count, key, 0);
 	if (n == 0) {
 		const ir_function *f = a->x->prog->functions[as->function];
 		n = cast_sig_fits(a->x, f->id, fl->sig) ? 1 : INCOMPATIBLE;
-		ptrmap_put(&a->count, key, (void *)n);
+		intmap_put(&a->count, key, n);
 		/* Rejected writes are kept for people to see a cast at work; a copy
 		 * of a whole object through an untyped pointer moves every slot of
 		 * the source and would list hundreds (nginx: 643 per field). */
@@ -70,12 +75,12 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 		return;
 	/* Past the cap, one established place is still worth keeping: it is
 	 * what Add-Store needs. */
-	bool first_established = as->established && !ptrmap_get(&a->established, key);
+	bool first_established = as->established && !intmap_get(&a->established, key, NULL);
 	if (n > EVIDENCE_CAP && !first_established)
 		return;
 	if (first_established)
-		ptrmap_put(&a->established, key, (void *)1);
-	ptrmap_put(&a->count, key, (void *)(n + 1));
+		intmap_put(&a->established, key, 1);
+	intmap_put(&a->count, key, n + 1);
 	if (n == 1) {   /* the pair enters F */
 		while (a->n_in_F.len <= field)
 			VEC_PUSH(&a->n_in_F, 0u);
@@ -88,8 +93,7 @@ static void add(adder *a, unsigned field, const facet_assign *as)
 /* (field, function) is in F: add() kept it (compatible and recorded). */
 static bool in_F(adder *a, unsigned field, unsigned function)
 {
-	void *key = (void *)(uintptr_t)(((uint64_t)field << 32 | function) + 1);
-	uintptr_t n = (uintptr_t)ptrmap_get(&a->count, key);
+	uint64_t n = intmap_get_or(&a->count, pair_key(field, function), 0);
 	return n >= 2 && n != INCOMPATIBLE;
 }
 
@@ -754,8 +758,8 @@ static void finish(adder *a)
 void assign_fields(facet_ctx *x)
 {
 	adder a = {.x = x};
-	ptrmap_init(&a.count);
-	ptrmap_init(&a.established);
+	intmap_init(&a.count);
+	intmap_init(&a.established);
 	const ir_program *p = x->prog;
 	a.is_function_value = xcalloc(p->n_values + 1, sizeof *a.is_function_value);
 	for (unsigned f = 0; f < p->n_functions; f++)
@@ -773,8 +777,8 @@ void assign_fields(facet_ctx *x)
 	}
 	finish(&a);
 	free(a.is_function_value);
-	ptrmap_free(&a.count);
-	ptrmap_free(&a.established);
+	intmap_free(&a.count);
+	intmap_free(&a.established);
 	sbm_free(&a.fn_locs);
 	VEC_FREE(&a.assigns);
 	VEC_FREE(&a.field_of);

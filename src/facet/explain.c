@@ -373,9 +373,7 @@ json_t *facet_explain_sites(const facet_result *r, const cg_graph *andersen, con
 	}
 	facet_vslot_free(&gs.vs);
 	pta_collapsed_free(&gs.collapsed);
-	for (size_t i = 0; i < gs.by_set.cap; i++)
-		free(gs.by_set.slots[i].value);
-	ptrmap_free(&gs.by_set);
+	ptrmap_free_values(&gs.by_set);
 	return sites;
 }
 

@@ -1,64 +1,34 @@
-/* ptrmap.c — linear probing on a multiplicative hash of the address. */
+/* ptrmap.c — the address as an intmap key, the pointer as its value. */
 #include "util/ptrmap.h"
-#include "util/xalloc.h"
 
 #include <stdint.h>
-
-static size_t hash(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
+#include <stdlib.h>
 
 void ptrmap_init(ptrmap *m)
 {
-	m->slots = NULL;
-	m->cap = m->len = 0;
-}
-
-static ptrmap_slot *find(const ptrmap *m, const void *key)
-{
-	size_t mask = m->cap - 1;
-	for (size_t i = hash(key) & mask;; i = (i + 1) & mask)
-		if (!m->slots[i].key || m->slots[i].key == key)
-			return &m->slots[i];
-}
-
-static void grow(ptrmap *m)
-{
-	ptrmap old = *m;
-	m->cap = old.cap ? old.cap * 2 : 64;
-	m->slots = xcalloc(m->cap, sizeof *m->slots);
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.slots[i].key)
-			*find(m, old.slots[i].key) = old.slots[i];
-	free(old.slots);
+	intmap_init(&m->map);
 }
 
 void *ptrmap_get(const ptrmap *m, const void *key)
 {
-	if (!m->cap || !key)
-		return NULL;
-	return find(m, key)->value;
+	uint64_t v;
+	return key && intmap_get(&m->map, (uint64_t)(uintptr_t)key, &v) ? (void *)(uintptr_t)v : NULL;
 }
 
 void ptrmap_put(ptrmap *m, const void *key, void *value)
 {
-	if (2 * (m->len + 1) > m->cap)
-		grow(m);
-	ptrmap_slot *s = find(m, key);
-	if (!s->key) {
-		s->key = key;
-		m->len++;
-	}
-	s->value = value;
+	intmap_put(&m->map, (uint64_t)(uintptr_t)key, (uint64_t)(uintptr_t)value);
 }
 
 void ptrmap_free(ptrmap *m)
 {
-	free(m->slots);
-	ptrmap_init(m);
+	intmap_free(&m->map);
+}
+
+void ptrmap_free_values(ptrmap *m)
+{
+	for (size_t i = 0; i < m->map.cap; i++)
+		if (m->map.slots[i].used)
+			free((void *)(uintptr_t)m->map.slots[i].value);
+	ptrmap_free(m);
 }
