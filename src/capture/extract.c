@@ -10,6 +10,7 @@
 #include "capture/hash.h"
 #include "capture/spawn.h"
 #include "capture/strip.h"
+#include "util/atomic.h"
 #include "util/xalloc.h"
 
 #ifndef FACET_LLVM_BINDIR
@@ -343,10 +344,8 @@ bool capture_extract(const capture_manifest *m, const capture_program *p, const 
 	ok = ok && merge_parts(tool, &ps, err);
 	if (ok && !opt->keep_dead)
 		ok = strip_dead(m, &ps, ps.items[0].tmp, warnings, err);
-	if (ok && rename(ps.items[0].tmp, out) != 0) {
-		error_set(err, "%s: cannot write (%s)", out, strerror(errno));
-		ok = false;
-	}
+	static const atomic_target bitcode = {"the extracted bitcode", NULL, NULL, NULL, 0};
+	ok = ok && atomic_install(ps.items[0].tmp, out, &bitcode, err);
 	parts_free(&ps);
 	return ok;
 }

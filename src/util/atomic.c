@@ -228,6 +228,39 @@ bool atomic_sync_dir(const char *path)
 	return ok;
 }
 
+/* After the rename: the directory fsync'ed, so that the rename itself
+ * survives a crash. */
+static bool renamed_synced(const char *path, facet_error *err)
+{
+	if (atomic_sync_dir(path))
+		return true;
+	error_set(err, "%s: written, but its directory could not be synced: %s", path, strerror(errno));
+	return false;
+}
+
+bool atomic_install(const char *tmp, const char *path, const atomic_target *t, facet_error *err)
+{
+	if (!atomic_check_target(path, t, err)) {
+		unlink(tmp);
+		return false;
+	}
+	int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) != 0) {
+		error_set(err, "%s: cannot sync %s: %s", path, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		return false;
+	}
+	close(fd);
+	if (rename(tmp, path) != 0) {
+		error_set(err, "%s: cannot rename %s over it: %s", path, tmp, strerror(errno));
+		unlink(tmp);
+		return false;
+	}
+	return renamed_synced(path, err);
+}
+
 bool atomic_commit(atomic_file *a, facet_error *err)
 {
 	if (!a->tmp) {
@@ -254,15 +287,10 @@ bool atomic_commit(atomic_file *a, facet_error *err)
 	unregister_tmp(a->tmp);
 	free(a->tmp);
 	a->tmp = NULL;
-	if (!atomic_sync_dir(a->path)) {
-		error_set(err, "%s: written, but its directory could not be synced: %s", a->path, strerror(errno));
-		free(a->path);
-		a->path = NULL;
-		return false;
-	}
+	bool ok = renamed_synced(a->path, err);
 	free(a->path);
 	a->path = NULL;
-	return true;
+	return ok;
 }
 
 void atomic_abort(atomic_file *a)

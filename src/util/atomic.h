@@ -48,6 +48,11 @@ bool atomic_write(atomic_file *a, const void *buf, size_t n, facet_error *err);
 /* fsync, close, rename over the destination, fsync the directory. On
  * failure the temporary is removed and err says why. */
 bool atomic_commit(atomic_file *a, facet_error *err);
+/* A file another program wrote at tmp (the caller's temporary, in path's
+ * directory: a linker's output) becomes path as a committed one does: path
+ * checked against t, tmp fsync'ed, renamed over path, the directory
+ * fsync'ed. On failure tmp is removed and err says why. */
+bool atomic_install(const char *tmp, const char *path, const atomic_target *t, facet_error *err);
 /* Removes the temporary (after a failure). Safe to call twice. */
 void atomic_abort(atomic_file *a);
 
