@@ -21,6 +21,8 @@
 #include "util/hash.h"
 #include "util/interner.h"
 #include "util/intmap.h"
+#include "util/ptrmap.h"
+#include "util/xalloc.h"
 
 static char dir[64];
 
@@ -180,6 +182,44 @@ static void test_atomic_refusals(void **state)
 	assert_false(atomic_open(&af, in_dir("real"), &p, &e));
 	assert_non_null(strstr(e.msg, "input"));
 	assert_int_equal(temporaries(), 0);
+}
+
+/* atomic_install: another program's output at a temporary becomes the
+ * file; a refused target (a symlink, a protected input) leaves the old file
+ * and removes the temporary. */
+static void test_atomic_install(void **state)
+{
+	(void)state;
+	atomic_target t = {.what = "the linked output"};
+	facet_error e = {0};
+	put_file(in_dir("linked"), "old\n");
+	put_file(in_dir("linked.part"), "new\n");
+	assert_true(atomic_install(in_dir("linked.part"), in_dir("linked"), &t, &e));
+	char *c = slurp(in_dir("linked"));
+	assert_string_equal(c, "new\n");
+	free(c);
+	assert_int_not_equal(access(in_dir("linked.part"), F_OK), 0);
+	put_file(in_dir("target"), "target\n");
+	assert_int_equal(symlink(in_dir("target"), in_dir("to-target")), 0);
+	put_file(in_dir("linked.part"), "other\n");
+	assert_false(atomic_install(in_dir("linked.part"), in_dir("to-target"), &t, &e));
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	assert_int_not_equal(access(in_dir("linked.part"), F_OK), 0);
+	c = slurp(in_dir("target"));
+	assert_string_equal(c, "target\n");
+	free(c);
+	const char *inputs[] = {in_dir("linked")};
+	atomic_target p = {.what = "the linked output", .protect = inputs, .n_protect = 1};
+	put_file(in_dir("linked.part"), "other\n");
+	error_clear(&e);
+	assert_false(atomic_install(in_dir("linked.part"), in_dir("linked"), &p, &e));
+	assert_non_null(strstr(e.msg, "input"));
+	c = slurp(in_dir("linked"));
+	assert_string_equal(c, "new\n");
+	free(c);
+	error_clear(&e);
+	assert_false(atomic_install(in_dir("no-such.part"), in_dir("linked2"), &t, &e));
+	assert_non_null(strstr(e.msg, "cannot sync"));
 }
 
 static void test_atomic_planted_symlink(void **state)
@@ -354,12 +394,41 @@ static void test_intmap(void **state)
 	assert_false(intmap_get(&m, 0, NULL));
 }
 
+/* ptrmap over intmap: addresses as keys, NULL for absent (and for a NULL
+ * key), replaced values, through growth. */
+static void test_ptrmap(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static char objs[N];
+	ptrmap m;
+	ptrmap_init(&m);
+	assert_null(ptrmap_get(&m, objs));
+	assert_null(ptrmap_get(&m, NULL));
+	for (size_t i = 0; i < N; i++)
+		ptrmap_put(&m, &objs[i], &objs[N - 1 - i]);
+	ptrmap_put(&m, &objs[7], &objs[7]);   /* replaces */
+	for (size_t i = 0; i < N; i++)
+		assert_ptr_equal(ptrmap_get(&m, &objs[i]), i == 7 ? &objs[7] : &objs[N - 1 - i]);
+	assert_int_equal(m.map.len, N);
+	assert_null(ptrmap_get(&m, &m));
+	ptrmap_free(&m);
+	assert_null(ptrmap_get(&m, objs));
+	/* owned values: freed with the map (ASan sees a leak otherwise) */
+	for (size_t i = 0; i < 100; i++)
+		ptrmap_put(&m, &objs[i], xstrdup("value"));
+	assert_string_equal(ptrmap_get(&m, &objs[42]), "value");
+	ptrmap_free_values(&m);
+	assert_null(ptrmap_get(&m, &objs[42]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fsio_regular),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_atomic_refusals),
+		cmocka_unit_test(test_atomic_install),
 		cmocka_unit_test(test_atomic_planted_symlink),
 		cmocka_unit_test(test_atomic_signal_cleanup),
 		cmocka_unit_test(test_atomic_stale_sweep),
@@ -367,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_interner),
 		cmocka_unit_test(test_intmap),
+		cmocka_unit_test(test_ptrmap),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
