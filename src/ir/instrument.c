@@ -35,7 +35,7 @@ uint64_t ir_key_begin(unsigned n_sites)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%u", n_sites);
-	return ir_key_add(0xcbf29ce484222325ULL, buf);
+	return ir_key_add(HASH_FNV64_INIT, buf);
 }
 
 /* Functions whose address cannot go into the table: intrinsics have none, and
