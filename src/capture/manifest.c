@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,30 @@ typedef struct reader {
 	bool ok;
 } reader;
 
+/* The first failure names the file and the place; later ones add nothing. */
+static void fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(reader *r, const char *fmt, ...)
+{
+	if (r->ok) {
+		char what[900];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof what, fmt, ap);
+		va_end(ap);
+		error_set(r->err, "%s: %s", r->file, what);
+	}
+	r->ok = false;
+}
+
+/* where[i] must be an object. */
+static bool want_object(reader *r, json_t *o, const char *where, size_t i)
+{
+	if (json_is_object(o))
+		return true;
+	fail(r, "%s[%zu]: expected an object", where, i);
+	return false;
+}
+
 /* A string member (NULL allowed when !required); a wrong type fails naming
  * the file and the place. */
 static char *get_str(reader *r, json_t *o, const char *where, size_t idx, const char *key, bool required)
@@ -312,21 +337,14 @@ static char *get_str(reader *r, json_t *o, const char *where, size_t idx, const 
 		return xstrdup(json_string_value(v));
 	if ((!v || json_is_null(v)) && !required)
 		return NULL;
-	if (r->ok)
-		error_set(r->err, "%s: %s[%zu].%s: %s", r->file, where, idx, key,
-		          v ? "expected a string" : "missing");
-	r->ok = false;
+	fail(r, "%s[%zu].%s: %s", where, idx, key, v ? "expected a string" : "missing");
 	return NULL;
 }
 
 static void read_unit(reader *r, json_t *o, size_t i, capture_unit *u, const char *dir)
 {
-	if (!json_is_object(o)) {
-		if (r->ok)
-			error_set(r->err, "%s: units[%zu]: expected an object", r->file, i);
-		r->ok = false;
+	if (!want_object(r, o, "units", i))
 		return;
-	}
 	u->id = get_str(r, o, "units", i, "id", true);
 	u->source = get_str(r, o, "units", i, "source", true);
 	u->language = get_str(r, o, "units", i, "language", false);
@@ -336,23 +354,16 @@ static void read_unit(reader *r, json_t *o, size_t i, capture_unit *u, const cha
 	u->bitcode_hash = get_str(r, o, "units", i, "bitcode_hash", bc != NULL);
 	u->missing = get_str(r, o, "units", i, "missing", false);
 	if (bc) {
-		if (bc[0] == '/' || strstr(bc, "..")) {
-			if (r->ok)
-				error_set(r->err, "%s: units[%zu].bitcode: '%s' is not a path inside the capture directory",
-				          r->file, i, bc);
-			r->ok = false;
-		}
+		if (bc[0] == '/' || strstr(bc, ".."))
+			fail(r, "units[%zu].bitcode: '%s' is not a path inside the capture directory", i, bc);
 		size_t n = strlen(dir) + strlen(bc) + 2;
 		u->bitcode = xmalloc(n);
 		snprintf(u->bitcode, n, "%s/%s", dir, bc);
 		free(bc);
 	}
 	json_t *dbg = json_object_get(o, "debug_info");
-	if (!json_is_boolean(dbg)) {
-		if (r->ok)
-			error_set(r->err, "%s: units[%zu].debug_info: expected true or false", r->file, i);
-		r->ok = false;
-	}
+	if (!json_is_boolean(dbg))
+		fail(r, "units[%zu].debug_info: expected true or false", i);
 	u->debug_info = json_is_true(dbg);
 	size_t k;
 	json_t *f;
@@ -365,12 +376,8 @@ static void read_ref(reader *r, json_t *o, size_t pi, size_t i, const strmap *id
 {
 	char where[64];
 	snprintf(where, sizeof where, "programs[%zu].inputs", pi);
-	if (!json_is_object(o)) {
-		if (r->ok)
-			error_set(r->err, "%s: %s[%zu]: expected an object", r->file, where, i);
-		r->ok = false;
+	if (!want_object(r, o, where, i))
 		return;
-	}
 	ref->path = get_str(r, o, where, i, "path", true);
 	ref->member = get_str(r, o, where, i, "member", false);
 	ref->hash = get_str(r, o, where, i, "hash", false);
@@ -380,10 +387,8 @@ static void read_ref(reader *r, json_t *o, size_t pi, size_t i, const strmap *id
 	ref->unit = -1;
 	if (unit) {
 		void *idx = strmap_get(ids, unit);
-		if (!idx && r->ok) {
-			error_set(r->err, "%s: %s[%zu].unit: no unit '%s' in the manifest", r->file, where, i, unit);
-			r->ok = false;
-		}
+		if (!idx)
+			fail(r, "%s[%zu].unit: no unit '%s' in the manifest", where, i, unit);
 		ref->unit = idx ? (int)((size_t)idx - 1) : -1;
 	}
 	if (status && !strcmp(status, "bitcode"))
@@ -392,41 +397,30 @@ static void read_ref(reader *r, json_t *o, size_t pi, size_t i, const strmap *id
 		ref->status = CAPTURE_REF_MISSING;
 	else if (status && !strcmp(status, "external"))
 		ref->status = CAPTURE_REF_EXTERNAL;
-	else if (status && r->ok) {
-		error_set(r->err, "%s: %s[%zu].status: '%s' is not bitcode, missing or external", r->file, where, i, status);
-		r->ok = false;
-	}
-	if (ref->status == CAPTURE_REF_BITCODE && ref->unit < 0 && r->ok) {
-		error_set(r->err, "%s: %s[%zu]: status bitcode without a unit", r->file, where, i);
-		r->ok = false;
-	}
+	else if (status)
+		fail(r, "%s[%zu].status: '%s' is not bitcode, missing or external", where, i, status);
+	if (ref->status == CAPTURE_REF_BITCODE && ref->unit < 0)
+		fail(r, "%s[%zu]: status bitcode without a unit", where, i);
 	free(status);
 	free(unit);
 }
 
 static void read_program(reader *r, json_t *o, size_t i, const strmap *ids, capture_program *p)
 {
-	if (!json_is_object(o)) {
-		if (r->ok)
-			error_set(r->err, "%s: programs[%zu]: expected an object", r->file, i);
-		r->ok = false;
+	if (!want_object(r, o, "programs", i))
 		return;
-	}
 	p->path = get_str(r, o, "programs", i, "path", true);
 	p->hash = get_str(r, o, "programs", i, "hash", true);
 	p->type = get_str(r, o, "programs", i, "type", true);
 	p->cwd = get_str(r, o, "programs", i, "cwd", false);
 	p->entry = get_str(r, o, "programs", i, "entry", false);
 	json_t *script = json_object_get(o, "linker_script");
-	if (script && !json_is_boolean(script) && r->ok) {
-		error_set(r->err, "%s: programs[%zu].linker_script: expected true or false", r->file, i);
-		r->ok = false;
-	}
+	if (script && !json_is_boolean(script))
+		fail(r, "programs[%zu].linker_script: expected true or false", i);
 	p->linker_script = json_is_true(script);
 	json_t *inputs = json_object_get(o, "inputs"), *shared = json_object_get(o, "shared");
-	if ((!json_is_array(inputs) || !json_is_array(shared)) && r->ok) {
-		error_set(r->err, "%s: programs[%zu]: inputs and shared must be arrays", r->file, i);
-		r->ok = false;
+	if (!json_is_array(inputs) || !json_is_array(shared)) {
+		fail(r, "programs[%zu]: inputs and shared must be arrays", i);
 		return;
 	}
 	size_t k;
