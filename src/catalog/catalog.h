@@ -85,6 +85,17 @@ const char *catalog_fingerprint_of(const catalog *c);
  * global's linked name). T.name is the linked symbol. */
 #define CATALOG_GLOBAL_SHOWN(T) "(" T ".source_name)"
 
+/* Reading the catalog's tables outside the query layer (whose q_stmt and
+ * q_step do the same for its session), so that no reader takes a failure
+ * for the end of the rows. catalog_prepare: the statement, or NULL with err
+ * "PATH: damaged catalog: ..." (the statements are facet's own text: one
+ * that does not prepare is a changed catalog or a bug). catalog_step:
+ * true on a row; false at the end, and on an error, which also clears *ok
+ * and sets err. A NULL st (a failed prepare) is an error too: start with
+ * ok = true, loop `while (catalog_step(c, st, &ok, err))`, then check ok. */
+sqlite3_stmt *catalog_prepare(const catalog *c, const char *sql, facet_error *err);
+bool catalog_step(const catalog *c, sqlite3_stmt *st, bool *ok, facet_error *err);
+
 /* A row of the meta table, NULL when absent (owned by the catalog). */
 const char *catalog_meta(const catalog *c, const char *key);
 /* True when the catalog holds graph i (cg_graph_parse). */

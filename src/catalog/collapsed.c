@@ -368,19 +368,16 @@ static bool known_kind(const char *k)
 	return false;
 }
 
+static int by_set_id(const void *key, const void *row)
+{
+	long long id = *(const long long *)key, other = ((const catalog_collapsed_set *)row)->id;
+	return id < other ? -1 : id > other;
+}
+
+/* The member set id (cc->sets is in id order), NULL when none. */
 static catalog_collapsed_set *set_of(catalog_collapsed *cc, long long id)
 {
-	unsigned lo = 0, hi = cc->n_sets;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (cc->sets[mid].id == id)
-			return &cc->sets[mid];
-		if (cc->sets[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return cc->n_sets ? bsearch(&id, cc->sets, cc->n_sets, sizeof *cc->sets, by_set_id) : NULL;
 }
 
 /* The member sets and their widths (the count of their members). */
@@ -497,8 +494,10 @@ bool catalog_collapsed_read(catalog *c, catalog_collapsed *out, facet_error *err
 	memset(out, 0, sizeof *out);
 	reader rd = {.c = c, .db = catalog_db(c), .err = err};
 	sqlite3_stmt *st = prep(&rd, "functions", "SELECT count(*) FROM functions");
-	long long n_functions = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	bool ok = true;   /* a failed count is damage, not an empty table */
+	long long n_functions = st && catalog_step(c, st, &ok, err) ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
+	rd.bad = rd.bad || !ok;
 	if (rd.bad || !read_members(&rd, out, n_functions) || !read_objects(&rd, out) || !read_sites(&rd, out))
 		return false;
 	for (unsigned i = 0; i < out->n_sets; i++)

@@ -157,6 +157,33 @@ bool catalog_has_graph(const catalog *c, int i) { return i >= 0 && i < CG_N_GRAP
 const char *catalog_default_graph(const catalog *c) { return c->default_graph; }
 bool catalog_has_refinement(const catalog *c) { return c->refinement; }
 
+sqlite3_stmt *catalog_prepare(const catalog *c, const char *sql, facet_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK)
+		return st;
+	error_set(err, "%s: damaged catalog: a statement does not prepare (a changed catalog, or a bug in facet): %s; "
+	          "SQL: %.160s", c->path, sqlite3_errmsg(c->db), sql);
+	sqlite3_finalize(st);
+	return NULL;
+}
+
+bool catalog_step(const catalog *c, sqlite3_stmt *st, bool *ok, facet_error *err)
+{
+	if (!st) {
+		*ok = false;   /* catalog_prepare said why */
+		return false;
+	}
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return true;
+	if (rc != SQLITE_DONE) {
+		error_set(err, "%s: damaged catalog: reading it failed: %s", c->path, sqlite3_errmsg(c->db));
+		*ok = false;
+	}
+	return false;
+}
+
 /* ---- fingerprint ------------------------------------------------------------------------ */
 
 /* FNV-1a 64 over the inputs' bytes: not cryptographic, but it tells one

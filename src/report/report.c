@@ -25,14 +25,26 @@ typedef struct rsite {
 
 typedef struct rctx {
 	catalog *cat;
-	sqlite3 *db;
 	query_session *qs;
 	const char *graph, *dir, *program;
 	int graph_id;
 	rsite *sites;
 	unsigned n_sites;
 	facet_error *err;
+	bool ok;                   /* false once a read of the catalog failed (err says why) */
 } rctx;
+
+/* The catalog's statements through catalog_prepare/catalog_step: a failed
+ * read fails the report instead of drawing a page from part of the rows. */
+static sqlite3_stmt *stmt(rctx *r, const char *sql)
+{
+	return catalog_prepare(r->cat, sql, r->err);
+}
+
+static bool step(rctx *r, sqlite3_stmt *st)
+{
+	return catalog_step(r->cat, st, &r->ok, r->err);
+}
 
 static char *col_dup(sqlite3_stmt *st, int c)
 {
@@ -61,35 +73,27 @@ static bool put_page(rctx *r, const char *name, const char *text, size_t len)
 	return atomic_commit(&a, r->err);
 }
 
+static int by_id(const void *key, const void *row)
+{
+	unsigned id = *(const unsigned *)key, other = ((const rsite *)row)->id;
+	return id < other ? -1 : id > other;
+}
+
 /* The indirect site id (r->sites is in id order), NULL when not one. */
 static rsite *find_site(rctx *r, unsigned id)
 {
-	unsigned lo = 0, hi = r->n_sites;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (r->sites[mid].id == id)
-			return &r->sites[mid];
-		if (r->sites[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return r->n_sites ? bsearch(&id, r->sites, r->n_sites, sizeof *r->sites, by_id) : NULL;
 }
 
 static bool load_sites(rctx *r)
 {
-	sqlite3_stmt *st = NULL;
 	/* C++ callers demangled, as the query answers name functions */
 	const char *sql = "SELECT s.id, " CATALOG_FN_SHOWN("f") ", s.file, s.line, s.col, fl.key, fl.name, d.status FROM sites s JOIN "
 	                  "functions f ON f.id = s.caller LEFT JOIN dispatch d ON d.site = s.id LEFT JOIN fields fl "
 	                  "ON fl.id = d.field WHERE s.kind = 'indirect' ORDER BY s.id";
-	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		error_set(r->err, "%s: damaged catalog: %s", catalog_path(r->cat), sqlite3_errmsg(r->db));
-		return false;
-	}
+	sqlite3_stmt *st = stmt(r, sql);
 	VEC(rsite) v = {0};
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (step(r, st)) {
 		rsite x = {.id = (unsigned)sqlite3_column_int64(st, 0), .caller = col_dup(st, 1), .file = col_dup(st, 2),
 		           .line = (unsigned)sqlite3_column_int64(st, 3), .col = (unsigned)sqlite3_column_int64(st, 4),
 		           .field = col_dup(st, 5), .field_name = col_dup(st, 6), .status = col_dup(st, 7)};
@@ -99,17 +103,16 @@ static bool load_sites(rctx *r)
 	r->sites = v.items;
 	r->n_sites = (unsigned)v.len;
 	/* widths per graph and decisions per rule, one statement each */
-	sqlite3_prepare_v2(r->db, "SELECT e.site, e.graphs FROM edges e JOIN sites s ON s.id = e.site "
-	                          "WHERE s.kind = 'indirect'", -1, &st, NULL);
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
+	st = stmt(r, "SELECT e.site, e.graphs FROM edges e JOIN sites s ON s.id = e.site WHERE s.kind = 'indirect'");
+	while (step(r, st)) {
 		rsite *x = find_site(r, (unsigned)sqlite3_column_int64(st, 0));
 		unsigned bits = (unsigned)sqlite3_column_int64(st, 1);
 		for (int g = 0; x && g < CG_N_GRAPHS; g++)
 			x->width[g] += (bits >> g) & 1;
 	}
 	sqlite3_finalize(st);
-	sqlite3_prepare_v2(r->db, "SELECT site, rule, fact, outcome FROM decisions WHERE graph = 'rpm' ORDER BY site", -1, &st, NULL);
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
+	st = stmt(r, "SELECT site, rule, fact, outcome FROM decisions WHERE graph = 'rpm' ORDER BY site");
+	while (step(r, st)) {
 		rsite *x = find_site(r, (unsigned)sqlite3_column_int64(st, 0));
 		if (!x)
 			continue;
@@ -125,7 +128,7 @@ static bool load_sites(rctx *r)
 			x->n_other++;
 	}
 	sqlite3_finalize(st);
-	return true;
+	return r->ok;
 }
 
 static void free_sites(rctx *r)
@@ -142,9 +145,9 @@ static void free_sites(rctx *r)
 
 static long long count(rctx *r, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = stmt(r, sql);
 	long long n = 0;
-	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (step(r, st))
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;
@@ -273,11 +276,10 @@ static void questions(rctx *r, FILE *out)
 	      "person may answer them (docs/oracle.md, the overlay).</p>\n<table><tr><th>question</th><th>kind</th>"
 	      "<th>site</th><th>candidates</th><th>answered</th></tr>\n",
 	      out);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(r->db, "SELECT q.id, q.kind, q.site, q.answered, (SELECT count(*) FROM question_candidates "
-	                          "c WHERE c.question = q.id) FROM questions q ORDER BY q.id", -1, &st, NULL);
+	sqlite3_stmt *st = stmt(r, "SELECT q.id, q.kind, q.site, q.answered, (SELECT count(*) FROM question_candidates "
+	                           "c WHERE c.question = q.id) FROM questions q ORDER BY q.id");
 	unsigned n = 0;
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
+	while (step(r, st)) {
 		fprintf(out, "<tr><td>%lld</td><td>", sqlite3_column_int64(st, 0));
 		rp_text(out, (const char *)sqlite3_column_text(st, 1));
 		fprintf(out, "</td><td><a href=\"site-%lld.html\">%lld</a></td><td class=\"n\">%lld</td><td>%s</td></tr>\n",
@@ -293,12 +295,10 @@ static void questions(rctx *r, FILE *out)
 static json_t *search_index(rctx *r)
 {
 	json_t *idx = json_array();
-	sqlite3_stmt *st = NULL;
 	/* a C++ function is shown demangled and found by either name */
-	sqlite3_prepare_v2(r->db, "SELECT " CATALOG_FN_SHOWN("functions") " AS shown, file, line, name FROM functions "
-	                          "WHERE defined ORDER BY shown",
-	                   -1, &st, NULL);
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
+	sqlite3_stmt *st = stmt(r, "SELECT " CATALOG_FN_SHOWN("functions") " AS shown, file, line, name FROM functions "
+	                           "WHERE defined ORDER BY shown");
+	while (step(r, st)) {
 		const char *name = (const char *)sqlite3_column_text(st, 0), *file = (const char *)sqlite3_column_text(st, 1);
 		const char *linked = (const char *)sqlite3_column_text(st, 3);
 		char d[600], key[1200];
@@ -355,7 +355,7 @@ static bool write_index(rctx *r)
 	json_decref(idx);
 	rp_page_end(out, true);
 	fclose(out);
-	ok = ok && put_page(r, "index.html", text, len);
+	ok = ok && r->ok && put_page(r, "index.html", text, len);
 	free(text);
 	return ok;
 }
@@ -375,22 +375,20 @@ bool report_write(const char *catalog_path, const char *dir, const report_option
 		error_set(err, "%s: not a directory (the report writes index.html and site pages there)", dir);
 		return false;
 	}
-	rctx r = {.dir = dir, .err = err};
+	rctx r = {.dir = dir, .err = err, .ok = true};
 	if (!(r.cat = catalog_open(catalog_path, err)))
 		return false;
 	if (!(r.qs = query_open(catalog_path, err))) {
 		catalog_close(r.cat);
 		return false;
 	}
-	r.db = catalog_db(r.cat);
 	r.graph = o->graph ? o->graph : catalog_default_graph(r.cat);
 	r.graph_id = cg_graph_parse(r.graph);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(r.db, "SELECT group_concat(path, ' ') FROM inputs", -1, &st, NULL);
-	char *program = st && sqlite3_step(st) == SQLITE_ROW ? col_dup(st, 0) : NULL;
+	sqlite3_stmt *st = stmt(&r, "SELECT group_concat(path, ' ') FROM inputs");
+	char *program = step(&r, st) ? col_dup(st, 0) : NULL;
 	sqlite3_finalize(st);
 	r.program = program ? program : catalog_path;
-	bool ok = true;
+	bool ok = r.ok;
 	if (r.graph_id < 0 || !catalog_has_graph(r.cat, r.graph_id)) {
 		error_set(err, "%s: graph %s is not in this catalog", catalog_path, r.graph);
 		ok = false;

@@ -288,6 +288,22 @@ for what, sql, table, says in edits:
         r = run(FACET, "query", "callees", "main", "--catalog", bad, "--format", "json")
         check(r.returncode == 1 and "damaged catalog" in r.stderr and "collapsed_set_sites" in r.stderr,
               f"damaged ({what}): a query whose labels read it refuses", r.stderr)
+# Tables the report reads itself (not through the query layer): a missing
+# one fails the report naming the table, before any page is written; the
+# report never draws a page from part of the rows.
+for table in ("inputs", "questions", "decisions"):
+    bad = f"{work}/no-{table}.facet"
+    shutil.copy(cat0, bad)
+    db = sqlite3.connect(bad)
+    db.execute(f"DROP TABLE {table}")
+    db.commit()
+    db.close()
+    out = f"{work}/no-{table}-report"
+    shutil.rmtree(out, ignore_errors=True)
+    r = run(FACET, "report", bad, "-o", out)
+    check(r.returncode == 1 and bad in r.stderr and "damaged catalog" in r.stderr
+          and f"no such table: {table}" in r.stderr, f"table {table} dropped: facet report refuses naming it", r.stderr)
+    check(not os.path.exists(f"{out}/index.html"), f"table {table} dropped: no index.html written")
 old = f"{work}/schema4.facet"
 shutil.copy(cat0, old)
 db = sqlite3.connect(old)
