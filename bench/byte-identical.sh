@@ -18,7 +18,8 @@
 # reused while the reference binary is the same (its checksum).
 #
 # Environment: BI_CORPUS="" leaves out the corpus subjects; BI_PROGRAMS="a.c b.c" limits the test programs (default: all
-# of tests/programs, tests/facet/programs, tests/query/programs).
+# of tests/programs, tests/facet/programs, tests/query/programs). BI_BASE_ONLY=1 only writes the reference outputs
+# (NEW_BUILD_DIR is not run): start them early, while the new build is still being written, and compare later.
 set -u
 base=$(cd "$1" && pwd); new=$(cd "$2" && pwd)
 work=${3:-/tmp/byte-identical}
@@ -122,6 +123,14 @@ run_help() {   # build-dir out-dir
 }
 
 [ -d "$work/base/help" ] || run_help "$base" "$work/base"
+if [ -n "${BI_BASE_ONLY-}" ]; then
+	for p in "${progs[@]}"; do
+		[ -d "$work/base/$(basename "$p" .bc)" ] || run_all "$base" "$work/base" "$p"
+	done
+	echo "$sum" >"$work/base.sum"
+	echo "byte-identical: reference outputs of ${#progs[@]} programs in $work/base"
+	exit 0
+fi
 run_help "$new" "$work/new"
 for p in "${progs[@]}"; do
 	[ -d "$work/base/$(basename "$p" .bc)" ] || run_all "$base" "$work/base" "$p"
