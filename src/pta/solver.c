@@ -1416,14 +1416,21 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 	out->constraints = s->st.addr + s->st.copy + s->st.load + s->st.store + s->st.gep + s->st.gep_var;
 	out->watches = s->watches.len;
 	out->pts_entries = 0;
-	out->set_bytes = 0;
+	out->pts_bytes = out->delta_bytes = out->succ_bytes = out->reported_bytes = 0;
 	for (size_t i = 0; i < nnodes(s); i++) {
 		uint32_t n = nth_node(s, i);
 		const pnode *v = N(s, n);
 		if (*PAR(s, n) == n)
 			out->pts_entries += sbm_count(&v->pts);
-		out->set_bytes += sbm_bytes(&v->pts) + sbm_bytes(&v->delta) + sbm_bytes(&v->succ);
+		out->pts_bytes += sbm_bytes(&v->pts);
+		out->delta_bytes += sbm_bytes(&v->delta);
+		out->succ_bytes += sbm_bytes(&v->succ);
 	}
 	for (size_t i = 0; i < s->watches.len; i++)
-		out->set_bytes += sbm_bytes(&s->watches.items[i].reported);
+		out->reported_bytes += sbm_bytes(&s->watches.items[i].reported);
+	out->set_bytes = out->pts_bytes + out->delta_bytes + out->succ_bytes + out->reported_bytes;
+	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
+	                  s->linfo.cap * sizeof(locinfo);
+	out->cx_bytes = s->cxs.cap * sizeof(pcx) + s->watches.cap * sizeof(pwatch);
+	out->map_bytes = (s->fields.cap + s->checked.cap) * sizeof(ptrmap_slot) + s->objs.cap * sizeof(pobj);
 }

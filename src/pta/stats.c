@@ -17,10 +17,13 @@ static bool has_fp_member(const di_type *t)
 	return false;
 }
 
+static double mib(size_t bytes) { return (double)bytes / 1048576.0; }
+
 pta_program_stats pta_program_stats_of(const ir_program *p)
 {
 	pta_program_stats st = {0};
 	st.debug_info = p->has_debug_info;
+	st.model_bytes = p->arena.total;
 	for (unsigned i = 0; i < p->n_functions; i++) {
 		const ir_function *f = p->functions[i];
 		if (f->intrinsic)
@@ -182,6 +185,11 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	fprintf(out, "  constraints by kind:         addr %zu, copy %zu, load %zu, store %zu, gep %zu, gep_var %zu\n",
 	       st->solver.addr, st->solver.copy, st->solver.load, st->solver.store, st->solver.gep,
 	       st->solver.gep_var);
+	const pta_stats *m = &st->solver;
+	fprintf(out, "  memory (MiB):                nodes %.1f, points-to sets %.1f, deltas %.1f, copy edges %.1f, "
+	        "watches' sets %.1f, constraints %.1f, maps and objects %.1f; program model %.1f\n",
+	        mib(m->node_bytes), mib(m->pts_bytes), mib(m->delta_bytes), mib(m->succ_bytes), mib(m->reported_bytes),
+	        mib(m->cx_bytes), mib(m->map_bytes), mib(st->model_bytes));
 	fprintf(out, "  collapsed objects by cause:  ");
 	for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
 		fprintf(out, "%s%s %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
@@ -248,7 +256,11 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 		for (unsigned i = 0; i < st->n_widest; i++)
 			fprintf(out, "%s{\"value\": %u, \"size\": %u, \"collapsed\": %u}", i ? ", " : "", st->widest[i],
 			       st->widest_size[i], st->widest_collapsed[i]);
-		fprintf(out, "]");
+		const pta_stats *m = &st->solver;
+		fprintf(out, "], \"pta_bytes\": {\"nodes\": %zu, \"pts\": %zu, \"delta\": %zu, \"succ\": %zu, "
+		        "\"watches\": %zu, \"constraints\": %zu, \"maps\": %zu, \"model\": %zu}", m->node_bytes,
+		        m->pts_bytes, m->delta_bytes, m->succ_bytes, m->reported_bytes, m->cx_bytes, m->map_bytes,
+		        st->model_bytes);
 	}
 	if (key)
 		fprintf(out, ", \"%s\": %s", key, value ? value : "null");

@@ -20,6 +20,7 @@ typedef struct pta_program_stats {
 	unsigned fp_structs;       /* distinct struct/union types with a function-pointer member */
 	unsigned globals, globals_with_fn_slots;
 	bool debug_info;
+	size_t model_bytes;        /* the program model's arena (bytes handed out) */
 	/* What the analyses cannot see into or only approximate (issue 17.2):
 	 * asm goto sites, asm sites with pointer operands, global aliases (read
 	 * through to their aliasees), instructions not lowered (va_arg), module
