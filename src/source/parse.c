@@ -462,9 +462,21 @@ static const char *location_key(walk *w, CXCursor e)
 	return NULL;
 }
 
+/* t is `void *` (any qualifiers): a generic pointer a function may be
+ * converted to and back (C allows it of every POSIX system's pointers:
+ * dlsym, a callback passed as `void *` and cast back where it is stored). */
+static bool is_void_pointer(CXType t)
+{
+	CXType c = clang_getCanonicalType(t);
+	return c.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(c)).kind == CXType_Void;
+}
+
 /* The values an expression may have as a function pointer: functions it
- * names (through `&`, casts and both arms of `?:`) and locations it copies. */
-static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int depth)
+ * names (through `&`, casts and both arms of `?:`) and locations it copies.
+ * With generic (the value goes into a function-pointer location) a `void *`
+ * location counts too: what a function converted to `void *` went into
+ * comes back out through a cast (`j->run = (job_fn) fn` with `void *fn`). */
+static unsigned values_of(walk *w, CXCursor e, src_value *out, unsigned max, int depth, bool generic)
 {
 	if (max == 0 || depth > 8)
 		return 0;
@@ -475,7 +487,7 @@ static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int de
 		children(e, &v);
 		unsigned n = 0;
 		for (size_t i = v.len >= 3 ? 1 : 0; i < v.len; i++)
-			n += values(w, v.items[i], out + n, max - n, depth + 1);
+			n += values_of(w, v.items[i], out + n, max - n, depth + 1, generic);
 		VEC_FREE(&v);
 		return n;
 	}
@@ -489,7 +501,8 @@ static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int de
 	bool deref = k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref;
 	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
 	    k == CXCursor_CallExpr || deref) {
-		if (!ctype_holds_function_pointer(clang_getCursorType(e)))
+		CXType t = clang_getCursorType(e);
+		if (!ctype_holds_function_pointer(t) && !(generic && is_void_pointer(t)))
 			return 0;
 		const char *key = location_key(w, e);
 		if (!key)
@@ -498,6 +511,12 @@ static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int de
 		return 1;
 	}
 	return 0;
+}
+
+/* The values of e as a function pointer, without `void *` locations. */
+static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int depth)
+{
+	return values_of(w, e, out, max, depth, false);
 }
 
 static void add_flow(walk *w, const char *key, const src_value *v, assign_form form, CXCursor at, const char *global)
@@ -563,7 +582,7 @@ static void cast_away(walk *w, CXCursor value, CXCursor at, const char *global, 
 static void flows_of(walk *w, const char *key, CXCursor value, assign_form form, CXCursor at, const char *global)
 {
 	src_value v[16];
-	unsigned n = values(w, value, v, 16, 0);
+	unsigned n = values_of(w, value, v, 16, 0, true);
 	for (unsigned i = 0; i < n; i++)
 		add_flow(w, key, &v[i], form, at, global);
 	cast_away(w, value, at, global, form);
@@ -594,8 +613,14 @@ static void init_value(init_ctx *ic, CXCursor v, CXType type, const char *key, i
 		init_list(ic, s, type, key, depth + 1);
 		return;
 	}
-	if (key && ctype_is_function_pointer(type))
+	if (key && ctype_is_function_pointer(type)) {
 		flows_of(ic->w, key, v, FORM_INIT, v, ic->global);
+	} else if (key && is_void_pointer(type)) {   /* `{ "name", (void *) fn }`: generic_store's rule */
+		src_value fv[16];
+		unsigned n = values(ic->w, v, fv, 16, 0);
+		for (unsigned i = 0; i < n; i++)
+			add_flow(ic->w, key, &fv[i], FORM_INIT, v, ic->global);
+	}
 }
 
 /* A designated element: the designators, then the value (see the head). */
@@ -854,6 +879,19 @@ static const char *store_key(walk *w, const char *key, CXCursor at)
 	return mem;
 }
 
+/* A `void *` location written with a function (`s->fn = (void *) job_free`)
+ * or a function pointer's contents holds them as a function-pointer
+ * location would (read back through a cast at a call: `((job_fn) s->fn)()`);
+ * a `void *` written with another `void *` is no flow (generic data). */
+static void generic_store(walk *w, CXCursor lhs, CXCursor value, CXCursor at)
+{
+	src_value v[16];
+	unsigned n = values(w, value, v, 16, 0);
+	const char *key = n ? store_key(w, location_key(w, lhs), lhs) : NULL;
+	for (unsigned i = 0; key && i < n; i++)
+		add_flow(w, key, &v[i], FORM_STORE, at, NULL);
+}
+
 static void assignment(walk *w, CXCursor c)
 {
 	if (clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Assign)
@@ -864,6 +902,8 @@ static void assignment(walk *w, CXCursor c)
 		const char *key = store_key(w, location_key(w, kids.items[0]), kids.items[0]);
 		if (key)
 			flows_of(w, key, kids.items[1], FORM_STORE, c, NULL);
+	} else if (kids.len == 2 && is_void_pointer(clang_getCursorType(kids.items[0]))) {
+		generic_store(w, kids.items[0], kids.items[1], c);
 	}
 	VEC_FREE(&kids);
 }

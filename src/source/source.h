@@ -27,7 +27,11 @@
  * initializers (designated and positional, nested, arrays of structs),
  * assignments, returns, memcpy/memmove, copies from other locations, and
  * the functions passed for a parameter at the calls of its function, direct
- * or through a location (a registration, also through an ops table). Each
+ * or through a location (a registration, also through an ops table). A
+ * function converted to `void *` is followed there and back: a `void *`
+ * location written with a function holds it, and a `void *` read into a
+ * function-pointer location through a cast copies what it holds (a `void *`
+ * copied to another `void *` is generic data, not followed). Each
  * candidate carries a warrant (Add-Witness for an initializer, Add-Store
  * otherwise) or is refuted (Prune-Sig: its signature does not fit the
  * call's, by facet/sig.h's relation). A call with no candidate is an
