@@ -58,10 +58,11 @@ def catalog_edges(path):
     return sc.tool_edges(path, "source", lambda f: sc.normalise(f) if f else None)
 
 
-def direct_cause(e, by_line, files, hinted):
+def direct_cause(e, by_line, files, hinted, file_targets=None):
     f, l, n = e
     if l == 0:
-        return "reference edge at line 0"
+        return "reference edge at line 0" + (
+            "; the source graph has a call of it in the file" if file_targets and (f, n) in file_targets else "")
     if sc.REWRITES.get(n, set()) & by_line.get((f, l), set()):
         return "the compiler rewrote the library call"
     if e in hinted:
@@ -95,6 +96,7 @@ def reference_sites(catalog, rel):
     fns = {i: (n, t) for i, n, t in db.execute("SELECT id, source_name, ir_type FROM functions")}
     fields = {i: (r, n) for i, r, n in db.execute("SELECT id, record, name FROM fields")}
     disp = {s: (st, f) for s, st, f in db.execute("SELECT site, status, field FROM dispatch")}
+    written = {f for (f,) in db.execute("SELECT DISTINCT field FROM field_assignments")}
     dec = {(s, f): (r, ev) for s, f, r, ev in
            db.execute("SELECT site, function, rule, evidence FROM decisions WHERE fact = 'add'")}
     targets = defaultdict(list)
@@ -112,22 +114,24 @@ def reference_sites(catalog, rel):
             rule, ev = dec.get((sid, t), (None, None))
             name, ftype = fns[t]
             fits = ftype == ctype
+            if st == "field" and fid not in written:
+                st = "field no code writes"
             out[(f, line, name)].append((st, fields.get(fid), rule, ev, fits))
     db.close()
     return out
 
 
 def source_sites(catalog):
-    """(file, line) -> [(field kind, record, member, key, reason)] of the
+    """(file, line) -> [(field kind, record, member, key, reason, targets)] of the
     source graph's indirect sites, and {(file base name, line, function)} of
     its recorded stores."""
     db = sqlite3.connect(catalog)
     fields = {i: (k, r, n, key) for i, k, r, n, key in db.execute("SELECT id, kind, record, name, key FROM fields")}
-    disp = {s: (f, rs) for s, f, rs in db.execute("SELECT site, field, reason FROM dispatch")}
+    disp = {s: (f, rs, n) for s, f, rs, n in db.execute("SELECT site, field, reason, n_sym FROM dispatch")}
     lines = defaultdict(list)
     for sid, file, line in db.execute("SELECT id, file, line FROM sites WHERE kind = 'indirect'"):
-        fid, reason = disp.get(sid, (None, None))
-        lines[(sc.normalise(file) if file else None, line)].append(fields.get(fid, (None,) * 4) + (reason,))
+        fid, reason, n_sym = disp.get(sid, (None, None, 0))
+        lines[(sc.normalise(file) if file else None, line)].append(fields.get(fid, (None,) * 4) + (reason, n_sym))
     stores = {(os.path.basename(f or ""), l, n) for f, l, n in db.execute(
         "SELECT a.file, a.line, fu.source_name FROM field_assignments a JOIN functions fu ON fu.id = a.function")}
     db.close()
@@ -159,7 +163,7 @@ def site_cause(e, ref_sites, src_lines, src_stores, files):
     elif not any(s[0] for s in sites):
         where = "a site read from no location: " + (sites[0][4] or "?")
     elif field and any(s[0] == "struct" and s[2] == field[1] for s in sites):
-        where = "a site keyed by R±'s field"
+        where = "a site keyed by R±'s field" + ("" if any(s[5] for s in sites) else ", unresolved in the source graph")
     elif any(s[0] == "struct" for s in sites):
         where = "a site keyed by another field" + (" (R± dispatches on a field)" if st == "field" else "")
     else:
@@ -192,8 +196,9 @@ def main():
         for f, l, n in found:
             by_line[(f, l)].add(n)
         files = {f for f, _, _ in found}
+        file_targets = {(f, n) for f, _, n in found}
         for kind in ("direct", "indirect"):
-            c = Counter(direct_cause(e, by_line, files, hinted) if kind == "direct" else
+            c = Counter(direct_cause(e, by_line, files, hinted, file_targets) if kind == "direct" else
                         indirect_cause(e, lines, observed, hinted) for e in ref[kind] - found)
             totals[kind].update(c)
             print(f"{subj} {kind}: {sum(c.values())} missed: " + "; ".join(f"{k} {v}" for k, v in c.most_common()))
