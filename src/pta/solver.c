@@ -1432,5 +1432,5 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
 	                  s->linfo.cap * sizeof(locinfo);
 	out->cx_bytes = s->cxs.cap * sizeof(pcx) + s->watches.cap * sizeof(pwatch);
-	out->map_bytes = (s->fields.cap + s->checked.cap) * sizeof(ptrmap_slot) + s->objs.cap * sizeof(pobj);
+	out->map_bytes = (s->fields.map.cap + s->checked.map.cap) * sizeof(intmap_slot) + s->objs.cap * sizeof(pobj);
 }
