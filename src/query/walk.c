@@ -197,6 +197,23 @@ static bool walk_args(qctx *q, unsigned *from, unsigned *to)
 	return q_function(q, "from", from) && q_function(q, "to", to);
 }
 
+/* FROM's forward walk and TO's backward one (slice, dominators): a function
+ * on some path FROM -> TO is seen by both. With back_bounded false only
+ * FROM's walk is bounded: TO's keeps everything that reaches TO. */
+static bool walks_between(qctx *q, unsigned *from, unsigned *to, bool *agents, bfs *fw, bfs *bw, bool back_bounded)
+{
+	if (!walk_args(q, from, to))
+		return false;
+	*agents = q->include_overlay && q->agents.len;
+	bfs_init(q, fw, q->s->n_functions);
+	bfs_init(q, bw, q->s->n_functions);
+	if (!back_bounded)
+		bw->max_depth = bw->max_fanout = 0;
+	bfs_run(q, fw, *from, true, *agents, UNSEEN);
+	bfs_run(q, bw, *to, false, *agents, UNSEEN);
+	return true;
+}
+
 json_t *qv_reach(qctx *q)
 {
 	unsigned from, to;
@@ -374,16 +391,11 @@ json_t *qv_closure(qctx *q)
 
 json_t *qv_slice(qctx *q)
 {
-	unsigned from, to;
-	if (!walk_args(q, &from, &to))
-		return NULL;
-	bool agents = q->include_overlay && q->agents.len;
-	unsigned n = q->s->n_functions;
+	unsigned from, to, n = q->s->n_functions;
+	bool agents;
 	bfs fw, bw;
-	bfs_init(q, &fw, n);
-	bfs_init(q, &bw, n);
-	bfs_run(q, &fw, from, true, agents, UNSEEN);
-	bfs_run(q, &bw, to, false, agents, UNSEEN);
+	if (!walks_between(q, &from, &to, &agents, &fw, &bw, true))
+		return NULL;
 	json_t *fns = json_array(), *edges = json_array(), *ids = json_array();
 	VEC(unsigned) in = {0};
 	for (unsigned i = 0; i < fw.n_order; i++)
@@ -509,16 +521,11 @@ static void subgraph_free(subgraph *g)
 json_t *qv_dominators(qctx *q)
 {
 	unsigned from, to;
-	if (!walk_args(q, &from, &to))
-		return NULL;
-	bool agents = q->include_overlay && q->agents.len;
-	unsigned n = q->s->n_functions;
+	bool agents;
 	bfs fw, bw;
-	bfs_init(q, &fw, n);
-	bfs_init(q, &bw, n);
-	bfs_run(q, &fw, from, true, agents, UNSEEN);
-	bw.max_depth = bw.max_fanout = 0;   /* only to keep what reaches TO; FROM's walk is the bounded one */
-	bfs_run(q, &bw, to, false, agents, UNSEEN);
+	/* TO's walk only keeps what reaches TO; FROM's walk is the bounded one */
+	if (!walks_between(q, &from, &to, &agents, &fw, &bw, false))
+		return NULL;
 	bool found = fw.prev[to] != UNSEEN;
 	json_t *doms = json_array(), *fix = json_array(), *ids = json_array();
 	unsigned n_unres = 0, covered = 0;
