@@ -18,6 +18,20 @@ static void rows_are_sorted(void **state)
 	for (unsigned i = 1; i < n; i++)
 		if (strcmp(rows[i - 1].name, rows[i].name) >= 0)
 			fail_msg("library model rows out of order: '%s' before '%s'", rows[i - 1].name, rows[i].name);
+	unsigned k;
+	const char *const *names = lib_model_no_effect_names(&k);
+	assert_true(k > 100);
+	for (unsigned i = 1; i < k; i++)
+		if (strcmp(names[i - 1], names[i]) >= 0)
+			fail_msg("no-effect names out of order: '%s' before '%s'", names[i - 1], names[i]);
+	for (unsigned i = 0; i < k; i++) {
+		for (unsigned j = 0; j < n; j++)
+			if (strcmp(names[i], rows[j].name) == 0)
+				fail_msg("'%s' is both a model row and a no-effect name", names[i]);
+		const lib_model *m = lib_model_find(names[i]);
+		assert_non_null(m);
+		assert_int_equal(m->n_effects, 0);
+	}
 }
 
 static const lib_effect *effect(const lib_model *m, lib_effect_kind kind)

@@ -52,5 +52,8 @@ const lib_model *lib_model_find(const char *name);
 unsigned lib_model_count(void);
 /* The exact-name rows in lookup order (a test checks they are sorted). */
 const lib_model *lib_model_exact_rows(unsigned *n);
+/* The names known to move no pointer, in lookup order (a test checks they
+ * are sorted and none is also an exact row). */
+const char *const *lib_model_no_effect_names(unsigned *n);
 
 #endif
