@@ -49,9 +49,11 @@ for s in ${BI_CORPUS-lua md4c gdbm}; do   # BI_CORPUS="" leaves the corpus out
 	[ -f "$here/bench/work/bc/$s.bc" ] && progs+=("$here/bench/work/bc/$s.bc")
 done
 
-# mask: timings and the per-build directory
+# mask: timings and the per-build directory. The interpreter is resolved
+# once: a version manager's shim costs more than the mask itself.
+PY=$(python3 -c 'import sys; print(sys.executable)')
 mask() {
-	python3 -c '
+	"$PY" -c '
 import json, sys
 d = sys.argv[1]
 def walk(v):
