@@ -189,9 +189,10 @@ static void spread_taint(scan *sc, taint *t)
 {
 	unsigned n;
 	const ir_stmt *st = stmts(sc, &n);
-	for (unsigned i = 0; i < sc->state.cap; i++)
-		if (sc->state.slots[i].used && sc->state.slots[i].value == YES)
-			add(&t->values, (unsigned)sc->state.slots[i].key);
+	uint64_t key, v;
+	for (size_t it = 0; intmap_next(&sc->state, &it, &key, &v);)
+		if (v == YES)
+			add(&t->values, (unsigned)key);
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (unsigned i = 0; i < n; i++) {

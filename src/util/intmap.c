@@ -18,35 +18,44 @@ void intmap_init(intmap *m)
 {
 	m->slots = NULL;
 	m->cap = m->len = 0;
+	m->has_zero = false;
+	m->zero_value = 0;
 }
 
+/* The slot of key (never 0), or the empty slot where it would go. */
 static intmap_slot *find(const intmap *m, uint64_t key)
 {
 	size_t mask = m->cap - 1;
 	for (size_t i = mix(key) & mask;; i = (i + 1) & mask)
-		if (!m->slots[i].used || m->slots[i].key == key)
+		if (!m->slots[i].key || m->slots[i].key == key)
 			return &m->slots[i];
 }
 
 static void grow(intmap *m)
 {
-	intmap old = *m;
-	m->cap = old.cap ? old.cap * 2 : 64;
+	intmap_slot *old = m->slots;
+	size_t old_cap = m->cap;
+	m->cap = old_cap ? old_cap * 2 : 64;
 	m->slots = xcalloc(m->cap, sizeof *m->slots);
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.slots[i].used)
-			*find(m, old.slots[i].key) = old.slots[i];
-	free(old.slots);
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].key)
+			*find(m, old[i].key) = old[i];
+	free(old);
 }
 
 bool intmap_get(const intmap *m, uint64_t key, uint64_t *value)
 {
-	if (!m->cap)
+	const intmap_slot *s = NULL;
+	if (!key) {
+		if (m->has_zero && value)
+			*value = m->zero_value;
+		return m->has_zero;
+	}
+	if (!m->cap || !(s = find(m, key))->key)
 		return false;
-	const intmap_slot *s = find(m, key);
-	if (s->used && value)
+	if (value)
 		*value = s->value;
-	return s->used;
+	return true;
 }
 
 uint64_t intmap_get_or(const intmap *m, uint64_t key, uint64_t dflt)
@@ -57,15 +66,42 @@ uint64_t intmap_get_or(const intmap *m, uint64_t key, uint64_t dflt)
 
 void intmap_put(intmap *m, uint64_t key, uint64_t value)
 {
+	if (!key) {
+		m->len += !m->has_zero;
+		m->has_zero = true;
+		m->zero_value = value;
+		return;
+	}
 	if (2 * (m->len + 1) > m->cap)
 		grow(m);
 	intmap_slot *s = find(m, key);
-	if (!s->used) {
-		s->used = true;
+	if (!s->key) {
 		s->key = key;
 		m->len++;
 	}
 	s->value = value;
+}
+
+bool intmap_next(const intmap *m, size_t *it, uint64_t *key, uint64_t *value)
+{
+	for (; *it < m->cap; ++*it)
+		if (m->slots[*it].key) {
+			if (key)
+				*key = m->slots[*it].key;
+			if (value)
+				*value = m->slots[*it].value;
+			++*it;
+			return true;
+		}
+	if (*it == m->cap && m->has_zero) {
+		if (key)
+			*key = 0;
+		if (value)
+			*value = m->zero_value;
+		++*it;
+		return true;
+	}
+	return false;
 }
 
 void intmap_free(intmap *m)

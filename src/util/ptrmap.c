@@ -27,8 +27,8 @@ void ptrmap_free(ptrmap *m)
 
 void ptrmap_free_values(ptrmap *m)
 {
-	for (size_t i = 0; i < m->map.cap; i++)
-		if (m->map.slots[i].used)
-			free((void *)(uintptr_t)m->map.slots[i].value);
+	uint64_t v;
+	for (size_t it = 0; intmap_next(&m->map, &it, NULL, &v);)
+		free((void *)(uintptr_t)v);
 	ptrmap_free(m);
 }

@@ -386,10 +386,22 @@ static void test_intmap(void **state)
 		assert_int_equal(v, i % 2 ? i * 5 : i * 3);
 		assert_false(intmap_get(&m, (i << 40) + 1, NULL));
 	}
-	size_t seen = 0;
-	for (size_t i = 0; i < m.cap; i++)
-		seen += m.slots[i].used;
+	/* iteration sees every key once, 0 and UINT64_MAX too, with its value */
+	size_t seen = 0, it = 0;
+	uint64_t key, val;
+	bool zero = false, max = false;
+	while (intmap_next(&m, &it, &key, &val)) {
+		seen++;
+		zero |= key == 0 && val == 10;
+		max |= key == UINT64_MAX && val == 20;
+		if (key && key != UINT64_MAX)
+			assert_int_equal(val, (key >> 40) % 2 ? (key >> 40) * 5 : (key >> 40) * 3);
+	}
 	assert_int_equal(seen, m.len);
+	assert_true(zero && max);
+	intmap_put(&m, 0, 11);   /* replaces the key 0 */
+	assert_int_equal(m.len, N + 2);
+	assert_int_equal(intmap_get_or(&m, 0, 0), 11);
 	intmap_free(&m);
 	assert_false(intmap_get(&m, 0, NULL));
 }
