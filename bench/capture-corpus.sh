@@ -9,7 +9,9 @@
 # default compiler (no CC set), the program extracted to $WORK/SUBJECT.bc, and
 # bench/capture-compare.py against $CORPUS/bc/SUBJECT.bc (a subject without one, outside the
 # corpus, is analysed instead: facet build --capture, facet fields). --plain also builds a second copy
-# without facet, right before, and prints both wall times (capture's overhead).
+# without facet, right before, and prints both wall times (capture's overhead). Extract is run
+# twice and timed: the first run includes the pre-link optimizer, the second finds it cached.
+# RPM=1 passes --rpm to the comparison (R± site by site).
 # Environment: CORPUS (default bench/work), WORK (default /tmp/capture-corpus), FACET (build/facet).
 set -u
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -97,12 +99,20 @@ for s in "$@"; do
     read -r wall u sy < "$WORK/$s.capture.time"
     echo "$s captured build: $wall s wall, $(echo "$u + $sy" | bc) s CPU (rc $rc, load $(cut -d' ' -f1 /proc/loadavg))"
     (cd "$WORK/$s/src" && "$FACET" capture list --format json > "$WORK/$s.list.json")
-    (cd "$WORK/$s/src" && "$FACET" capture extract --with-shared "$prog" -o "$WORK/$s.bc") || { echo "$s: extract failed"; continue; }
+    # extract's time: the first run includes the pre-link optimizer of every unit (capture/prelink.h),
+    # the second finds it cached
+    for pass in first second; do
+        { time (cd "$WORK/$s/src" && "$FACET" capture extract --with-shared "$prog" -o "$WORK/$s.bc" 2> "$WORK/$s.extract.log"); } 2> "$WORK/$s.extract.time"
+        rc=$?
+        read -r wall u sy < "$WORK/$s.extract.time"
+        echo "$s extract ($pass): $wall s wall, $(echo "$u + $sy" | bc) s CPU (rc $rc, load $(cut -d' ' -f1 /proc/loadavg))"
+    done
+    [ $rc = 0 ] || { echo "$s: extract failed"; cat "$WORK/$s.extract.log"; continue; }
     if [ ! -f "$CORPUS/bc/$s.bc" ]; then   # outside the corpus: analyse it
         (cd "$WORK/$s/src" && "$FACET" build --capture .facet-capture "$prog" -o "$WORK/$s.facet" 2>&1 | tail -1)
         "$FACET" fields "$WORK/$s.bc" 2>/dev/null | head -12
         continue
     fi
-    python3 "$BENCH/capture-compare.py" "$FACET" "$WORK/$s.bc" "$CORPUS/bc/$s.bc" > "$WORK/$s.compare.txt" 2>&1
+    python3 "$BENCH/capture-compare.py" "$FACET" "$WORK/$s.bc" "$CORPUS/bc/$s.bc" ${RPM:+--rpm} > "$WORK/$s.compare.txt" 2>&1
     cat "$WORK/$s.compare.txt"
 done

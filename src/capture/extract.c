@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture/hash.h"
+#include "capture/prelink.h"
 #include "capture/spawn.h"
 #include "capture/strip.h"
 #include "util/atomic.h"
@@ -162,8 +163,8 @@ static bool check_bitcode(const capture_manifest *m, const capture_unit *u, face
 	return true;
 }
 
-static bool run_link(const char *tool, const capture_manifest *m, const intvec *units, const char *tmp,
-                     facet_error *err)
+static bool run_link(const char *tool, const capture_manifest *m, char *const *linked, const intvec *units,
+                     const char *tmp, facet_error *err)
 {
 	/* The file list goes through a response file: a large program has
 	 * thousands of units. */
@@ -178,7 +179,7 @@ static bool run_link(const char *tool, const capture_manifest *m, const intvec *
 		return false;
 	}
 	for (size_t i = 0; i < units->len; i++)
-		fprintf(f, "\"%s\"\n", m->units.items[units->items[i]].bitcode);
+		fprintf(f, "\"%s\"\n", linked[units->items[i]]);
 	bool wrote = fclose(f) == 0;
 	char at[4410];
 	snprintf(at, sizeof at, "@%s", rsp);
@@ -293,6 +294,34 @@ static bool check_units(const capture_manifest *m, const parts *ps, capture_mess
 	return true;
 }
 
+/* Every unit's bitcode to link, by unit index (capture/prelink.h): the
+ * pre-link optimizer's output, run now for the units whose build left it. */
+static char **optimized_units(const capture_manifest *m, const parts *ps, facet_error *err)
+{
+	bool *seen = xcalloc(m->units.len + 1, 1);
+	intvec all = {0};
+	for (size_t k = 0; k < ps->len; k++)
+		for (size_t i = 0; i < ps->items[k].units.len; i++) {
+			int u = ps->items[k].units.items[i];
+			if (!seen[u])
+				VEC_PUSH(&all, u);
+			seen[u] = true;
+		}
+	free(seen);
+	char **paths = xcalloc(all.len + 1, sizeof *paths), **linked = xcalloc(m->units.len + 1, sizeof *linked);
+	size_t ran = 0;
+	bool ok = capture_prelink(m, all.items, all.len, paths, &ran, err);
+	for (size_t i = 0; ok && i < all.len; i++)
+		linked[all.items[i]] = paths[i];
+	free(paths);
+	VEC_FREE(&all);
+	if (!ok) {
+		free(linked);
+		return NULL;
+	}
+	return linked;
+}
+
 static void parts_free(parts *ps)
 {
 	for (size_t k = 0; k < ps->len; k++) {
@@ -326,10 +355,12 @@ bool capture_extract(const capture_manifest *m, const capture_program *p, const 
 			error_set(err, "%s: path too long", out);
 			ok = false;
 		}
+	char **linked = ok ? optimized_units(m, &ps, err) : NULL;
+	ok = ok && linked;
 	for (size_t k = 0; ok && k < ps.len; k++) {
 		if (ps.items[k].units.len == 0)
 			continue;   /* a library with no unit of its own: nothing to merge */
-		ok = run_link(tool, m, &ps.items[k].units, ps.items[k].tmp, err);
+		ok = run_link(tool, m, linked, &ps.items[k].units, ps.items[k].tmp, err);
 		if (ok && k > 0)
 			ok = own_symbols_internal(capture_llvm_bindir(), &ps.items[k], err);
 	}
@@ -346,6 +377,10 @@ bool capture_extract(const capture_manifest *m, const capture_program *p, const 
 		ok = strip_dead(m, &ps, ps.items[0].tmp, warnings, err);
 	static const atomic_target bitcode = {"the extracted bitcode", NULL, NULL, NULL, 0};
 	ok = ok && atomic_install(ps.items[0].tmp, out, &bitcode, err);
+	if (linked)
+		for (size_t u = 0; u < m->units.len; u++)
+			free(linked[u]);
+	free(linked);
 	parts_free(&ps);
 	return ok;
 }

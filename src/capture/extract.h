@@ -1,6 +1,7 @@
 /* extract.h — one program's whole-program module from a capture.
  *
- * Links the bitcode of the units the program's native link used, in link
+ * Runs the pre-link optimizer the build left to it (capture/prelink.h) on
+ * the units the program's native link used, then links their bitcode, in link
  * order, with llvm-link (LLVM 22): its IR linker keeps `static` symbols of
  * different units apart (renaming on collision) and resolves weak, common
  * and COMDAT definitions as the native linker does. With with_shared, each

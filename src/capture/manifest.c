@@ -341,6 +341,28 @@ static char *get_str(reader *r, json_t *o, const char *where, size_t idx, const 
 	return NULL;
 }
 
+/* prelink_arguments: absent or null for a capture made before them (its
+ * bitcode optimized in the build); else the command's words. */
+static void read_prelink(reader *r, json_t *o, size_t i, capture_unit *u)
+{
+	json_t *a = json_object_get(o, "prelink_arguments");
+	if (!a || json_is_null(a))
+		return;
+	size_t k;
+	json_t *w;
+	bool fine = json_is_array(a) && json_array_size(a) > 0;
+	json_array_foreach(a, k, w)
+		fine = fine && json_is_string(w);
+	if (!fine) {
+		if (r->ok)
+			error_set(r->err, "%s: units[%zu].prelink_arguments: expected a non-empty array of strings", r->file, i);
+		r->ok = false;
+		return;
+	}
+	json_array_foreach(a, k, w)
+		VEC_PUSH(&u->prelink, xstrdup(json_string_value(w)));
+}
+
 static void read_unit(reader *r, json_t *o, size_t i, capture_unit *u, const char *dir)
 {
 	if (!want_object(r, o, "units", i))
@@ -370,6 +392,8 @@ static void read_unit(reader *r, json_t *o, size_t i, capture_unit *u, const cha
 	json_array_foreach(json_object_get(o, "dropped_flags"), k, f)
 		if (json_is_string(f))
 			VEC_PUSH(&u->dropped, xstrdup(json_string_value(f)));
+	u->cwd = get_str(r, o, "units", i, "cwd", false);
+	read_prelink(r, o, i, u);
 }
 
 static void read_ref(reader *r, json_t *o, size_t pi, size_t i, const strmap *ids, capture_ref *ref)
@@ -524,6 +548,10 @@ void capture_manifest_free(capture_manifest *m)
 		for (size_t k = 0; k < u->dropped.len; k++)
 			free(u->dropped.items[k]);
 		VEC_FREE(&u->dropped);
+		for (size_t k = 0; k < u->prelink.len; k++)
+			free(u->prelink.items[k]);
+		VEC_FREE(&u->prelink);
+		free(u->cwd);
 	}
 	for (size_t i = 0; i < m->programs.len; i++) {
 		capture_program *p = &m->programs.items[i];

@@ -29,6 +29,10 @@ typedef struct capture_unit {
 	char *missing;             /* why there is no bitcode, or NULL */
 	bool debug_info;
 	VEC(char *) dropped;       /* flags dropped for the bitcode compile */
+	char *cwd;                 /* the compile's directory, or NULL */
+	/* The pre-link optimizer's command (capture/prelink.h), without its
+	 * input and output; empty when the bitcode is optimized already. */
+	VEC(char *) prelink;
 } capture_unit;
 
 typedef enum capture_ref_status { CAPTURE_REF_BITCODE, CAPTURE_REF_MISSING, CAPTURE_REF_EXTERNAL } capture_ref_status;

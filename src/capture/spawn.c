@@ -24,6 +24,35 @@ pid_t capture_spawn(char *const *argv, int out_fd, int err_fd)
 	_exit(127);
 }
 
+pid_t capture_spawn_at(char *const *argv, const char *cwd, int out_fd, int err_fd)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0)
+		dup2(devnull, STDIN_FILENO);
+	if (out_fd >= 0 && out_fd != STDOUT_FILENO)
+		dup2(out_fd, STDOUT_FILENO);
+	if (err_fd >= 0 && err_fd != STDERR_FILENO)
+		dup2(err_fd, STDERR_FILENO);
+	if (cwd && chdir(cwd) != 0) {
+		/* stays in the caller's directory: only relative paths among the
+		 * flags (a profile, an ignore list) would notice */
+	}
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+static int decode(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 127;
+}
+
 int capture_wait(pid_t pid)
 {
 	if (pid < 0)
@@ -32,11 +61,16 @@ int capture_wait(pid_t pid)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return 127;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 127;
+	return decode(st);
+}
+
+int capture_wait_any(pid_t *pid)
+{
+	int st;
+	while ((*pid = waitpid(-1, &st, 0)) < 0)
+		if (errno != EINTR)
+			return 127;
+	return decode(st);
 }
 
 int capture_run_collect(char *const *argv, char **text)

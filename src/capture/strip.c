@@ -153,8 +153,10 @@ bool capture_internalize(const char *opt, const char *in, const char *out, const
 		return false;
 	snprintf(arg, sizeof arg, "-internalize-public-api-file=%s", list);
 	snprintf(what, sizeof what, "on %s", in);
+	/* -discard-value-names: the local names clang keeps for IR input (the
+	 * deferred pre-link runs, capture/prelink.h) go, as in a one-step compile */
 	char *argv[] = {(char *)opt, dce ? "-passes=internalize,globaldce" : "-passes=internalize", arg,
-	                (char *)in, "-o", (char *)out, NULL};
+	                "-discard-value-names", (char *)in, "-o", (char *)out, NULL};
 	bool ok = run_tool(argv, what, NULL, err);
 	unlink(list);
 	if (!ok)

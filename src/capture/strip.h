@@ -45,7 +45,7 @@ bool capture_input_roots(const capture_program *p, capture_names *out, facet_err
 
 /* opt-22 (path `opt`) on `in`: every defined symbol not in `keep` made
  * internal, then with `dce` everything not live from what stays external
- * removed; the result written to `out`. */
+ * removed; the result written to `out`, local value names dropped. */
 bool capture_internalize(const char *opt, const char *in, const char *out, const capture_names *keep, bool dce,
                          facet_error *err);
 

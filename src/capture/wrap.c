@@ -30,6 +30,7 @@ typedef struct bitcode {
 	char *failure;             /* why there is no bitcode */
 	strvec dropped;            /* flags clang rejected */
 	strvec args;               /* the bitcode compile's command line */
+	strvec prelink;            /* the optimizer's, less its input and output (capture/prelink.h) */
 } bitcode;
 
 static const char *base_name(const char *p)
@@ -112,16 +113,17 @@ static bool rejected_flag(const char *line, const capture_cmd *cmd, const strvec
 	return false;
 }
 
-static void build_args(bitcode *b, const char *clang, const capture_cmd *cmd, const capture_source *src)
+/* The command's flags (less those clang rejected), then capture's own. */
+static void common_args(strvec *v, const bitcode *b, const char *clang, const capture_cmd *cmd)
 {
-	strvec_free(&b->args);
-	VEC_PUSH(&b->args, xstrdup(clang));
+	strvec_free(v);
+	VEC_PUSH(v, xstrdup(clang));
 	for (size_t i = 0; i < cmd->flags.len; i++) {
 		bool drop = false;
 		for (size_t d = 0; d < b->dropped.len; d++)
 			drop |= strcmp(b->dropped.items[d], cmd->flags.items[i]) == 0;
 		if (!drop)
-			VEC_PUSH(&b->args, xstrdup(cmd->flags.items[i]));
+			VEC_PUSH(v, xstrdup(cmd->flags.items[i]));
 	}
 	/* -g last, so the project's -g0 or -gline-tables-only cannot remove the
 	 * types the refinement reads; -w: clang's warnings (and -Werror on them)
@@ -132,7 +134,22 @@ static void build_args(bitcode *b, const char *clang, const capture_cmd *cmd, co
 	                                    "-Wno-error=int-conversion", "-Wno-error=incompatible-pointer-types",
 	                                    "-Wno-error=return-type"};
 	for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
-		VEC_PUSH(&b->args, xstrdup(extra[i]));
+		VEC_PUSH(v, xstrdup(extra[i]));
+}
+
+/* The front end only: the optimizer (lto-pre-link at the command's -O) is
+ * most of the compile's time, so it runs at extract (capture/prelink.h),
+ * with the same flags, which `prelink` keeps. -emit-llvm-uselists: the
+ * bitcode keeps each value's use-list order, which some passes follow (the
+ * order of a phi's operands, for one); without it the optimizer, run on the
+ * bitcode read back, gives IR that differs from a one-step compile's. */
+static void build_args(bitcode *b, const char *clang, const capture_cmd *cmd, const capture_source *src)
+{
+	common_args(&b->args, b, clang, cmd);
+	common_args(&b->prelink, b, clang, cmd);
+	static const char *const front[] = {"-Xclang", "-disable-llvm-passes", "-Xclang", "-emit-llvm-uselists"};
+	for (size_t i = 0; i < sizeof front / sizeof *front; i++)
+		VEC_PUSH(&b->args, xstrdup(front[i]));
 	if (src->xlang) {
 		VEC_PUSH(&b->args, xstrdup("-x"));
 		VEC_PUSH(&b->args, xstrdup(src->xlang));
@@ -142,6 +159,17 @@ static void build_args(bitcode *b, const char *clang, const capture_cmd *cmd, co
 	VEC_PUSH(&b->args, xstrdup(b->tmp));
 	VEC_PUSH(&b->args, NULL);
 	b->args.len--;   /* the NULL stays past the end for execvp */
+}
+
+/* The optimization level the command asks for: its last -O flag, or NULL
+ * (clang's default, -O0). Recorded for people; the flags decide. */
+static const char *opt_level(const capture_cmd *cmd)
+{
+	const char *level = NULL;
+	for (size_t i = 0; i < cmd->flags.len; i++)
+		if (strncmp(cmd->flags.items[i], "-O", 2) == 0)
+			level = cmd->flags.items[i];
+	return level;
 }
 
 static char *first_error(const char *text)
@@ -247,8 +275,8 @@ static const char *lang_name(capture_lang l)
 }
 
 /* Moves the bitcode into DIR/bc/ID.bc and writes the unit record. */
-static void record_unit(const invocation *inv, const capture_source *src, const char *object, const char *object_hash,
-                        const char *id, bitcode *b)
+static void record_unit(const invocation *inv, const capture_cmd *cmd, const capture_source *src, const char *object,
+                        const char *object_hash, const char *id, bitcode *b)
 {
 	char bc_rel[200], bc_abs[4400], bc_hash[CAPTURE_HASH_HEX] = "";
 	bool debug = false;
@@ -282,6 +310,8 @@ static void record_unit(const invocation *inv, const capture_source *src, const 
 	json_object_set_new(u, "bitcode", b->ok ? json_string(bc_rel) : json_null());
 	json_object_set_new(u, "bitcode_hash", b->ok ? json_string(bc_hash) : json_null());
 	json_object_set_new(u, "missing", b->ok ? json_null() : json_string(b->failure ? b->failure : "no bitcode"));
+	json_object_set_new(u, "prelink_arguments", b->ok ? strvec_json(&b->prelink) : json_null());
+	json_object_set_new(u, "optimization", opt_level(cmd) ? json_string(opt_level(cmd)) : json_null());
 	char name[120];
 	snprintf(name, sizeof name, "u-%s", id);
 	capture_record_write(inv->dir, name, u, &err);
@@ -298,7 +328,7 @@ static void compile_records(const invocation *inv, const capture_cmd *cmd, bitco
 		facet_error err = {0};
 		/* -o /dev/null and the like: nothing the link can find again */
 		if (capture_is_regular(abs_obj) && capture_hash_file(abs_obj, hash, &err))
-			record_unit(inv, &cmd->sources.items[i], abs_obj, hash, hash, &bcs[i]);
+			record_unit(inv, cmd, &cmd->sources.items[i], abs_obj, hash, hash, &bcs[i]);
 		free(obj);
 		free(abs_obj);
 	}
@@ -338,7 +368,7 @@ static void link_record(const invocation *inv, const capture_cmd *cmd, bitcode *
 		capture_hash_mem(seed, strlen(seed), ids[i]);
 		if (bcs[i].ok && want_syms)
 			capture_bitcode_symbols(nm, bcs[i].tmp, &syms[i], &err);
-		record_unit(inv, &cmd->sources.items[i], NULL, NULL, ids[i], &bcs[i]);
+		record_unit(inv, cmd, &cmd->sources.items[i], NULL, NULL, ids[i], &bcs[i]);
 	}
 	capture_resolution r = {0};
 	capture_resolve(cmd, inv->cwd, syms, &r);
@@ -375,6 +405,7 @@ static void bitcode_free(bitcode *b)
 	free(b->failure);
 	strvec_free(&b->dropped);
 	strvec_free(&b->args);
+	strvec_free(&b->prelink);
 }
 
 static bool probe_name(const char *path)

@@ -18,6 +18,7 @@ the strong `pick`, the renamed copy's functions and the installed archive's
 member; --with-shared adds the shared library's functions; `facet callgraph
 --capture` reads the same module. --bad-input: corrupt and foreign manifests,
 changed bitcode, a directory of another build, the command's exit status."""
+import hashlib
 import json
 import os
 import re
@@ -737,15 +738,182 @@ def rewrites(facet):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# --prelink: units compiled at every -O level, each with its own flags
+PRELINK_LEVELS = {"o0.c": "-O0", "o1.c": "-O1", "o2.c": "-O2 -fno-unroll-loops", "o3.c": "-O3", "os.c": "-Os",
+                  "oz.c": "-Oz", "og.c": "-Og", "none.c": "", "cx.cc": "-O2", "main.c": "-O2"}
+PRELINK_BODY = """
+static int sq_%(n)s(int x) { return x * x; }              /* inlined at -O1 and up */
+static int add_%(n)s(int x) { return x + 3; }
+static int (*const table_%(n)s[])(int) = {sq_%(n)s, add_%(n)s};
+int sum_%(n)s(const int *a, int n) {                        /* a loop the unroller sees */
+    int s = 0;
+    for (int i = 0; i < n; i++) s += sq_%(n)s(a[i]) + table_%(n)s[i & 1](a[i]);
+    return s;
+}
+"""
+
+
+def write_prelink_project(root):
+    names = [os.path.splitext(f)[0] for f in PRELINK_LEVELS if f != "main.c"]
+    for f in PRELINK_LEVELS:
+        n = os.path.splitext(f)[0]
+        if f == "main.c":
+            text = "".join("int sum_%s(const int *, int);\n" % m for m in names)
+            text += "int main(int argc, char **argv) { int a[8] = {argc, 2, 3, 4, 5, 6, 7, 8}; (void)argv;\n"
+            text += "  return " + " + ".join("sum_%s(a, argc)" % m for m in names) + "; }\n"
+        else:
+            text = PRELINK_BODY % {"n": n}
+            if f.endswith(".cc"):
+                text = 'extern "C" {\n' + text + "}\n"
+        with open(os.path.join(root, f), "w") as fh:
+            fh.write(text)
+    objs = " ".join(os.path.splitext(f)[0] + ".o" for f in PRELINK_LEVELS)
+    rules = ["prog: %s\n\t$(CXX) -o prog %s\n" % (objs, objs)]
+    for f, o in PRELINK_LEVELS.items():
+        rules.append("%s.o: %s\n\t%s -g %s -c %s -o %s.o\n" % (os.path.splitext(f)[0], f,
+                     "$(CXX)" if f.endswith(".cc") else "$(CC)", o, f, os.path.splitext(f)[0]))
+    with open(os.path.join(root, "Makefile"), "w") as fh:
+        fh.write("".join(rules))
+
+
+def ir_text(bc):
+    """llvm-dis text without local value names (opt -discard-value-names) and the ModuleID line."""
+    names = subprocess.run(["opt-22", "-discard-value-names", "-passes=verify", bc, "-o", "-"], capture_output=True,
+                           check=True).stdout
+    return subprocess.run(["llvm-dis-22", "-o", "-"], input=names, capture_output=True,
+                          check=True).stdout.decode().split("\n", 1)[1]
+
+
+def one_step(unit, out):
+    """The unit's bitcode compile with the optimizer in it: the command the build ran before."""
+    args = list(unit["bitcode_arguments"])
+    for flag in ("-disable-llvm-passes", "-emit-llvm-uselists"):
+        i = args.index(flag)
+        del args[i - 1:i + 1]
+    args[args.index("-o") + 1] = out
+    subprocess.run(args, cwd=unit["cwd"], capture_output=True, check=True)
+
+
+def prelink_files(capdir):
+    d = os.path.join(capdir, "prelink")
+    return {f: os.stat(os.path.join(d, f)).st_mtime_ns for f in os.listdir(d)} if os.path.isdir(d) else {}
+
+
+def prelink(facet):
+    """The build runs clang's front end only; extract runs the pre-link optimizer per unit with the unit's own
+    flags, cached: the result must be the one-step compile's IR at every -O level."""
+    env = dict(os.environ)
+    env.pop("CC", None)
+    env.pop("CXX", None)
+    tmp = tempfile.mkdtemp(prefix="facet-capture-prelink-")
+    try:
+        proj = os.path.join(tmp, "p")
+        os.makedirs(proj)
+        write_prelink_project(proj)
+        capdir = os.path.join(proj, ".facet-capture")
+        run([facet, "capture", "--", "make", "-s"], proj, env)
+        with open(os.path.join(capdir, "manifest.json")) as f:
+            man = json.load(f)
+        units = {os.path.basename(u["source"]): u for u in man["units"]}
+        check(sorted(units) == sorted(PRELINK_LEVELS), "prelink units %s" % sorted(units))
+        out = os.path.join(tmp, "prog.bc")
+        run([facet, "capture", "extract", capdir, "prog", "-o", out], proj, env)
+        cached = prelink_files(capdir)
+        check(len(cached) == len(units) and all(f.endswith(".bc") for f in cached),
+              "prelink cache holds one file per unit: %s" % sorted(cached))
+        for name, u in sorted(units.items()):
+            level = PRELINK_LEVELS[name].split()[0] if PRELINK_LEVELS[name] else None
+            check(u.get("optimization") == level, "%s: optimization %s, compiled with %s" % (name, u.get("optimization"),
+                                                                                            level))
+            check("-disable-llvm-passes" in u["bitcode_arguments"] and "-disable-llvm-passes" not in
+                  u.get("prelink_arguments", []), "%s: bitcode/prelink arguments %s / %s" %
+                  (name, u["bitcode_arguments"], u.get("prelink_arguments")))
+            one = os.path.join(tmp, name + ".one.bc")
+            one_step(u, one)
+            raw = ir_text(os.path.join(capdir, u["bitcode"]))
+            want = ir_text(one)
+            # the build's bitcode is the front end's: at -O1 and up the optimizer had work left
+            if level not in (None, "-O0"):
+                check(raw != want and raw.count(" alloca ") > want.count(" alloca "),
+                      "%s: the build's bitcode looks optimized already" % name)
+            # the extract's: the one-step compile's IR, whatever the level
+            mine = [f for f in cached if u["bitcode_hash"] and f.endswith(".bc")]
+            got = None
+            for f in mine:
+                text = ir_text(os.path.join(capdir, "prelink", f))
+                if text == want:
+                    got = f
+            check(got is not None, "%s (%s): no cached pre-link output equals the one-step compile's IR" %
+                  (name, PRELINK_LEVELS[name] or "no -O"))
+        # the module carries no local value names (clang keeps them for IR input; the strip's opt drops them)
+        text = subprocess.run(["llvm-dis-22", out, "-o", "-"], capture_output=True, text=True).stdout
+        labels = re.findall(r"^([A-Za-z_.][-\w.]*):", text, re.M)
+        check(text and not labels, "extracted module has local names: %s" % labels[:5])
+        with open(os.path.join(proj, "main.c")) as f:
+            check(sorted(n for n in defined_functions(out) if n.startswith("sum_")) ==
+                  sorted(re.findall(r"sum_\w+", f.read().split("main")[0])), "prelink prog functions")
+        # a second extract runs nothing: the cache is untouched, the output the same bytes
+        out2 = os.path.join(tmp, "prog2.bc")
+        run([facet, "capture", "extract", capdir, "prog", "-o", out2], proj, env)
+        check(prelink_files(capdir) == cached, "second extract changed the prelink cache")
+        with open(out, "rb") as a, open(out2, "rb") as b:
+            check(a.read() == b.read(), "second extract wrote a different module")
+        prelink_bad(facet, proj, capdir, man, tmp, env)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def prelink_bad(facet, proj, capdir, man, tmp, env):
+    """A failing optimizer run, malformed prelink_arguments, and a capture from before them."""
+    path = os.path.join(capdir, "manifest.json")
+    x = os.path.join(tmp, "x.bc")
+    i = next(k for k, u in enumerate(man["units"]) if u["source"].endswith("o2.c"))
+    def with_unit(**kw):
+        units = list(man["units"])
+        units[i] = dict(units[i], **kw)
+        with open(path, "w") as f:
+            json.dump(dict(man, units=units), f)
+    with_unit(prelink_arguments=man["units"][i]["prelink_arguments"] + ["-mllvm", "-no-such-option-xyz"])
+    r = run([facet, "capture", "extract", capdir, "prog", "-o", x], proj, env, expect=1)
+    check("o2.c" in r.stderr and "pre-link" in r.stderr and "no-such-option-xyz" in r.stderr,
+          "failing pre-link run: %s" % r.stderr.strip())
+    check(not os.path.exists(x), "failing pre-link run: extract wrote a file")
+    left = [f for f in os.listdir(os.path.join(capdir, "prelink")) if not f.endswith(".bc")]
+    check(not left, "failing pre-link run left %s" % left)
+    for bad in (3, [], ["clang-22", 4], "clang-22"):
+        with_unit(prelink_arguments=bad)
+        r = run([facet, "capture", "extract", capdir, "prog", "-o", x], proj, env, expect=1)
+        check(path in r.stderr and "units[%d].prelink_arguments" % i in r.stderr,
+              "prelink_arguments %r: %s" % (bad, r.stderr.strip()))
+    # a capture made before the optimizer moved: no prelink_arguments, optimized bitcode; used as it is
+    units = []
+    for u in man["units"]:
+        u = dict(u)
+        u.pop("prelink_arguments")
+        one_step(u, os.path.join(capdir, u["bitcode"]))
+        with open(os.path.join(capdir, u["bitcode"]), "rb") as f:
+            u["bitcode_hash"] = hashlib.sha256(f.read()).hexdigest()
+        units.append(u)
+    with open(path, "w") as f:
+        json.dump(dict(man, units=units), f)
+    shutil.rmtree(os.path.join(capdir, "prelink"))
+    run([facet, "capture", "extract", capdir, "prog", "-o", x], proj, env)
+    check(os.path.exists(x) and not os.path.exists(os.path.join(capdir, "prelink")),
+          "a capture without prelink_arguments: extract ran the optimizer or failed")
+    with open(path, "w") as f:
+        json.dump(man, f)
+
+
 def main():
     args = sys.argv[1:]
     bad = "--bad-input" in args
     systems = "--build-systems" in args
     lds = "--linkers" in args
     rw = "--rewrites" in args
-    args = [a for a in args if a not in ("--bad-input", "--build-systems", "--linkers", "--rewrites")]
+    pl = "--prelink" in args
+    args = [a for a in args if a not in ("--bad-input", "--build-systems", "--linkers", "--rewrites", "--prelink")]
     facet = os.path.abspath(args[0])
-    for tool in ("clang-22", "llvm-nm-22", "cc", "make"):
+    for tool in ("clang-22", "llvm-nm-22", "llvm-dis-22", "opt-22", "cc", "c++", "make"):
         if not shutil.which(tool):
             print("check_capture: %s not on PATH" % tool)
             return 1
@@ -761,6 +929,8 @@ def main():
         rewrites(facet)
     elif systems:
         build_systems(facet)
+    elif pl:
+        prelink(facet)
     elif bad:
         bad_input(facet)
     else:
