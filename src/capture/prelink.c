@@ -13,6 +13,7 @@
 #include "capture/hash.h"
 #include "capture/resolve.h"
 #include "capture/spawn.h"
+#include "util/atomic.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
@@ -123,13 +124,14 @@ static void first_error(const job *j, char *out, size_t n)
 static bool finish(job *j, int status, facet_error *err, bool report)
 {
 	close(j->log_fd);
-	bool ok = status == 0 && rename(j->tmp, j->out) == 0;
-	if (!ok && report) {
+	static const atomic_target cached = {"a pre-link cache file", NULL, NULL, NULL, 0};
+	facet_error why_install = {0};
+	bool ok = status == 0 && atomic_install(j->tmp, j->out, &cached, &why_install);
+	if (!ok && report && status == 0) {
+		error_set(err, "%s: the pre-link optimization of its bitcode %s: %s", j->u->source, j->in, why_install.msg);
+	} else if (!ok && report) {
 		char why[600];
-		if (status == 0)
-			snprintf(why, sizeof why, "cannot write %s (%s)", j->out, strerror(errno));
-		else
-			first_error(j, why, sizeof why);
+		first_error(j, why, sizeof why);
 		error_set(err, "%s: the pre-link optimization of its bitcode %s failed (%s, status %d): %s", j->u->source,
 		          j->in, j->u->prelink.items[0], status, why);
 	}
@@ -194,7 +196,7 @@ static void jobs_free(jobs *js)
 static char *cache_file(const char *cache, const char *key, const char *what)
 {
 	char tail[96];
-	snprintf(tail, sizeof tail, "%s%s%ld", what, *what ? "." : "", *what ? (long)getpid() : 0L);
+	snprintf(tail, sizeof tail, "%s-%ld", what, (long)getpid());
 	size_t n = strlen(cache) + strlen(key) + strlen(tail) + 8;
 	char *p = xmalloc(n);
 	snprintf(p, n, "%s/%s.bc%s", cache, key, *what ? tail : "");
@@ -229,7 +231,7 @@ bool capture_prelink(const capture_manifest *m, const int *units, size_t n, char
 			continue;
 		j.in = absolute(u->bitcode);
 		j.out = xstrdup(paths[i]);
-		j.tmp = cache_file(cache, j.key, ".tmp");
+		j.tmp = cache_file(cache, j.key, ".tmp");   /* a killed extract may leave it: never read */
 		j.log = cache_file(cache, j.key, ".log");
 		VEC_PUSH(&js, j);
 		VEC_PUSH(&keys, xstrdup(j.key));
