@@ -43,28 +43,21 @@ int cli_capture_extract(const char *cmd, const char *dir, const char *program, c
 char *cli_capture_module(const char *cmd, const char *dir, const char *program);
 
 /* facet query and facet overlay (cmd_query.c, no LLVM: facet-query links
- * it too). writer writes slice --emit-module's bitcode; NULL hands such a
- * command to the facet binary beside this one. */
+ * it too). writer writes slice --emit-module's bitcode (NULL: refused). */
 #include "cli/opt.h"
 #include "query/query.h"
 int cli_query(int argc, char **argv, query_module_writer writer);
 
-/* The graph view's options (the query verb "graph"), shared by facet query
- * graph and facet callgraph on a catalog. */
-typedef struct cli_view_options {
-	const char *root, *depth, *direction, *focus, *cluster, *max_nodes;
-	bool hide_external, no_legend;
-} cli_view_options;
-/* cli/opt.h rows, offsets into cli_view_options; --help: docs/help/view-options.txt */
-extern const cli_opt cli_view_opts[];
-/* Adds the options to the graph verb's JSON arguments; false after the message. */
-bool cli_view_args(const char *cmd, const cli_view_options *o, json_t *args);
+/* The graph view's options (the query verb "graph"): the @view set of
+ * cli/opt.h (--help: docs/help/view-options.txt), shared by facet query graph
+ * and facet callgraph on a catalog. Adds them to the graph verb's JSON
+ * arguments; false after the message. */
+bool cli_view_args(const char *cmd, const cli_args *a, json_t *args);
 /* facet callgraph on a catalog: the graph verb's view of graph (NULL: the
  * catalog's default) drawn as format (dot, graphml, svg, json). */
-int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_view_options *o,
-                     const char *format);
+int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_args *a, const char *format);
 /* Draws view (the graph verb's answer) as format dot, graphml or svg on stdout. */
-int cli_view_print(const cli_view_options *o, json_t *view, const char *format, const char *title);
+int cli_view_print(const cli_args *a, json_t *view, const char *format, const char *title);
 int cli_overlay(int argc, char **argv);
 
 #endif

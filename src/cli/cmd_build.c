@@ -31,21 +31,7 @@ static char *default_output(const char *input)
 	return out;
 }
 
-typedef struct options {
-	const char *output, *tau, *capture[2];
-	bool no_verify;
-	cli_oracle_args oracle;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("-o", options, output),
-	CLI_OPT_VALUE("--output", options, output),
-	CLI_OPT_VALUE("--tau", options, tau),
-	CLI_OPT_PAIR("--capture", options, capture),
-	CLI_OPT_FLAG("--no-verify", options, no_verify),
-	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
-	CLI_OPT_END,
-};
+static const char options[] = "-o|--output= --tau= --capture=2 --no-verify @oracle";
 
 /* A catalog is never changed in place (readers open it immutable): one may
  * serve as the answers to replay, not as the cache to write. */
@@ -63,11 +49,11 @@ static void on_note(void *arg, const char *note)
 
 /* The catalog's path: -o, else the first input's (--capture: the
  * program's) name with .facet. */
-static char *output_path(const options *o, char **files)
+static char *output_path(const cli_args *a, char **files)
 {
-	if (o->output)
-		return xstrdup(o->output);
-	const char *prog = o->capture[1], *slash = prog ? strrchr(prog, '/') : NULL;
+	if (cli_str(a, "-o"))
+		return xstrdup(cli_str(a, "-o"));
+	const char *prog = cli_pair(a, "--capture")[1], *slash = prog ? strrchr(prog, '/') : NULL;
 	return default_output(prog ? (slash ? slash + 1 : prog) : files[0]);
 }
 
@@ -75,24 +61,27 @@ int cmd_build(int argc, char **argv)
 {
 	const char *cmd = "build";
 	cli_progress_start(cmd);
-	options o = {0};
-	int nfiles, begun = cli_begin(cmd, table, &o, argc, argv, &nfiles);
+	cli_args a;
+	int begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
+	int nfiles = a.n_pos;
+	const char *const *capture = cli_pair(&a, "--capture");
+	const char *tau_s = cli_str(&a, "--tau");
+	cli_oracle_args oa = cli_oracle_args_of(&a);
 	unsigned tau = 2;
-	if (!cli_inputs_check(cmd, nfiles, o.capture) ||
-	    (o.tau && !cli_parse_tau(cmd, o.tau, &tau)))
+	if (!cli_inputs_check(cmd, nfiles, capture) || (tau_s && !cli_parse_tau(cmd, tau_s, &tau)))
 		return EXIT_USAGE;
-	if (cache_is_catalog(&o.oracle)) {
+	if (cache_is_catalog(&oa)) {
 		cli_error(cmd, "--oracle-cache %s is a catalog: replay from it with --oracle-replay-only, "
-		          "or give a cache file of its own", o.oracle.cache);
+		          "or give a cache file of its own", oa.cache);
 		return EXIT_USAGE;
 	}
-	char *out = output_path(&o, argv + 1);
+	char *out = output_path(&a, argv + 1);
 	cli_run run;
-	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, o.capture);
+	int rc = cli_run_open(&run, cmd, &a, argv + 1, nfiles, capture);
 	char oracle_name[256], fingerprint[17];
-	snprintf(oracle_name, sizeof oracle_name, "%s%s%s", o.oracle.backend ? o.oracle.backend : "none",
+	snprintf(oracle_name, sizeof oracle_name, "%s%s%s", oa.backend ? oa.backend : "none",
 	         run.oracle.cfg.model ? ":" : "", run.oracle.cfg.model ? run.oracle.cfg.model : "");
 	catalog_build b = {.tau = tau, .oracle = oracle_name, .fingerprint = fingerprint};
 	facet_error err = {0};
@@ -105,7 +94,7 @@ int cmd_build(int argc, char **argv)
 		double t0 = clock_seconds();
 		cli_progress("reading and linking the inputs", 0, 0);
 		fflush(stderr);
-		rc = cli_run_load(&run, !o.no_verify, false);
+		rc = cli_run_load(&run, !cli_has(&a, "--no-verify"), false);
 		cli_progress_clear();   /* before ingest's warnings or errors */
 		b.prog = run.prog;
 		b.seconds_ingest = clock_seconds() - t0;

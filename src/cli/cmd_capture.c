@@ -22,47 +22,29 @@
 
 static int run_capture(int argc, char **argv)
 {
-	const char *dir = DEFAULT_DIR;
-	bool hook = true;
-	int i = 1;
-	for (; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(argv[i], "--no-exec-hook") == 0) {
-			hook = false;
-		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2]) {
-			dir = argv[i] + 2;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "facet capture: unknown option '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			break;   /* the command, without -- */
-		}
-	}
-	if (i >= argc) {
-		fputs("facet capture: no command to run (facet capture [-o DIR] -- COMMAND...)\n", stderr);
+	cli_args a;
+	if (!cli_args_parse("capture", "+ -o= --no-exec-hook", &a, argc, argv))   /* the command follows, -- or not */
+		return EXIT_USAGE;
+	if (a.n_pos == 0) {
+		cli_error("capture", "no command to run (facet capture [-o DIR] -- COMMAND...)");
 		return EXIT_USAGE;
 	}
 	char *wrapper = capture_wrapper_path();
 	if (access(wrapper, X_OK) != 0) {
-		fprintf(stderr, "facet capture: error: the compiler wrapper %s is missing (it is built beside facet)\n",
-		        wrapper);
+		cli_error("capture", "the compiler wrapper %s is missing (it is built beside facet)", wrapper);
 		free(wrapper);
 		return EXIT_INPUT;
 	}
-	char *exec_hook = hook ? capture_exec_hook_path() : NULL;
-	capture_run_options opt = {.dir = dir, .argv = argv + i, .wrapper = wrapper, .exec_hook = exec_hook};
+	char *exec_hook = cli_has(&a, "--no-exec-hook") ? NULL : capture_exec_hook_path();
+	capture_run_options opt = {.dir = cli_str_or(&a, "-o", DEFAULT_DIR), .argv = a.pos, .wrapper = wrapper,
+	                           .exec_hook = exec_hook};
 	facet_error err = {0};
 	int status;
 	bool ok = capture_run(&opt, &status, &err);
 	free(wrapper);
 	free(exec_hook);
 	if (!ok) {
-		fprintf(stderr, "facet capture: error: %s\n", err.msg);
+		cli_error("capture", "%s", err.msg);
 		return status != 127 ? status : EXIT_INPUT;
 	}
 	return status;
@@ -73,30 +55,24 @@ static capture_manifest *load(const char *dir)
 	facet_error err = {0};
 	capture_manifest *m = capture_manifest_load(dir, &err);
 	if (!m)
-		fprintf(stderr, "facet capture: error: %s\n", err.msg);
+		cli_error("capture", "%s", err.msg);
 	return m;
 }
 
 static int run_list(int argc, char **argv)
 {
-	const char *dir = DEFAULT_DIR, *format = "text";
-	int npos = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
-			format = argv[++i];
-		else if (strncmp(argv[i], "--format=", 9) == 0)
-			format = argv[i] + 9;
-		else if (argv[i][0] == '-' || npos++ > 0) {
-			fprintf(stderr, "facet capture list: unexpected argument '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else
-			dir = argv[i];
-	}
-	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
-		fprintf(stderr, "facet capture list: unknown format '%s' (text, json)\n", format);
+	cli_args a;
+	const char *cmd = "capture list";
+	if (!cli_args_parse(cmd, "--format=", &a, argc, argv))
+		return EXIT_USAGE;
+	const char *format = cli_str_or(&a, "--format", "text");
+	if (a.n_pos > 1) {
+		cli_error(cmd, "unexpected argument '%s' (see --help)", a.pos[1]);
 		return EXIT_USAGE;
 	}
-	capture_manifest *m = load(dir);
+	if (!cli_choice(cmd, "format", format, "text\0json\0"))
+		return EXIT_USAGE;
+	capture_manifest *m = load(a.n_pos ? a.pos[0] : DEFAULT_DIR);
 	if (!m)
 		return EXIT_INPUT;
 	if (strcmp(format, "json") == 0)
@@ -104,11 +80,7 @@ static int run_list(int argc, char **argv)
 	else
 		capture_manifest_print_text(stdout, m);
 	capture_manifest_free(m);
-	if (fflush(stdout) != 0) {
-		perror("facet capture list: writing output");
-		return EXIT_INPUT;
-	}
-	return EXIT_OK;
+	return cli_flush(cmd) ? EXIT_OK : EXIT_INPUT;
 }
 
 int cli_capture_extract(const char *cmd, const char *dir, const char *program, const char *out,
@@ -122,9 +94,9 @@ int cli_capture_extract(const char *cmd, const char *dir, const char *program, c
 	capture_messages warnings = {0};
 	bool ok = p && capture_extract(m, p, opt, out, &warnings, &err);
 	for (size_t i = 0; i < warnings.len; i++)
-		fprintf(stderr, "facet %s: warning: %s\n", cmd, warnings.items[i]);
+		cli_warning(cmd, "%s", warnings.items[i]);
 	if (!ok)
-		fprintf(stderr, "facet %s: error: %s\n", cmd, err.msg);
+		cli_error(cmd, "%s", err.msg);
 	capture_messages_free(&warnings);
 	capture_manifest_free(m);
 	return ok ? EXIT_OK : EXIT_INPUT;
@@ -132,37 +104,30 @@ int cli_capture_extract(const char *cmd, const char *dir, const char *program, c
 
 static int run_extract(int argc, char **argv)
 {
-	const char *pos[3] = {0}, *out = NULL;
-	int npos = 0;
-	capture_extract_options opt = {0};
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out = argv[++i];
-		else if (strcmp(argv[i], "--allow-missing") == 0)
-			opt.allow_missing = true;
-		else if (strcmp(argv[i], "--with-shared") == 0)
-			opt.with_shared = true;
-		else if (strcmp(argv[i], "--keep-dead") == 0)
-			opt.keep_dead = true;
-		else if (argv[i][0] == '-' || npos == 2) {
-			fprintf(stderr, "facet capture extract: unexpected argument '%s' (see --help)\n", argv[i]);
-			return EXIT_USAGE;
-		} else
-			pos[npos++] = argv[i];
+	cli_args a;
+	const char *cmd = "capture extract";
+	if (!cli_args_parse(cmd, "-o= --allow-missing --with-shared --keep-dead", &a, argc, argv))
+		return EXIT_USAGE;
+	capture_extract_options opt = {.allow_missing = cli_has(&a, "--allow-missing"),
+	                               .with_shared = cli_has(&a, "--with-shared"), .keep_dead = cli_has(&a, "--keep-dead")};
+	const char *const *pos = (const char *const *)a.pos, *out = cli_str(&a, "-o");
+	int npos = a.n_pos;
+	if (npos > 2) {
+		cli_error(cmd, "unexpected argument '%s' (see --help)", pos[2]);
+		return EXIT_USAGE;
 	}
 	if (npos == 0 || !out) {
-		fputs("facet capture extract: usage: facet capture extract [DIR] PROGRAM -o FILE.bc\n", stderr);
+		cli_error(cmd, "usage: facet capture extract [DIR] PROGRAM -o FILE.bc");
 		return EXIT_USAGE;
 	}
 	const char *dir = npos == 2 ? pos[0] : DEFAULT_DIR, *prog = npos == 2 ? pos[1] : pos[0];
 	char probe[PATH_MAX + 32];
 	if (npos == 1 && snprintf(probe, sizeof probe, "%s/manifest.json", pos[0]) < (int)sizeof probe &&
 	    access(probe, F_OK) == 0) {
-		fprintf(stderr, "facet capture extract: %s is a capture directory: which PROGRAM? (see 'facet capture list %s')\n",
-		        pos[0], pos[0]);
+		cli_error(cmd, "%s is a capture directory: which PROGRAM? (see 'facet capture list %s')", pos[0], pos[0]);
 		return EXIT_USAGE;
 	}
-	int rc = cli_capture_extract("capture extract", dir, prog, out, &opt);
+	int rc = cli_capture_extract(cmd, dir, prog, out, &opt);
 	if (rc == EXIT_OK)
 		fprintf(stderr, "facet capture extract: wrote %s\n", out);
 	return rc;
@@ -175,7 +140,7 @@ char *cli_capture_module(const char *cmd, const char *dir, const char *program)
 	snprintf(path, sizeof path, "%s/facet-capture-XXXXXX", tmpdir);
 	int fd = mkstemp(path);
 	if (fd < 0) {
-		fprintf(stderr, "facet %s: error: cannot create a temporary file in %s\n", cmd, tmpdir);
+		cli_error(cmd, "cannot create a temporary file in %s", tmpdir);
 		return NULL;
 	}
 	close(fd);

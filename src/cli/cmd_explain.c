@@ -39,28 +39,14 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0;
 }
 
-typedef struct options {
-	const char *format, *site, *at, *tau;
-	bool all, no_verify;
-	cli_oracle_args oracle;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--format", options, format),
-	CLI_OPT_VALUE("--site", options, site),
-	CLI_OPT_VALUE("--at", options, at),
-	CLI_OPT_VALUE("--tau", options, tau),
-	CLI_OPT_FLAG("--all", options, all),
-	CLI_OPT_FLAG("--no-verify", options, no_verify),
-	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
-	CLI_OPT_END,
-};
+static const char options[] = "--format= --site= --at= --tau= --all --no-verify @oracle";
 
 /* The selection the options and arguments name: sel, the bitcode files
  * packed at argv + 1 (*nfiles). False after the usage message. */
-static bool selection(const options *o, char **argv, int npos, int *nfiles, facet_explain_select *sel, char **at_file)
+static bool selection(const cli_args *a, char **argv, int *nfiles, facet_explain_select *sel, char **at_file)
 {
-	const char *cmd = "explain", *at = o->at;
+	const char *cmd = "explain", *at = cli_str(a, "--at"), *site = cli_str(a, "--site");
+	int npos = a->n_pos;
 	*nfiles = 0;
 	for (int i = 0; i < npos; i++) {
 		if (!at && !is_file(argv[1 + i]) && strchr(argv[1 + i], ':'))
@@ -68,26 +54,26 @@ static bool selection(const options *o, char **argv, int npos, int *nfiles, face
 		else
 			argv[1 + (*nfiles)++] = argv[1 + i];
 	}
-	if (!cli_choice(cmd, "format", o->format, "text\0json\0"))
+	if (!cli_choice(cmd, "format", cli_str_or(a, "--format", "text"), "text\0json\0"))
 		return false;
-	if (*nfiles == 0 || (!o->site && !at && !o->all)) {
+	if (*nfiles == 0 || (!site && !at && !cli_has(a, "--all"))) {
 		cli_error(cmd, "need input files and one of FILE:LINE, --site ID, --all (see --help)");
 		return false;
 	}
-	sel->all = o->all;
+	sel->all = cli_has(a, "--all");
 	if (at && !parse_at(at, at_file, &sel->line)) {
 		cli_error(cmd, "'%s' is not FILE:LINE", at);
 		return false;
 	}
 	sel->file = *at_file;
 	char *end;
-	unsigned long v = o->site ? strtoul(o->site, &end, 10) : 0;
+	unsigned long v = site ? strtoul(site, &end, 10) : 0;
 	/* strtoul reads "-1" as ULONG_MAX: only digits are a site id. */
-	if (o->site && (!*o->site || *end || *o->site < '0' || *o->site > '9' || v > UINT_MAX)) {
-		cli_error(cmd, "--site wants a number, not '%s'", o->site);
+	if (site && (!*site || *end || *site < '0' || *site > '9' || v > UINT_MAX)) {
+		cli_error(cmd, "--site wants a number, not '%s'", site);
 		return false;
 	}
-	sel->by_site = o->site != NULL;
+	sel->by_site = site != NULL;
 	sel->site = (unsigned)v;
 	return true;
 }
@@ -124,23 +110,23 @@ static void render(const facet_result *r, json_t *sites, bool json, const cli_or
 int cmd_explain(int argc, char **argv)
 {
 	const char *cmd = "explain";
-	options o = {.format = "text"};
-	int npos, nfiles, begun = cli_begin(cmd, table, &o, argc, argv, &npos);
+	cli_args a;
+	int nfiles, begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
 	facet_explain_select sel = {0};
 	char *at_file = NULL;
 	facet_options fo;
 	facet_options_default(&fo);
-	if (!selection(&o, argv, npos, &nfiles, &sel, &at_file) ||
-	    (o.tau && !cli_parse_tau(cmd, o.tau, &fo.tau))) {
+	const char *tau = cli_str(&a, "--tau");
+	if (!selection(&a, argv, &nfiles, &sel, &at_file) || (tau && !cli_parse_tau(cmd, tau, &fo.tau))) {
 		free(at_file);
 		return EXIT_USAGE;
 	}
 	cli_run run;
-	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, NULL);
+	int rc = cli_run_open(&run, cmd, &a, argv + 1, nfiles, NULL);
 	if (rc == EXIT_OK)
-		rc = cli_run_load(&run, !o.no_verify, false);
+		rc = cli_run_load(&run, !cli_has(&a, "--no-verify"), false);
 	if (rc == EXIT_OK) {
 		fo.oracle = run.oracle.oracle;
 		pta_result *pta = pta_analyze(run.prog, NULL);
@@ -152,7 +138,7 @@ int cmd_explain(int argc, char **argv)
 		cg_free(andersen);
 		if (json_array_size(sites) == 0)
 			rc = nothing_selected(run.prog, &sel);
-		render(r, sites, !strcmp(o.format, "json"), &run.oracle);
+		render(r, sites, !strcmp(cli_str_or(&a, "--format", "text"), "json"), &run.oracle);
 		facet_result_free(r);
 		pta_result_free(pta);
 	}

@@ -21,39 +21,25 @@
 
 static double now(void) { return clock_seconds(); }
 
-
-typedef struct options {
-	const char *format, *tau;
-	bool list, no_verify;
-	cli_oracle_args oracle;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--format", options, format),
-	CLI_OPT_VALUE("--tau", options, tau),
-	CLI_OPT_FLAG("--list", options, list),
-	CLI_OPT_FLAG("--no-verify", options, no_verify),
-	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
-	CLI_OPT_END,
-};
+static const char options[] = "--format= --tau= --list --no-verify @oracle";
 
 int cmd_fields(int argc, char **argv)
 {
-	options o = {.format = "text"};
-	int nfiles;
-	int begun = cli_begin("fields", table, &o, argc, argv, &nfiles);
+	const char *cmd = "fields";
+	cli_args a;
+	int begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	const char *cmd = "fields";
+	const char *format = cli_str_or(&a, "--format", "text"), *tau = cli_str(&a, "--tau");
 	facet_options fo;
 	facet_options_default(&fo);
-	if (!cli_choice(cmd, "format", o.format, "text\0json\0") || !cli_inputs_check(cmd, nfiles, NULL) ||
-	    (o.tau && !cli_parse_tau(cmd, o.tau, &fo.tau)))
+	if (!cli_choice(cmd, "format", format, "text\0json\0") || !cli_inputs_check(cmd, a.n_pos, NULL) ||
+	    (tau && !cli_parse_tau(cmd, tau, &fo.tau)))
 		return EXIT_USAGE;
 	cli_run run;
-	int rc = cli_run_open(&run, cmd, &o.oracle, argv + 1, nfiles, NULL);
+	int rc = cli_run_open(&run, cmd, &a, argv + 1, a.n_pos, NULL);
 	if (rc == EXIT_OK)
-		rc = cli_run_load(&run, !o.no_verify, false);
+		rc = cli_run_load(&run, !cli_has(&a, "--no-verify"), false);
 	if (rc != EXIT_OK)
 		return cli_run_close(&run, rc);
 	fo.oracle = run.oracle.oracle;
@@ -61,9 +47,9 @@ int cmd_fields(int argc, char **argv)
 	pta_result *pta = pta_analyze(run.prog, NULL);
 	double pta_seconds = now() - t0;
 	facet_result *r = facet_refine(pta, &fo);
-	json_t *j = facet_fields_report(r, pta, pta_seconds, o.list);
+	json_t *j = facet_fields_report(r, pta, pta_seconds, cli_has(&a, "--list"));
 	json_object_set_new(j, "oracle", cli_oracle_stats_json(&run.oracle));
-	if (!strcmp(o.format, "json")) {
+	if (!strcmp(format, "json")) {
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		fputc('\n', stdout);
 	} else {

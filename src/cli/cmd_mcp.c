@@ -14,23 +14,6 @@
 #include "ir/slice.h"
 #include "mcp/run.h"
 
-typedef struct options {
-	const char *catalog, *overlay, *max_message, *write_dir;
-	cli_list read_dirs;
-	bool verbose;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--catalog", options, catalog),
-	CLI_OPT_VALUE("--overlay", options, overlay),
-	CLI_OPT_VALUE("--max-message-bytes", options, max_message),
-	CLI_OPT_VALUE("--write-dir", options, write_dir),
-	CLI_OPT_LIST("--read-dir", options, read_dirs),
-	CLI_OPT_FLAG("--verbose", options, verbose),
-	CLI_OPT_FLAG("-v", options, verbose),
-	CLI_OPT_END,
-};
-
 int cmd_mcp(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -39,39 +22,34 @@ int cmd_mcp(int argc, char **argv)
 		cli_help(stdout, "mcp", (const cli_help_value[]){{"max_message", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
-	options o = {0};
-	int npos;
-	if (!cli_parse("mcp", table, &o, argc, argv, &npos)) {
-		cli_list_free(&o.read_dirs);
-		return EXIT_USAGE;
-	}
-	if (npos > 0 || o.read_dirs.n > 62) {
-		if (npos > 0)
-			cli_error("mcp", "unexpected argument '%s' (see --help)", argv[1]);
-		else
-			cli_error("mcp", "at most 62 --read-dir");
-		cli_list_free(&o.read_dirs);
-		return EXIT_USAGE;
-	}
-	mcp_run_options ro = {.catalog = o.catalog, .overlay = o.overlay, .write_dir = o.write_dir,
-	                      .verbose = o.verbose, .log = stderr, .writer = ir_slice_write};
-	unsigned long n;
-	if (o.max_message && !cli_uint("mcp", "--max-message-bytes", o.max_message, 1, INT_MAX, &n)) {
-		cli_list_free(&o.read_dirs);
-		return EXIT_USAGE;
-	}
-	ro.max_message = o.max_message ? (size_t)n : 0;
-	if (o.overlay && !o.catalog) {
+	cli_args a;
+	int rc = EXIT_USAGE;
+	unsigned long n = 0;
+	const char *max = NULL;
+	bool ok = cli_args_parse("mcp", "--read-dir=* --catalog= --overlay= --max-message-bytes= --write-dir= --verbose|-v",
+	                         &a, argc, argv);
+	const cli_list *dirs = cli_all(&a, "--read-dir");
+	if (!ok)
+		;
+	else if (a.n_pos > 0)
+		cli_error("mcp", "unexpected argument '%s' (see --help)", argv[1]);
+	else if (dirs->n > 62)
+		cli_error("mcp", "at most 62 --read-dir");
+	else if ((max = cli_str(&a, "--max-message-bytes")) && !cli_uint("mcp", "--max-message-bytes", max, 1, INT_MAX, &n))
+		;
+	else if (cli_has(&a, "--overlay") && !cli_has(&a, "--catalog"))
 		cli_error("mcp", "--overlay needs --catalog (see --help)");
-		cli_list_free(&o.read_dirs);
-		return EXIT_USAGE;
+	else {
+		mcp_run_options ro = {.catalog = cli_str(&a, "--catalog"), .overlay = cli_str(&a, "--overlay"),
+		                      .write_dir = cli_str(&a, "--write-dir"), .verbose = cli_has(&a, "--verbose"),
+		                      .log = stderr, .writer = ir_slice_write, .max_message = (size_t)n,
+		                      .read_dirs = dirs->v, .n_read_dirs = dirs->n};
+		facet_error err = {0};
+		int r = mcp_run(&ro, &err);
+		if (r != 0 && err.msg[0])
+			cli_error("mcp", "%s", err.msg);
+		rc = r == 2 ? EXIT_USAGE : r ? EXIT_INPUT : EXIT_OK;
 	}
-	ro.read_dirs = o.read_dirs.v;
-	ro.n_read_dirs = o.read_dirs.n;
-	facet_error err = {0};
-	int rc = mcp_run(&ro, &err);
-	if (rc != 0 && err.msg[0])
-		cli_error("mcp", "%s", err.msg);
-	cli_list_free(&o.read_dirs);
-	return rc == 2 ? EXIT_USAGE : rc ? EXIT_INPUT : EXIT_OK;
+	cli_args_free(&a);
+	return rc;
 }

@@ -27,19 +27,8 @@ typedef struct opts {
 	int nfiles;
 } opts;
 
-typedef struct args {
-	const char *algo, *format, *rta, *max_states, *seed, *difficulty, *size, *pathological;
-	bool trace, table, generate, factory;
-} args;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--algo", args, algo), CLI_OPT_VALUE("--format", args, format), CLI_OPT_VALUE("--rta", args, rta),
-	CLI_OPT_VALUE("--max-states", args, max_states), CLI_OPT_VALUE("--seed", args, seed),
-	CLI_OPT_VALUE("--difficulty", args, difficulty), CLI_OPT_VALUE("--size", args, size),
-	CLI_OPT_VALUE("--pathological", args, pathological), CLI_OPT_FLAG("--trace", args, trace),
-	CLI_OPT_FLAG("--table", args, table), CLI_OPT_FLAG("--generate", args, generate),
-	CLI_OPT_FLAG("--factory", args, factory), CLI_OPT_END,
-};
+static const char options[] = "--algo= --format= --rta= --max-states= --seed= --difficulty= --size= --pathological= "
+                               "--trace --table --generate --factory";
 
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad_usage(const char *fmt, ...)
@@ -74,26 +63,29 @@ static bool number(const char *opt, const char *s, long lo, long hi, long *out)
 }
 
 /* The arguments' values checked and converted; -1 on success, else the exit code. */
-static int convert(const args *a, opts *o)
+static int convert(const cli_args *a, opts *o)
 {
-	if (a->algo && (o->algo = oo_algo_parse(a->algo)) < 0)
-		return bad_usage("unknown algorithm '%s' (cha, rta, xta, vta, pta or dyn)", a->algo);
-	if (a->format && strcmp(a->format, "json") != 0 && strcmp(a->format, "text") != 0)
-		return bad_usage("unknown format '%s' (text or json)", a->format);
-	if (a->rta && strcmp(a->rta, "worklist") != 0 && strcmp(a->rta, "rounds") != 0)
-		return bad_usage("unknown RTA mode '%s' (worklist or rounds)", a->rta);
-	if (a->difficulty && (o->difficulty = oo_difficulty_parse(a->difficulty)) < 0)
-		return bad_usage("unknown difficulty '%s' (easy, medium or hard)", a->difficulty);
-	if (!number("--max-states", a->max_states, 1, LONG_MAX, &o->max_states) ||
-	    !number("--seed", a->seed, 0, LONG_MAX, &o->seed) || !number("--size", a->size, 1, 1000000, &o->size) ||
-	    !number("--pathological", a->pathological, 1, 100000, &o->pathological))
+	const char *algo = cli_str(a, "--algo"), *format = cli_str(a, "--format"), *rta = cli_str(a, "--rta");
+	const char *difficulty = cli_str(a, "--difficulty");
+	if (algo && (o->algo = oo_algo_parse(algo)) < 0)
+		return bad_usage("unknown algorithm '%s' (cha, rta, xta, vta, pta or dyn)", algo);
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0)
+		return bad_usage("unknown format '%s' (text or json)", format);
+	if (rta && strcmp(rta, "worklist") != 0 && strcmp(rta, "rounds") != 0)
+		return bad_usage("unknown RTA mode '%s' (worklist or rounds)", rta);
+	if (difficulty && (o->difficulty = oo_difficulty_parse(difficulty)) < 0)
+		return bad_usage("unknown difficulty '%s' (easy, medium or hard)", difficulty);
+	if (!number("--max-states", cli_str(a, "--max-states"), 1, LONG_MAX, &o->max_states) ||
+	    !number("--seed", cli_str(a, "--seed"), 0, LONG_MAX, &o->seed) ||
+	    !number("--size", cli_str(a, "--size"), 1, 1000000, &o->size) ||
+	    !number("--pathological", cli_str(a, "--pathological"), 1, 100000, &o->pathological))
 		return EXIT_USAGE;
-	o->json = a->format && !strcmp(a->format, "json");
-	o->rta_rounds = a->rta && !strcmp(a->rta, "rounds");
-	o->trace = a->trace;
-	o->table = a->table;
-	o->generate = a->generate;
-	o->factory = a->factory;
+	o->json = format && !strcmp(format, "json");
+	o->rta_rounds = rta && !strcmp(rta, "rounds");
+	o->trace = cli_has(a, "--trace");
+	o->table = cli_has(a, "--table");
+	o->generate = cli_has(a, "--generate");
+	o->factory = cli_has(a, "--factory");
 	return -1;
 }
 
@@ -101,9 +93,10 @@ static int convert(const args *a, opts *o)
 static int parse_args(int argc, char **argv, opts *o)
 {
 	*o = (opts){.algo = -1, .difficulty = OO_MEDIUM, .seed = 1, .pathological = -1};
-	args a = {0};
-	if (!cli_parse("oo", table, &a, argc, argv, &o->nfiles))
+	cli_args a;
+	if (!cli_args_parse("oo", options, &a, argc, argv))
 		return EXIT_USAGE;
+	o->nfiles = a.n_pos;
 	o->files = (const char **)argv + 1;
 	int rc = convert(&a, o);
 	if (rc >= 0)

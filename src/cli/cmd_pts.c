@@ -13,24 +13,14 @@
 #include "pta/andersen.h"
 #include "pta/print.h"
 
-typedef struct options {
-	const char *site, *global;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--site", options, site),
-	CLI_OPT_VALUE("--global", options, global),
-	CLI_OPT_END,
-};
-
 int cmd_pts(int argc, char **argv)
 {
-	options o = {0};
-	int nfiles;
-	int begun = cli_begin("pts", table, &o, argc, argv, &nfiles);
+	cli_args a;
+	int begun = cli_begin("pts", "--site= --global=", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	const char *site = o.site, *global = o.global;
+	const char *site = cli_str(&a, "--site"), *global = cli_str(&a, "--global");
+	int nfiles = a.n_pos;
 	char **files = argv + 1;
 	if (nfiles == 0 || (!site) == (!global)) {
 		cli_error("pts", "give input files and exactly one of --site or --global (see --help)");

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -67,79 +66,28 @@ const char cli_rpm_note[] =
 
 /* ---- facet query ------------------------------------------------------------------------ */
 
-typedef struct common {
-	const char *catalog, *graph, *format, *min_conf, *overlay, *emit, *limit, *offset, *candidate_limit;
-	const char *max_depth, *max_fanout;
-	bool include_overlay, in, out;
-	cli_view_options view;
-	char **pos;
-	int n_pos;
-} common;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--catalog", common, catalog),
-	CLI_OPT_VALUE("--graph", common, graph),
-	CLI_OPT_VALUE("--format", common, format),
-	CLI_OPT_VALUE("--min-confidence", common, min_conf),
-	CLI_OPT_VALUE("--overlay", common, overlay),
-	CLI_OPT_VALUE("--emit-module", common, emit),
-	CLI_OPT_VALUE("--limit", common, limit),
-	CLI_OPT_VALUE("--offset", common, offset),
-	CLI_OPT_VALUE("--candidate-limit", common, candidate_limit),
-	CLI_OPT_VALUE("--max-depth", common, max_depth),
-	CLI_OPT_VALUE("--max-fanout", common, max_fanout),
-	CLI_OPT_FLAG("--include-overlay", common, include_overlay),
-	CLI_OPT_FLAG("--in", common, in),
-	CLI_OPT_FLAG("--out", common, out),
-	CLI_OPT_TABLE(cli_view_opts, common, view),
-	CLI_OPT_END,
-};
-
+/* The query options: what has a JSON name goes to the verb's arguments as it is. */
+static const char options[] = "--catalog= --graph=:graph --format= --min-confidence=:min_confidence --overlay= "
+	"--emit-module=:emit_module --limit=:limit --offset=:offset --candidate-limit=:candidate_limit "
+	"--max-depth=:max_depth --max-fanout=:max_fanout --include-overlay:include_overlay --in --out @view";
 /* facet overlay's own: the query options above mean nothing to it. */
-static const cli_opt overlay_table[] = {
-	CLI_OPT_VALUE("--catalog", common, catalog),
-	CLI_OPT_VALUE("--graph", common, graph),
-	CLI_OPT_VALUE("--format", common, format),
-	CLI_OPT_VALUE("--overlay", common, overlay),
-	CLI_OPT_END,
-};
+static const char overlay_options[] = "--catalog= --graph= --format= --overlay=";
 
-const cli_opt cli_view_opts[] = {
-	CLI_OPT_VALUE("--root", cli_view_options, root),
-	CLI_OPT_VALUE("--depth", cli_view_options, depth),
-	CLI_OPT_VALUE("--direction", cli_view_options, direction),
-	CLI_OPT_VALUE("--focus", cli_view_options, focus),
-	CLI_OPT_VALUE("--cluster", cli_view_options, cluster),
-	CLI_OPT_VALUE("--max-nodes", cli_view_options, max_nodes),
-	CLI_OPT_FLAG("--hide-external", cli_view_options, hide_external),
-	CLI_OPT_FLAG("--no-legend", cli_view_options, no_legend),
-	CLI_OPT_END,
-};
-
-bool cli_view_args(const char *cmd, const cli_view_options *o, json_t *args)
+bool cli_view_args(const char *cmd, const cli_args *a, json_t *args)
 {
-	if (o->root)
-		json_object_set_new(args, "root", json_string(o->root));
-	if (o->focus)
-		json_object_set_new(args, "location", json_string(o->focus));
-	if (o->depth)
-		json_object_set_new(args, "depth", json_string(o->depth));
-	if (o->max_nodes)
-		json_object_set_new(args, "max_nodes", json_string(o->max_nodes));
-	if (o->direction)
-		json_object_set_new(args, "direction", json_string(o->direction));
-	if (o->hide_external)
-		json_object_set_new(args, "hide_external", json_true());
-	if (o->cluster && strcmp(o->cluster, "file") != 0) {
-		cli_error(cmd, "--cluster takes 'file' (the one grouping there is), not '%s'", o->cluster);
+	cli_args_json(a, args);
+	const char *cluster = cli_str(a, "--cluster");
+	if (cluster && strcmp(cluster, "file") != 0) {
+		cli_error(cmd, "--cluster takes 'file' (the one grouping there is), not '%s'", cluster);
 		return false;
 	}
 	return true;
 }
 
-int cli_view_print(const cli_view_options *o, json_t *view, const char *format, const char *title)
+int cli_view_print(const cli_args *a, json_t *view, const char *format, const char *title)
 {
-	report_view_options ro = {.cluster_file = o->cluster != NULL, .legend = !o->no_legend, .title = title};
+	report_view_options ro = {.cluster_file = cli_has(a, "--cluster"), .legend = !cli_has(a, "--no-legend"),
+	                          .title = title};
 	if (strcmp(format, "dot") == 0)
 		report_view_dot(stdout, view, &ro);
 	else if (strcmp(format, "graphml") == 0)
@@ -150,31 +98,28 @@ int cli_view_print(const cli_view_options *o, json_t *view, const char *format, 
 }
 
 /* Parses the options every verb shares; false after the message. */
-static bool parse_common(const char *cmd, const cli_opt *options, int argc, char **argv, common *c)
+static bool parse_common(const char *cmd, const char *spec, int argc, char **argv, cli_args *a)
 {
-	if (!cli_parse(cmd, options, c, argc, argv, &c->n_pos))
+	if (!cli_args_parse(cmd, spec, a, argc, argv))
 		return false;
-	c->pos = argv + 1;
-	if (!c->catalog) {
+	if (!cli_str(a, "--catalog")) {
 		cli_error(cmd, "--catalog FILE is required (make one with 'facet build')");
 		return false;
 	}
-	if (!c->format)
-		c->format = "text";
-	return cli_choice(cmd, "format", c->format, "text\0json\0dot\0graphml\0svg\0");
+	return cli_choice(cmd, "format", cli_str_or(a, "--format", "text"), "text\0json\0dot\0graphml\0svg\0");
 }
 
 /* Opens the session and switches to --overlay PATH when given. */
-static query_session *open_session(const char *cmd, const common *c, bool overlay_may_be_new)
+static query_session *open_session(const char *cmd, const cli_args *a, bool overlay_may_be_new)
 {
 	facet_error err = {0};
-	query_session *s = query_open(c->catalog, &err);
+	query_session *s = query_open(cli_str(a, "--catalog"), &err);
 	if (!s) {
 		cli_error(cmd, "%s", err.msg);
 		return NULL;
 	}
-	if (c->overlay) {
-		json_t *args = json_pack("{s:s, s:b, s:b}", "path", c->overlay, "discard_pending", 1, "create",
+	if (cli_str(a, "--overlay")) {
+		json_t *args = json_pack("{s:s, s:b, s:b}", "path", cli_str(a, "--overlay"), "discard_pending", 1, "create",
 		                         overlay_may_be_new);
 		json_t *r = query_call(s, "load_overlay", args, &err);
 		json_decref(args);
@@ -192,59 +137,51 @@ static query_session *open_session(const char *cmd, const common *c, bool overla
 #define TEXT_LIMIT 100
 
 /* The JSON arguments of verb v from the command line. */
-static json_t *verb_args(const query_verb_info *v, const common *c)
+static json_t *verb_args(const query_verb_info *v, const cli_args *a)
 {
 	json_t *args = json_object();
-	for (int i = 0; i < c->n_pos; i++) {
+	for (int i = 0; i < a->n_pos; i++) {
 		/* {"module_id": ..., "symbol": ...} names one of several statics */
-		json_t *x = c->pos[i][0] == '{' ? json_loads(c->pos[i], 0, NULL) : NULL;
-		json_object_set_new(args, v->args[i], x ? x : json_string(c->pos[i]));
+		json_t *x = a->pos[i][0] == '{' ? json_loads(a->pos[i], 0, NULL) : NULL;
+		json_object_set_new(args, v->args[i], x ? x : json_string(a->pos[i]));
 	}
-	if (c->graph)
-		json_object_set_new(args, "graph", json_string(c->graph));
-	if (c->include_overlay)
+	cli_args_json(a, args);
+	if (cli_has(a, "--overlay"))   /* naming an overlay means using it */
 		json_object_set_new(args, "include_overlay", json_true());
-	if (c->min_conf)
-		json_object_set_new(args, "min_confidence", json_string(c->min_conf));
-	if (c->in || c->out)
-		json_object_set_new(args, "direction", json_string(c->in ? "in" : "out"));
-	if (c->emit)
-		json_object_set_new(args, "emit_module", json_string(c->emit));
-	if (c->limit)
-		json_object_set_new(args, "limit", json_string(c->limit));
-	else if (v->list && strcmp(c->format, "text") == 0)   /* people read the first page; page says the rest */
-		json_object_set_new(args, "limit", json_integer(TEXT_LIMIT));
-	if (c->offset)
-		json_object_set_new(args, "offset", json_string(c->offset));
-	if (c->candidate_limit)
-		json_object_set_new(args, "candidate_limit", json_string(c->candidate_limit));
-	if (c->max_depth)
-		json_object_set_new(args, "max_depth", json_string(c->max_depth));
-	if (c->max_fanout)
-		json_object_set_new(args, "max_fanout", json_string(c->max_fanout));
+	if (cli_has(a, "--in") || cli_has(a, "--out"))
+		json_object_set_new(args, "direction", json_string(cli_has(a, "--in") ? "in" : "out"));
+	if (!cli_has(a, "--limit") && v->list && strcmp(cli_str_or(a, "--format", "text"), "text") == 0)
+		json_object_set_new(args, "limit", json_integer(TEXT_LIMIT));   /* people read the first page; page says the rest */
 	return args;
 }
 
-/* Writing bitcode needs LLVM: without a module writer (facet-query), the
- * facet binary beside this one answers the whole command. */
-static int hand_to_facet(int argc, char **argv)
+/* Runs verb v as the options say and prints its answer: the exit code. */
+static int run_verb(const query_verb_info *v, const cli_args *a, query_module_writer writer)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
-	char *slash = n > 0 ? memrchr(self, '/', (size_t)n) : NULL;
-	if (slash) {
-		strcpy(slash + 1, "facet");
-		char **av = calloc((size_t)argc + 2, sizeof *av);
-		av[0] = self;
-		av[1] = "query";
-		for (int i = 1; i < argc; i++)
-			av[i + 1] = argv[i];
-		fflush(NULL);
-		execv(self, av);
-		free(av);
-	}
-	cli_error("query", "--emit-module needs the facet binary (not found beside this one)");
-	return EXIT_INPUT;
+	query_session *s = open_session("query", a, false);
+	if (!s)
+		return EXIT_INPUT;
+	query_set_module_writer(s, writer);
+	json_t *args = verb_args(v, a);
+	facet_error err = {0};
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "query %s", v->cli);
+	const char *format = cli_str_or(a, "--format", "text");
+	bool drawing = strcmp(format, "dot") == 0 || strcmp(format, "graphml") == 0 || strcmp(format, "svg") == 0;
+	json_t *r = NULL;
+	int rc = EXIT_INPUT;
+	if (drawing && strcmp(v->name, "graph") != 0)
+		cli_error(cmd, "--format %s draws the graph verb's answer only (text or json here)", format);
+	else if (cli_view_args(cmd, a, args) && !(r = query_call(s, v->name, args, &err)))
+		cli_error(cmd, "%s", err.msg);
+	else if (r && drawing)
+		rc = cli_view_print(a, r, format, NULL);
+	else if (r)
+		rc = print_result(r, v->name, strcmp(format, "json") == 0);
+	json_decref(r);
+	json_decref(args);
+	query_close(s);
+	return rc;
 }
 
 int cli_query(int argc, char **argv, query_module_writer writer)
@@ -260,55 +197,24 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 	}
 	char **vargv = calloc((size_t)argc, sizeof *vargv);   /* parsing packs the positionals in place */
 	memcpy(vargv, argv + 1, (size_t)(argc - 1) * sizeof *vargv);
-	common c = {0};
+	cli_args a;
 	int rc = EXIT_USAGE;
 	unsigned want = query_verb_n_args(v);
-	if (!parse_common("query", table, argc - 1, vargv, &c))
-		goto out;
-	if ((unsigned)c.n_pos != want) {
+	if (!parse_common("query", options, argc - 1, vargv, &a))
+		;
+	else if ((unsigned)a.n_pos != want)
 		cli_error("query", "%s takes %u argument%s, got %d (see --help)", v->cli, want, want == 1 ? "" : "s",
-		          c.n_pos);
-		goto out;
-	}
-	if (c.in && c.out) {
+		          a.n_pos);
+	else if (cli_has(&a, "--in") && cli_has(&a, "--out"))
 		cli_error("query", "give one of --in and --out");
-		goto out;
-	}
-	c.include_overlay = c.include_overlay || c.overlay;   /* naming an overlay means using it */
-	if (c.emit && !writer) {
-		rc = hand_to_facet(argc, argv);
-		goto out;
-	}
-	rc = EXIT_INPUT;
-	query_session *s = open_session("query", &c, false);
-	if (s) {
-		query_set_module_writer(s, writer);
-		json_t *args = verb_args(v, &c);
-		facet_error err = {0};
-		char cmd[64];
-		snprintf(cmd, sizeof cmd, "query %s", v->cli);
-		bool drawing = strcmp(c.format, "dot") == 0 || strcmp(c.format, "graphml") == 0 ||
-		               strcmp(c.format, "svg") == 0;
-		json_t *r = NULL;
-		if (drawing && strcmp(v->name, "graph") != 0)
-			cli_error(cmd, "--format %s draws the graph verb's answer only (text or json here)", c.format);
-		else if (cli_view_args(cmd, &c.view, args) && !(r = query_call(s, v->name, args, &err)))
-			cli_error(cmd, "%s", err.msg);
-		else if (r && drawing)
-			rc = cli_view_print(&c.view, r, c.format, NULL);
-		else if (r)
-			rc = print_result(r, v->name, strcmp(c.format, "json") == 0);
-		json_decref(r);
-		json_decref(args);
-		query_close(s);
-	}
-out:
+	else
+		rc = run_verb(v, &a, writer);
+	cli_args_free(&a);
 	free(vargv);
 	return rc;
 }
 
-int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_view_options *o,
-                     const char *format)
+int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_args *o, const char *format)
 {
 	if (!cli_choice(cmd, "format for a catalog", format, "dot\0graphml\0svg\0json\0"))
 		return EXIT_USAGE;
@@ -364,8 +270,8 @@ int cli_overlay(int argc, char **argv)
 		cli_error("overlay", "unknown subcommand '%s' (record, list)", sub);
 		return EXIT_USAGE;
 	}
-	common c = {0};
-	if (!parse_common("overlay", overlay_table, argc - 1, argv + 1, &c))
+	cli_args c;
+	if (!parse_common("overlay", overlay_options, argc - 1, argv + 1, &c))
 		return EXIT_USAGE;
 	if (c.n_pos) {
 		cli_error("overlay", "unexpected argument '%s' (records come on stdin)", c.pos[0]);
@@ -374,6 +280,7 @@ int cli_overlay(int argc, char **argv)
 	query_session *s = open_session("overlay", &c, record);
 	if (!s)
 		return EXIT_INPUT;
+	const char *graph = cli_str(&c, "--graph"), *ov = cli_str(&c, "--overlay");
 	facet_error err = {0};
 	json_t *r = NULL;
 	int rc = EXIT_INPUT;
@@ -387,8 +294,8 @@ int cli_overlay(int argc, char **argv)
 			goto out;
 		}
 		json_t *args = json_pack("{s:o}", "records", records);
-		if (c.graph)
-			json_object_set_new(args, "graph", json_string(c.graph));
+		if (graph)
+			json_object_set_new(args, "graph", json_string(graph));
 		r = query_call(s, "record_edges", args, &err);
 		json_decref(args);
 		if (!r) {
@@ -396,9 +303,9 @@ int cli_overlay(int argc, char **argv)
 			goto out;
 		}
 		json_decref(r);
-		args = c.overlay ? json_pack("{s:s}", "path", c.overlay) : json_object();
-		if (c.graph)
-			json_object_set_new(args, "graph", json_string(c.graph));
+		args = ov ? json_pack("{s:s}", "path", ov) : json_object();
+		if (graph)
+			json_object_set_new(args, "graph", json_string(graph));
 		r = query_call(s, "save_overlay", args, &err);
 		json_decref(args);
 		if (!r) {
@@ -406,7 +313,7 @@ int cli_overlay(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		json_t *args = c.graph ? json_pack("{s:s}", "graph", c.graph) : NULL;
+		json_t *args = graph ? json_pack("{s:s}", "graph", graph) : NULL;
 		r = query_call(s, "list_overlay", args, &err);
 		json_decref(args);
 		if (!r) {
@@ -414,7 +321,7 @@ int cli_overlay(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = print_result(r, sub, strcmp(c.format, "json") == 0);
+	rc = print_result(r, sub, strcmp(cli_str_or(&c, "--format", "text"), "json") == 0);
 	json_decref(r);
 out:
 	query_close(s);

@@ -16,38 +16,24 @@
 #include "catalog/provenance.h"
 #include "facet/facet.h"
 
-typedef struct options {
-	const char *catalog, *tau, *graph, *format;
-	bool check;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--catalog", options, catalog),
-	CLI_OPT_VALUE("--tau", options, tau),
-	CLI_OPT_VALUE("--graph", options, graph),
-	CLI_OPT_VALUE("--format", options, format),
-	CLI_OPT_FLAG("--check", options, check),
-	CLI_OPT_END,
-};
-
 int cmd_rederive(int argc, char **argv)
 {
-	options o = {.graph = "rpm", .format = "text"};
-	int npos;
-	int begun = cli_begin("rederive", table, &o, argc, argv, &npos);
+	cli_args a;
+	int begun = cli_begin("rederive", "--catalog= --tau= --graph= --format= --check", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	if (npos > 0) {
+	if (a.n_pos > 0) {
 		cli_error("rederive", "unexpected argument '%s' (see --help)", argv[1]);
 		return EXIT_USAGE;
 	}
-	const char *cmd = "rederive", *path = o.catalog, *graph = o.graph;
+	const char *cmd = "rederive", *path = cli_str(&a, "--catalog"), *graph = cli_str_or(&a, "--graph", "rpm");
+	const char *format = cli_str_or(&a, "--format", "text"), *tau_s = cli_str(&a, "--tau");
 	int id = cg_graph_parse(graph);
 	if (!path || id < 0 || !cg_graph_info_of((cg_graph_id)id)->refined) {
 		cli_error(cmd, !path ? "--catalog is required (see --help)" : "--graph is rpm, rplus or rulesonly");
 		return EXIT_USAGE;
 	}
-	if (!cli_choice(cmd, "format", o.format, "text\0json\0"))
+	if (!cli_choice(cmd, "format", format, "text\0json\0"))
 		return EXIT_USAGE;
 	facet_error err = {0};
 	catalog *c = catalog_open(path, &err);
@@ -62,7 +48,7 @@ int cmd_rederive(int argc, char **argv)
 	}
 	const char *built_tau = catalog_meta(c, "tau");
 	unsigned tau = built_tau ? (unsigned)strtoul(built_tau, NULL, 10) : 2;
-	if (o.tau && !cli_parse_tau(cmd, o.tau, &tau)) {
+	if (tau_s && !cli_parse_tau(cmd, tau_s, &tau)) {
 		catalog_close(c);
 		return EXIT_USAGE;
 	}
@@ -73,7 +59,7 @@ int cmd_rederive(int argc, char **argv)
 		rc = EXIT_INPUT;
 	} else {
 		cg_graph *g = facet_derive(&pv.shell, pv.r0, pv.decisions, pv.n_decisions, tau, (cg_graph_id)id);
-		if (o.check) {
+		if (cli_has(&a, "--check")) {
 			unsigned first[10], n = catalog_provenance_differences(&pv, g, first, 10);
 			for (unsigned i = 0; i < n && i < 10; i++)
 				fprintf(stderr, "facet rederive: site %u differs from the stored graph\n", first[i]);
@@ -81,7 +67,7 @@ int cmd_rederive(int argc, char **argv)
 			        graph, tau, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 			rc = n ? EXIT_INPUT : EXIT_OK;
 		} else {
-			catalog_provenance_print(stdout, &pv, g, graph, tau, !strcmp(o.format, "json"));
+			catalog_provenance_print(stdout, &pv, g, graph, tau, !strcmp(format, "json"));
 		}
 		cg_free(g);
 	}

@@ -9,17 +9,6 @@
 
 #include "report/report.h"
 
-typedef struct options {
-	const char *out, *graph, *max_pages;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("-o", options, out),
-	CLI_OPT_VALUE("--graph", options, graph),
-	CLI_OPT_VALUE("--max-site-pages", options, max_pages),
-	CLI_OPT_END,
-};
-
 static void on_page(void *arg, unsigned done, unsigned total)
 {
 	(void)arg;
@@ -30,28 +19,28 @@ int cmd_report(int argc, char **argv)
 {
 	const char *cmd = "report";
 	cli_progress_start(cmd);
-	options o = {0};
-	int n;
+	cli_args a;
 	unsigned long max = 0;
-	int begun = cli_begin(cmd, table, &o, argc, argv, &n);
+	int begun = cli_begin(cmd, "-o= --graph= --max-site-pages=", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	if (n != 1 || !o.out) {
+	const char *out = cli_str(&a, "-o"), *max_pages = cli_str(&a, "--max-site-pages");
+	if (a.n_pos != 1 || !out) {
 		cli_error(cmd, "give one catalog and -o DIR (see --help)");
 		return EXIT_USAGE;
 	}
-	if (o.max_pages && !cli_uint(cmd, "--max-site-pages", o.max_pages, 0, 10000000, &max))
+	if (max_pages && !cli_uint(cmd, "--max-site-pages", max_pages, 0, 10000000, &max))
 		return EXIT_USAGE;
-	report_options ro = {.graph = o.graph, .max_site_pages = (unsigned)max, .progress = on_page};
+	report_options ro = {.graph = cli_str(&a, "--graph"), .max_site_pages = (unsigned)max, .progress = on_page};
 	report_result res = {0};
 	facet_error err = {0};
-	bool ok = report_write(argv[1], o.out, &ro, &res, &err);
+	bool ok = report_write(argv[1], out, &ro, &res, &err);
 	cli_progress_clear();
 	if (!ok) {
 		cli_error(cmd, "%s", err.msg);
 		return EXIT_INPUT;
 	}
-	fprintf(stderr, "facet report: wrote %s/index.html and %u site pages (%u indirect sites)\n", o.out,
+	fprintf(stderr, "facet report: wrote %s/index.html and %u site pages (%u indirect sites)\n", out,
 	        res.site_pages, res.sites_indirect);
 	return EXIT_OK;
 }

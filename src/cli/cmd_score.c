@@ -18,38 +18,23 @@
 #include "trace/score.h"
 #include "util/xalloc.h"
 
-typedef struct score_options {
-	cli_list traces, graphs, graph_files;
-	const char *format;
-	bool per_site, no_verify;
-} score_options;
-
-static const cli_opt table[] = {
-	CLI_OPT_LIST("--trace", score_options, traces),
-	CLI_OPT_LIST("--graph-file", score_options, graph_files),
-	CLI_OPT_LIST("--graph", score_options, graphs),
-	CLI_OPT_VALUE("--format", score_options, format),
-	CLI_OPT_FLAG("--per-site", score_options, per_site),
-	CLI_OPT_FLAG("--no-verify", score_options, no_verify),
-	CLI_OPT_END,
-};
-
 /* What scoring needs before it reads anything; EXIT_OK or EXIT_USAGE. */
-static int check_options(const score_options *so, int nfiles)
+static int check_options(const cli_args *a, int nfiles)
 {
 	const char *cmd = "score";
-	if (!cli_choice(cmd, "format", so->format, "text\0json\0"))
+	const cli_list *graphs = cli_all(a, "--graph");
+	if (!cli_choice(cmd, "format", cli_str_or(a, "--format", "text"), "text\0json\0"))
 		return EXIT_USAGE;
-	if (so->traces.n == 0)
+	if (!cli_has(a, "--trace"))
 		cli_error(cmd, "no --trace FILE (see --help)");
-	else if (nfiles == 0 && so->graphs.n > 0)
+	else if (nfiles == 0 && graphs->n > 0)
 		cli_error(cmd, "--graph needs the program's bitcode (PROG.bc...)");
-	else if (nfiles == 0 && so->graph_files.n == 0)
+	else if (nfiles == 0 && !cli_has(a, "--graph-file"))
 		cli_error(cmd, "nothing to score: give PROG.bc (with --graph) or --graph-file (see --help)");
 	else {
-		for (unsigned i = 0; i < so->graphs.n; i++)
-			if (cg_graph_parse(so->graphs.v[i]) < 0) {
-				cli_error(cmd, "unknown graph '%s' (%s)", so->graphs.v[i], cg_graph_list());
+		for (unsigned i = 0; i < graphs->n; i++)
+			if (cg_graph_parse(graphs->v[i]) < 0) {
+				cli_error(cmd, "unknown graph '%s' (%s)", graphs->v[i], cg_graph_list());
 				return EXIT_USAGE;
 			}
 		return EXIT_OK;
@@ -128,33 +113,35 @@ static bool file_graphs(const cli_list *files, const trace_observed *o, trace_sc
 
 int cmd_score(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
-		cli_help(stdout, "score", NULL);
-		return EXIT_OK;
-	}
-	score_options so = {.format = "text"};
-	int nfiles = 0;
-	int rc = cli_parse("score", table, &so, argc, argv, &nfiles) ? check_options(&so, nfiles) : EXIT_USAGE;
-	const char *defaults[] = {"andersen", "r0"};
-	const char **graphs = so.graphs.n || !nfiles ? so.graphs.v : defaults;
-	unsigned ngr = so.graphs.n || !nfiles ? so.graphs.n : 2, ng = 0;
+	cli_args a;
+	int rc = cli_begin("score", "--trace=* --graph-file=* --graph=* --format= --per-site --no-verify", &a, argc, argv);
+	if (rc >= 0)
+		return rc;
+	int nfiles = a.n_pos;
+	rc = check_options(&a, nfiles);
+	const cli_list *sg = cli_all(&a, "--graph"), *files = cli_all(&a, "--graph-file");
+	const char *defaults[] = {"andersen", "r0"}, *format = cli_str_or(&a, "--format", "text");
+	const char **graphs = sg->n || !nfiles ? sg->v : defaults;
+	unsigned ngr = sg->n || !nfiles ? sg->n : 2, ng = 0;
+	bool per_site = cli_has(&a, "--per-site");
 	trace_observed o = {0};
-	trace_scored *gs = xcalloc(ngr + so.graph_files.n + 1, sizeof *gs);
+	trace_scored *gs = xcalloc(ngr + files->n + 1, sizeof *gs);
 	long indirect = -1;
 	if (rc == EXIT_OK &&
-	    (!read_traces(&so.traces, &o) ||
-	     (nfiles > 0 && !program_graphs(argv + 1, nfiles, !so.no_verify, graphs, ngr, &o, gs, &ng, &indirect)) ||
-	     !file_graphs(&so.graph_files, &o, gs, &ng, &indirect)))
+	    (!read_traces(cli_all(&a, "--trace"), &o) ||
+	     (nfiles > 0 &&
+	      !program_graphs(argv + 1, nfiles, !cli_has(&a, "--no-verify"), graphs, ngr, &o, gs, &ng, &indirect)) ||
+	     !file_graphs(files, &o, gs, &ng, &indirect)))
 		rc = EXIT_INPUT;
 	if (rc == EXIT_OK) {
 		for (unsigned i = 0; i < ng; i++) {
 			gs[i].g.label = gs[i].label;
 			trace_score_compute(&o, &gs[i].g, &gs[i].s);
 		}
-		if (!strcmp(so.format, "json"))
-			trace_report_json(stdout, &o, indirect, gs, ng, so.per_site);
+		if (!strcmp(format, "json"))
+			trace_report_json(stdout, &o, indirect, gs, ng, per_site);
 		else
-			trace_report_text(stdout, &o, indirect, gs, ng, so.per_site);
+			trace_report_text(stdout, &o, indirect, gs, ng, per_site);
 		if (!cli_flush("score"))
 			rc = EXIT_INPUT;
 	}
@@ -162,8 +149,6 @@ int cmd_score(int argc, char **argv)
 		trace_scored_free(&gs[i]);
 	free(gs);
 	trace_observed_free(&o);
-	cli_list_free(&so.traces);
-	cli_list_free(&so.graph_files);
-	cli_list_free(&so.graphs);
+	cli_args_free(&a);
 	return rc;
 }

@@ -11,18 +11,6 @@
 
 #include "util/xalloc.h"
 
-typedef struct options {
-	const char *output;
-	cli_source_args src;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("-o", options, output),
-	CLI_OPT_VALUE("--output", options, output),
-	CLI_OPT_TABLE(cli_source_opts, options, src),
-	CLI_OPT_END,
-};
-
 /* "DIR/" or "a/b.c" -> "DIR.facet", "b.facet" (in the current directory). */
 static char *default_output(const char *path)
 {
@@ -46,19 +34,19 @@ static char *default_output(const char *path)
 int cmd_source(int argc, char **argv)
 {
 	const char *cmd = "source";
-	options o = {0};
-	int npaths;
-	int begun = cli_begin(cmd, table, &o, argc, argv, &npaths);
+	cli_args a;
+	int begun = cli_begin(cmd, "-o|--output= @source", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	if (npaths == 0 && !o.src.compile_commands) {
+	int npaths = a.n_pos;
+	if (npaths == 0 && !cli_has(&a, "--compile-commands")) {
 		cli_error(cmd, "no PATH (C files or directories; see --help)");
-		cli_source_args_free(&o.src);
+		cli_args_free(&a);
 		return EXIT_USAGE;
 	}
 	int rc = EXIT_INPUT;
-	source_result *r = cli_source_analyze(cmd, &o.src, argv + 1, npaths);
-	char *out = o.output ? xstrdup(o.output) : default_output(npaths ? argv[1] : "source");
+	source_result *r = cli_source_analyze(cmd, &a, argv + 1, npaths);
+	char *out = cli_has(&a, "-o") ? xstrdup(cli_str(&a, "-o")) : default_output(npaths ? argv[1] : "source");
 	facet_error err = {0};
 	if (r && !source_write_catalog(r, out, &err)) {
 		cli_error(cmd, "%s", err.msg);
@@ -72,6 +60,6 @@ int cmd_source(int argc, char **argv)
 	}
 	free(out);
 	source_result_free(r);
-	cli_source_args_free(&o.src);
+	cli_args_free(&a);
 	return rc;
 }

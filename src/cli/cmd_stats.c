@@ -18,36 +18,19 @@
 #include <jansson.h>
 #include "util/xalloc.h"
 
-
-
-
-typedef struct options {
-	const char *format;
-	bool refine, no_verify, pta, unmodelled;
-	cli_oracle_args oracle;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--format", options, format),
-	CLI_OPT_FLAG("--refine", options, refine),
-	CLI_OPT_FLAG("--no-verify", options, no_verify),
-	CLI_OPT_FLAG("--pta", options, pta),
-	CLI_OPT_FLAG("--unmodelled", options, unmodelled),
-	CLI_OPT_TABLE(cli_oracle_opts, options, oracle),
-	CLI_OPT_END,
-};
+static const char options[] = "--format= --refine --no-verify --pta --unmodelled @oracle";
 
 int cmd_stats(int argc, char **argv)
 {
-	options o = {.format = "text"};
-	int nfiles;
-	int begun = cli_begin("stats", table, &o, argc, argv, &nfiles);
+	cli_args a;
+	int begun = cli_begin("stats", options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	const char *format = o.format;
-	bool verify = !o.no_verify, refine = o.refine, list_unmodelled = o.unmodelled;
-	bool pta = o.pta || refine || list_unmodelled;
-	cli_oracle_args oargs = o.oracle;
+	int nfiles = a.n_pos;
+	const char *format = cli_str_or(&a, "--format", "text");
+	bool verify = !cli_has(&a, "--no-verify"), refine = cli_has(&a, "--refine"), list_unmodelled = cli_has(&a, "--unmodelled");
+	bool pta = cli_has(&a, "--pta") || refine || list_unmodelled;
+	cli_oracle_args oargs = cli_oracle_args_of(&a);
 	char **files = argv + 1;
 	if (nfiles == 0) {
 		cli_error("stats", "no input files (see --help)");

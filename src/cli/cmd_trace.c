@@ -11,20 +11,6 @@
 
 #include "trace/tbuild.h"
 
-typedef struct options {
-	const char *cc, *runtime, *keep_bc, *output;
-	bool no_verify;
-} options;
-
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--cc", options, cc),
-	CLI_OPT_VALUE("--runtime", options, runtime),
-	CLI_OPT_VALUE("--keep-bc", options, keep_bc),
-	CLI_OPT_VALUE("-o", options, output),
-	CLI_OPT_FLAG("--no-verify", options, no_verify),
-	CLI_OPT_END,
-};
-
 static int trace_build_cmd(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv)) {
@@ -35,18 +21,18 @@ static int trace_build_cmd(int argc, char **argv)
 	const char **links = calloc((size_t)argc, sizeof *links);
 	int rc = EXIT_OK;
 	int n = trace_build_split_args(argc, argv, &o, links);
-	options opt = {0};
-	int npos;
-	if (!cli_parse("trace build", table, &opt, n, argv, &npos)) {
+	cli_args a;
+	if (!cli_args_parse("trace build", "--cc= --runtime= --keep-bc= -o= --no-verify", &a, n, argv)) {
 		cli_error("trace build", "link flags go after --");
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	o.cc = opt.cc;
-	o.runtime = opt.runtime;
-	o.keep_bc = opt.keep_bc;
-	o.output = opt.output;
-	o.verify = !opt.no_verify;
+	int npos = a.n_pos;
+	o.cc = cli_str(&a, "--cc");
+	o.runtime = cli_str(&a, "--runtime");
+	o.keep_bc = cli_str(&a, "--keep-bc");
+	o.output = cli_str(&a, "-o");
+	o.verify = !cli_has(&a, "--no-verify");
 	if (npos == 0 || !o.output) {
 		cli_error("trace build", "%s (see --help)", npos == 0 ? "no input files" : "no -o PROG");
 		rc = EXIT_USAGE;

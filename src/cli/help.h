@@ -24,9 +24,8 @@ void cli_help(FILE *out, const char *name, const cli_help_value *values);
 
 #include "cli/opt.h"
 /* The opening every command shares: with -h or --help, prints help text cmd
- * on stdout and returns 0; else parses argv by table into opts (cli_parse,
- * positionals packed into argv + 1, their count in *n_pos) and returns 2
- * after its message, or -1 when the command goes on. */
-int cli_begin(const char *cmd, const cli_opt *table, void *opts, int argc, char **argv, int *n_pos);
+ * on stdout and returns 0; else parses argv by spec into a (cli_args_parse)
+ * and returns 2 after its message, or -1 when the command goes on. */
+int cli_begin(const char *cmd, const char *spec, cli_args *a, int argc, char **argv);
 
 #endif

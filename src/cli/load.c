@@ -70,14 +70,13 @@ bool cli_inputs_check(const char *cmd, int nfiles, const char *const capture[2])
 	return false;
 }
 
-int cli_run_open(cli_run *r, const char *cmd, const cli_oracle_args *oargs, char **files, int n,
-                 const char *const capture[2])
+int cli_run_open(cli_run *r, const char *cmd, const cli_args *a, char **files, int n, const char *const capture[2])
 {
-	static const cli_oracle_args none = {0};
+	cli_oracle_args oargs = a ? cli_oracle_args_of(a) : (cli_oracle_args){0};
 	memset(r, 0, sizeof *r);
 	r->cmd = cmd;
 	cli_progress_start(cmd);   /* a line on a terminal once the command runs over a second */
-	int rc = cli_oracle_open(cmd, oargs ? oargs : &none, &r->oracle);
+	int rc = cli_oracle_open(cmd, &oargs, &r->oracle);
 	if (rc != EXIT_OK)
 		return rc;
 	r->files = files;

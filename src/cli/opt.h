@@ -48,6 +48,58 @@ void cli_list_free(cli_list *l);
  * unknown option or a missing value. */
 bool cli_parse(const char *cmd, const cli_opt *table, void *opts, int argc, char **argv, int *n_pos);
 
+/* ---- a command's options as data ------------------------------------------------------
+ * A command spells its options as one string the parser reads, not as code:
+ * space-separated words, each "NAME[|NAME...]KIND[:JSON]" where KIND is
+ * nothing (a flag), "=" (a value), "=*" (a value that may repeat) or "=2"
+ * (two values); the names are aliases ("-o|--output="); JSON names the
+ * query argument the option gives (cli_args_json). "@NAME" stands for a set
+ * several commands share: @oracle (docs/help/oracle-options.txt), @view
+ * (view-options.txt), @source (source-options.txt). A spec starting with
+ * "+ " stops at the first positional: the rest is a command line of its own.
+ * Values are read back by any of an option's names. */
+#define CLI_MAX_OPTS 48
+
+typedef struct cli_slot {
+	const char *names[3];      /* its aliases, NULL-padded */
+	const char *json;          /* the query argument it gives, or NULL */
+	cli_opt_kind kind;
+	bool given;                /* a flag: present */
+	const char *value;         /* a value: the last one given */
+	const char *pair[2];
+	cli_list list;
+} cli_slot;
+
+typedef struct cli_args {
+	cli_slot slot[CLI_MAX_OPTS];
+	unsigned n;
+	char **pos;                /* the positionals (packed at argv + 1, or the rest after "+ ") */
+	int n_pos;
+	cli_opt rows[2 * CLI_MAX_OPTS + 1];   /* the table cli_parse reads, compiled from the spec */
+	char text[2048];           /* the spec's words */
+} cli_args;
+
+/* Parses argv by spec into a (cli_parse's rules and messages). False after
+ * the message; cli_args_free in either case. */
+bool cli_args_parse(const char *cmd, const char *spec, cli_args *a, int argc, char **argv);
+void cli_args_free(cli_args *a);
+/* The value of the option named name (NULL when not given; or_else). */
+const char *cli_str(const cli_args *a, const char *name);
+const char *cli_str_or(const cli_args *a, const char *name, const char *or_else);
+/* A flag (or an option with a value) given. */
+bool cli_has(const cli_args *a, const char *name);
+/* A repeated option's values; a pair option's two values ({NULL, NULL} when absent). */
+const cli_list *cli_all(const cli_args *a, const char *name);
+const char *const *cli_pair(const cli_args *a, const char *name);
+/* The expanded words of the shared set NAME ("view"), for cli_any. */
+const char *cli_group(const char *name);
+/* True when any option of the space-separated names (a spec's words) is given. */
+bool cli_any(const cli_args *a, const char *names);
+/* Sets args[JSON] for every given option with a JSON name: a value as a
+ * string, a flag as true (jansson's json_t). */
+struct json_t;
+void cli_args_json(const cli_args *a, struct json_t *args);
+
 /* True when argv[1..] holds -h or --help before any "--". */
 bool cli_wants_help(int argc, char **argv);
 

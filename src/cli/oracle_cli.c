@@ -11,17 +11,18 @@
 #include "cli/opt.h"
 #include "oracle/report.h"
 
-#define V(name, field) CLI_OPT_VALUE(name, cli_oracle_args, field)
-#define F(name, field) CLI_OPT_FLAG(name, cli_oracle_args, field)
-const cli_opt cli_oracle_opts[] = {
-	V("--oracle", backend), V("--oracle-command", command), V("--oracle-url", url), V("--oracle-model", model),
-	V("--oracle-key-env", key_env), V("--oracle-cache", cache), V("--oracle-max-queries", max_queries),
-	V("--oracle-max-tokens", max_tokens), V("--oracle-timeout-ms", timeout_ms), V("--oracle-retries", retries),
-	V("--oracle-backoff-ms", backoff_ms), V("--source-root", source_root), F("--oracle-replay-only", replay_only),
-	F("--opaque-fields", opaque_fields), F("--oracle-no-schema", no_schema), CLI_OPT_END,
-};
-#undef V
-#undef F
+cli_oracle_args cli_oracle_args_of(const cli_args *a)
+{
+	return (cli_oracle_args){
+		.backend = cli_str(a, "--oracle"), .command = cli_str(a, "--oracle-command"), .url = cli_str(a, "--oracle-url"),
+		.model = cli_str(a, "--oracle-model"), .key_env = cli_str(a, "--oracle-key-env"),
+		.cache = cli_str(a, "--oracle-cache"), .source_root = cli_str(a, "--source-root"),
+		.max_queries = cli_str(a, "--oracle-max-queries"), .max_tokens = cli_str(a, "--oracle-max-tokens"),
+		.timeout_ms = cli_str(a, "--oracle-timeout-ms"), .retries = cli_str(a, "--oracle-retries"),
+		.backoff_ms = cli_str(a, "--oracle-backoff-ms"), .replay_only = cli_has(a, "--oracle-replay-only"),
+		.opaque_fields = cli_has(a, "--opaque-fields"), .no_schema = cli_has(a, "--oracle-no-schema"),
+	};
+}
 
 int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 {

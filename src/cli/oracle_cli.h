@@ -15,10 +15,9 @@
 /* The options' values (oracle/settings.h checks and applies them). */
 typedef oracle_settings cli_oracle_args;
 
-/* The oracle options as an option table over cli_oracle_args: a command
- * includes it with CLI_OPT_TABLE(cli_oracle_opts, its_options, oracle); its
- * --help lines are docs/help/oracle-options.txt. */
-extern const cli_opt cli_oracle_opts[];
+/* The values of a command's @oracle options (cli/opt.h); its --help lines
+ * are docs/help/oracle-options.txt. */
+cli_oracle_args cli_oracle_args_of(const cli_args *a);
 
 typedef oracle_run cli_oracle;   /* the oracle, its cache and configuration */
 

@@ -5,19 +5,12 @@
 
 #include "cli/cli.h"
 
-const cli_opt cli_source_opts[] = {
-	CLI_OPT_VALUE("--compile-commands", cli_source_args, compile_commands),
-	CLI_OPT_LIST("-I", cli_source_args, includes),
-	CLI_OPT_LIST("-D", cli_source_args, defines),
-	CLI_OPT_END,
-};
-
-source_result *cli_source_analyze(const char *cmd, const cli_source_args *a, char **paths, int n)
+source_result *cli_source_analyze(const char *cmd, const cli_args *a, char **paths, int n)
 {
+	const cli_list *inc = cli_all(a, "-I"), *def = cli_all(a, "-D");
 	source_options so = {.paths = (const char *const *)paths, .n_paths = (unsigned)n,
-	                     .compile_commands = a->compile_commands,
-	                     .includes = a->includes.v, .n_includes = a->includes.n,
-	                     .defines = a->defines.v, .n_defines = a->defines.n};
+	                     .compile_commands = cli_str(a, "--compile-commands"),
+	                     .includes = inc->v, .n_includes = inc->n, .defines = def->v, .n_defines = def->n};
 	facet_error err = {0};
 	source_result *r = source_analyze(&so, &err);
 	if (!r) {
@@ -35,8 +28,3 @@ source_result *cli_source_analyze(const char *cmd, const cli_source_args *a, cha
 	return r;
 }
 
-void cli_source_args_free(cli_source_args *a)
-{
-	cli_list_free(&a->includes);
-	cli_list_free(&a->defines);
-}

@@ -7,18 +7,10 @@
 #include "cli/opt.h"
 #include "source/source.h"
 
-typedef struct cli_source_args {
-	const char *compile_commands;
-	cli_list includes, defines;
-} cli_source_args;
-
-/* The options as a table over cli_source_args (CLI_OPT_TABLE); their --help
- * lines are docs/help/source-options.txt. */
-extern const cli_opt cli_source_opts[];
-
-/* source_analyze over paths[0..n-1]; NULL after the error message. Units
- * with errors get one warning each (the count and the first error). */
-source_result *cli_source_analyze(const char *cmd, const cli_source_args *a, char **paths, int n);
-void cli_source_args_free(cli_source_args *a);
+/* source_analyze over paths[0..n-1] with the command's @source options
+ * (cli/opt.h; --help lines: docs/help/source-options.txt); NULL after the
+ * error message. Units with errors get one warning each (the count and the
+ * first error). */
+source_result *cli_source_analyze(const char *cmd, const cli_args *a, char **paths, int n);
 
 #endif

@@ -66,41 +66,53 @@ for args in (["--help"], ["overlay", "--help"]):
     r = run(QUERY, *args)
     check(r.returncode == 0 and says_loss(r.stdout), f"facet-query {' '.join(args)} says what R± may lose", r.stdout)
 
-# The other direction: every option a command's table (src/cli) accepts is
-# named in its --help. The tables are read from the source: rows
-# CLI_OPT_VALUE/FLAG/LIST/PAIR("--name", ...) (or the oracle table's V/F
-# shorthands), CLI_OPT_TABLE(shared) including a shared table's rows.
-# capture parses its arguments by hand (src/cli/cmd_capture.c): not covered.
-ROW = re.compile(r'(?:CLI_OPT_(?:VALUE|FLAG|LIST|PAIR)|\b[VF])\("([^"]+)"')
-TABLE = re.compile(r"const cli_opt (\w+)\[\] = \{(.*?)\};", re.S)
-tables = {}
+# The other direction: every option a command's spec (src/cli, cli/opt.h)
+# accepts is named in its --help. The specs are read from the source: a
+# `static const char NAME[] = "...";` or a string given to cli_begin or
+# cli_args_parse; "@set" words stand for src/cli/opt.c's shared sets.
+LIT = r'((?:"(?:[^"\\]|\\.)*"\s*)+)'
+VAR = re.compile(r"static const char (\w+)\[\] =\s*" + LIT + ";")
+CALL = re.compile(r"cli_(?:begin|args_parse)\([^,]+,\s*(\w+|" + LIT + r")")
+GROUP = re.compile(r'\{"(\w+)",\s*' + LIT + r"\}")
+
+
+def literal(text):
+    return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text))
+
+
+opt_c = open(os.path.join(SRC, "src/cli/opt.c"), encoding="utf-8").read()
+groups = {name: literal(body) for name, body in GROUP.findall(opt_c)}
+check({"oracle", "view", "source"} <= set(groups), "src/cli/opt.c has the shared option sets", str(groups))
+specs = {}
 for f in sorted(os.listdir(os.path.join(SRC, "src/cli"))):
-    if f.endswith(".c"):
+    if f.startswith("cmd_") and f.endswith(".c"):
         text = open(os.path.join(SRC, "src/cli", f), encoding="utf-8").read()
-        for name, body in TABLE.findall(text):
-            tables[(f, name)] = body
-            tables[name] = body
+        specs.update({(f, name): literal(body) for name, body in VAR.findall(text)})
+        specs.update({(f, f"#{k}"): literal(lit) for k, (ref, lit) in enumerate(CALL.findall(text)) if lit})
 
 
-def accepted(body, seen=()):
-    opts = ROW.findall(body)
-    for shared in re.findall(r"CLI_OPT_TABLE\((\w+)", body):
-        check(shared in tables and shared not in seen, f"shared option table {shared} found in src/cli")
-        opts += accepted(tables.get(shared, ""), seen + (shared,))
+def accepted(spec, seen=()):
+    opts = []
+    for word in spec.replace("+ ", "", 1).split():
+        if word.startswith("@"):
+            check(word[1:] in groups and word not in seen, f"shared option set {word} found in src/cli/opt.c")
+            opts += accepted(groups.get(word[1:], ""), seen + (word,))
+        else:
+            opts += re.split(r"[|]", re.split(r"[=:]", word)[0])
     return opts
 
 
-COMMAND_TABLES = [(c, f"cmd_{c}.c", "table") for c in
-                  ("build", "callgraph", "explain", "fields", "pts", "rederive", "report", "source", "stats", "mcp",
-                   "score", "oo")]
-COMMAND_TABLES += [("trace build", "cmd_trace.c", "table"), ("query", "cmd_query.c", "table"),
-                   ("overlay", "cmd_query.c", "overlay_table")]
-for c, f, name in COMMAND_TABLES:
-    body = tables.get((f, name))
-    if not check(body is not None, f"src/cli/{f} has the option table {name} of facet {c}"):
+COMMANDS = [(c, f"cmd_{c}.c", None) for c in
+            ("build", "callgraph", "explain", "fields", "pts", "rederive", "report", "source", "stats", "mcp",
+             "score", "oo", "capture")]
+COMMANDS += [("trace build", "cmd_trace.c", None), ("query", "cmd_query.c", "options"),
+             ("overlay", "cmd_query.c", "overlay_options")]
+for c, f, name in COMMANDS:
+    bodies = [v for (ff, n), v in specs.items() if ff == f and (name is None or n == name)]
+    if not check(bodies, f"src/cli/{f} has the option spec of facet {c}"):
         continue
-    opts = accepted(body)
-    check(len(opts) > 0, f"facet {c}: its table has options")
+    opts = [o for b in bodies for o in accepted(b)]
+    check(len(opts) > 0, f"facet {c}: its spec has options")
     text = run(FACET, *c.split(), "--help").stdout
     for opt in opts:
         check(re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None,
