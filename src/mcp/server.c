@@ -470,8 +470,8 @@ static json_t *tools_list(const json_t *id, const json_t *params)
 	if (json_object_get(params, "cursor"))
 		return mcp_rpc_error(id, MCP_INVALID_PARAMS, "tools/list: unknown cursor (all tools fit on one page)", NULL);
 	json_t *tools = json_array();
-	for (size_t i = 0; i < mcp_n_tools; i++)
-		json_array_append_new(tools, mcp_tool_describe(&mcp_tools[i]));
+	for (size_t i = 0; i < mcp_tool_count(); i++)
+		json_array_append_new(tools, mcp_tool_describe(mcp_tool_at(i)));
 	return mcp_rpc_result(id, json_pack("{s:o}", "tools", tools));
 }
 

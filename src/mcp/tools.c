@@ -1,338 +1,75 @@
-/* tools.c — the tool table and the schemas built from it.
+/* tools.c — the tools facet serves, and the schemas built from them.
  *
- * Descriptions are written for the model that reads tools/list: what the
- * tool answers, when to use it, and the discipline the overlay asks for
- * (seed 001: provenance always, patterns via fields, agent edges never
- * proven). Argument names and meanings are query.h's, so an answer over MCP
- * and one from `facet query` are the same object. */
+ * Two tools manage the session itself (load_catalog, unload_catalog); every
+ * other is a verb of the query registry (query.h), listed in its order under
+ * its name with its title, description and arguments: no verb and no
+ * argument is written down here a second time. So an answer over MCP and one
+ * from `facet query` are the same object. */
 #include "mcp/tools.h"
 
 #include "cg/registry.h"
+#include "query/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Argument rows shared by several tools. */
-
-/* The graph names come from the registry (cg/registry.h): mcp_tool_schema
- * replaces this placeholder enum with them. */
-#define GRAPH_ENUM "{\"type\":\"string\",\"enum\":\"@graphs\"}"
-
-/* A function argument: a name, or {module_id, symbol} naming one of the
- * definitions of a static that several modules define. The query layer
- * (q_function) and the overlay (resolve_to) take both forms and list the
- * candidates as such objects when a name is ambiguous, so the agent can send
- * one back. module_id may be empty: a definition without debug info has the
- * module id "" and the candidates say so. */
-#define SCHEMA_FUNCTION \
-	"{\"anyOf\":[" \
-	"{\"type\":\"string\",\"minLength\":1,\"description\":\"The function's linked name as answers print " \
-	"it (report.1) or its source name (report). Use this form unless the name was refused as ambiguous.\"}," \
-	"{\"type\":\"object\",\"required\":[\"module_id\",\"symbol\"],\"additionalProperties\":false," \
-	"\"properties\":{\"module_id\":{\"type\":\"string\",\"description\":\"The defining module: module_id " \
-	"as answers and the ambiguity error give it (the source file of the definition).\"}," \
-	"\"symbol\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The function's linked or source " \
-	"name.\"}},\"description\":\"One definition of a static function that several modules define: copy a " \
-	"candidate from the error that refused the bare name, or module_id and name of a function from defs.\"}]}"
-
-static const mcp_arg a_name = {
-	"name", SCHEMA_FUNCTION, true,
-	"Function: its name, or {module_id, symbol} when a static of that name is defined in several "
-	"modules (the bare name is then refused and the error lists those objects)."};
-static const mcp_arg a_defs_name = {
-	"name", "{\"type\":\"string\",\"minLength\":1}", true,
-	"A function or global name, linked (report.1) or source (report). defs lists every definition "
-	"of the name, each with its module_id, so it takes a name only, not {module_id, symbol}."};
-static const mcp_arg a_file = {
-	"file", "{\"type\":\"string\",\"minLength\":1}", true,
-	"Source file as the debug info names it (a suffix such as 'src/ops.c' or 'ops.c' also matches)."};
-static const mcp_arg a_line = {"line", "{\"type\":\"integer\",\"minimum\":1}", true, "Line number (1-based)."};
-static const mcp_arg a_from = {
-	"from", SCHEMA_FUNCTION, true,
-	"Start function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
-static const mcp_arg a_to = {
-	"to", SCHEMA_FUNCTION, true,
-	"End function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
-static const mcp_arg a_graph = {
-	"graph", GRAPH_ENUM, false,
-	"Call graph to use: direct (named calls only), andersen (points-to), r0 (points-to filtered by type), "
-	"rulesonly (the paper's Rules-only ablation), rplus (refined, never loses an r0 edge), rpm "
-	"(refined, for bug finding), source (name-resolved from C files by facet source). Omit for the "
-	"default (rpm when built, else r0; source in a facet source catalog); every answer names the "
-	"graph it used."};
-static const mcp_arg a_include_overlay = {
-	"include_overlay", "{\"type\":\"boolean\"}", false,
-	"Also use the overlay's agent-recorded edges (never refuted ones) at the sites the graph leaves "
-	"unresolved: walks may take them and site lists show them as agent targets. Answers then count "
-	"agent steps in uncertainty; a path with agent steps is not proven."};
-static const mcp_arg a_min_confidence = {
-	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
-	"With include_overlay: ignore agent edges below this confidence."};
-/* resolution_candidates lists every unresolved site whatever the overlay
- * says (qv_resolution_candidates reads no agent edge); the overlay only
- * enters its uncertainty.overlay counts. */
-static const mcp_arg a_rc_include_overlay = {
-	"include_overlay", "{\"type\":\"boolean\"}", false,
-	"Count in uncertainty.overlay.covered_sites the unresolved sites an agent edge covers. The groups "
-	"still list every site the graph leaves unresolved, covered or not."};
-static const mcp_arg a_rc_min_confidence = {
-	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
-	"With include_overlay: count only agent edges of at least this confidence."};
-static const mcp_arg a_candidate_limit = {
-	"candidate_limit", "{\"type\":\"integer\",\"minimum\":1}", false,
-	"List at most this many candidates per group without a recovered field, and rejected candidates per "
-	"field group (default 50; answer_version 1 called this limit)."};
-/* Every list answer's page (query.h): the list is cut, the counts are the whole list's. */
-static const mcp_arg a_limit = {
-	"limit", "{\"type\":\"integer\",\"minimum\":0}", false,
-	"Return at most this many items of the answer's list (the answer's page says which list, its "
-	"total and what was returned); omit for all. Use it with offset on large programs."};
-static const mcp_arg a_offset = {
-	"offset", "{\"type\":\"integer\",\"minimum\":0}", false,
-	"Skip this many items of the answer's list first (default 0)."};
-static const mcp_arg a_discard = {
-	"discard_pending", "{\"type\":\"boolean\"}", false,
-	"Drop overlay records not yet saved instead of refusing. Unsaved records are lost."};
-
-/* Per-tool rows. */
-
-static const mcp_arg a_catalog_path = {
+static const query_arg a_catalog_path = {
 	"path", "{\"type\":\"string\",\"minLength\":1}", true,
 	"Catalog file written by `facet build PROG.bc -o PROG.facet`."};
-static const mcp_arg a_catalog_overlay = {
+static const query_arg a_catalog_overlay = {
 	"overlay", "{\"type\":\"string\",\"minLength\":1}", false,
 	"Overlay file to load instead of the default (the catalog path + '.overlay'); it must have been "
 	"recorded against this catalog's fingerprint."};
-static const mcp_arg a_direction = {
-	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
-	"out: every function NAME may call, transitively (default); in: every function that may reach NAME."};
-static const mcp_arg a_root = {
-	"root", SCHEMA_FUNCTION, false,
-	"The view's root function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
-static const mcp_arg a_depth = {
-	"depth", "{\"type\":\"integer\",\"minimum\":0}", false, "With root: calls away from it (default 2)."};
-static const mcp_arg a_view_direction = {
-	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
-	"With root: out follows calls from it (default), in follows its callers."};
-static const mcp_arg a_location = {
-	"location", "{\"type\":\"string\",\"minLength\":3}", false,
-	"FILE:LINE: view the call sites at that line and their targets instead of a root."};
-static const mcp_arg a_view_site = {
-	"site", "{\"type\":\"integer\",\"minimum\":0}", false,
-	"A site id: view that one site and its targets instead of a root."};
-static const mcp_arg a_hide_external = {
-	"hide_external", "{\"type\":\"boolean\"}", false, "Leave out functions the program only declares."};
-static const mcp_arg a_max_nodes = {
-	"max_nodes", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}", false,
-	"Stop at this many functions (default 300); truncated says when the view was cut."};
-static const mcp_arg a_emit_module = {
-	"emit_module", "{\"type\":\"string\",\"minLength\":1}", false,
-	"Write the slice's function definitions as one small bitcode file at this path (to re-read or to "
-	"analyse with a points-to tool)."};
-static const mcp_arg a_max_depth = {
-	"max_depth", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}", false,
-	"Expand no function this many calls from the start: what lies past it is unknown (uncertainty.bounds), "
-	"never unreachable."};
-static const mcp_arg a_max_fanout = {
-	"max_fanout", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}", false,
-	"Expand no function with more edges than this (a wide ambiguous or indirect set): past it, unknown."};
-static const mcp_arg a_site = {
-	"site", "{\"type\":\"integer\",\"minimum\":0}", true,
-	"Call-site id, as answers list it (sites of callees, at, resolution_candidates)."};
-static const mcp_arg a_save_path = {
-	"path", "{\"type\":\"string\",\"minLength\":1}", false,
-	"Where to write; default: the file the overlay was loaded from (the catalog path + '.overlay')."};
-static const mcp_arg a_record_graph = {
-	"graph", GRAPH_ENUM, false,
-	"The graph whose unresolved indirect sites the add records attach to (an edge on a site this graph "
-	"resolves is refused); a record's own graph wins. Default: the catalog's default graph."};
-static const mcp_arg a_load_path = {
-	"path", "{\"type\":\"string\",\"minLength\":1}", false,
-	"Overlay file to load; default: the catalog path + '.overlay'."};
+#define ARGS(...) ((const query_arg *const[]){__VA_ARGS__, NULL})
 
-/* The records of record_edges, as seed 001 defines them. The schema checks
- * shapes and vocabularies; the overlay checks the rest (an edge only on an
- * unresolved indirect site, `to` naming one definition, the fields each op
- * needs) and names the index of the first bad record. `to` is a function
- * argument like any other (SCHEMA_FUNCTION), also inside an edge key. */
-#define SCHEMA_TO SCHEMA_FUNCTION
-#define SCHEMA_VIA_FIELD \
-	"{\"type\":\"object\",\"required\":[\"record\",\"offset\"],\"properties\":{\"record\":{\"type\":\"string\"," \
-	"\"minLength\":1},\"offset\":{\"type\":\"integer\",\"minimum\":0}},\"additionalProperties\":false}"
-static const mcp_arg a_records = {
-	"records",
-	"{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"object\",\"required\":[\"op\"],"
-	"\"properties\":{"
-	"\"op\":{\"type\":\"string\",\"enum\":[\"add\",\"verify\",\"retract\"]},"
-	"\"via_field\":" SCHEMA_VIA_FIELD ","
-	"\"site\":{\"type\":\"integer\",\"minimum\":0},"
-	"\"to\":" SCHEMA_TO ","
-	"\"confidence\":{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]},"
-	"\"provenance\":{\"type\":[\"array\",\"string\"],\"minItems\":1,\"minLength\":1,"
-	"\"items\":{\"type\":\"string\",\"minLength\":1}},"
-	"\"graph\":" GRAPH_ENUM ","
-	"\"edge\":{\"type\":\"object\",\"properties\":{\"via_field\":" SCHEMA_VIA_FIELD ","
-	"\"site\":{\"type\":\"integer\",\"minimum\":0},\"to\":" SCHEMA_TO "},\"additionalProperties\":false},"
-	"\"tool\":{\"type\":\"string\",\"enum\":[\"reread\",\"svf\",\"phasar\"]},"
-	"\"verdict\":{\"type\":\"string\",\"enum\":[\"confirmed\",\"refuted\",\"inconclusive\"]},"
-	"\"note\":{\"type\":\"string\"},"
-	"\"reason\":{\"type\":\"string\",\"minLength\":1}"
-	"},\"additionalProperties\":false}}",
-	true,
-	"Overlay records, applied in memory as one batch: all or none (the error names the first bad "
-	"record's index). add: {op, via_field {record, offset} or site, to, confidence high|medium|low, "
-	"provenance [\"file:line: text\", ...], optional graph}; to is a defined function's name, or "
-	"{module_id, symbol} for a static that several modules define. verify: {op, edge (a key from "
-	"list_overlay, verbatim), tool reread|svf|phasar, verdict confirmed|refuted|inconclusive, optional "
-	"note}. retract: {op, edge, reason}."};
-
-#define ARGS(...) ((const mcp_arg *const[]){__VA_ARGS__, NULL})
-#define NO_ARGS ((const mcp_arg *const[]){NULL})
-
-const mcp_tool mcp_tools[] = {
+static const mcp_tool session_tools[] = {
 	{"load_catalog", "Load a catalog",
 	 "Open a program's catalog (made by `facet build`) for every other tool; its overlay "
 	 "(catalog path + '.overlay', or `overlay`) is loaded when it exists and matches. Replaces a "
 	 "loaded catalog, refusing while that one has unsaved overlay records unless discard_pending is "
 	 "true. Answers with the inventory: program, graphs, counts, fingerprint.",
-	 MCP_TOOL_LOAD_CATALOG, 0, ARGS(&a_catalog_path, &a_catalog_overlay, &a_discard)},
+	 MCP_TOOL_LOAD_CATALOG, 0, ARGS(&a_catalog_path, &a_catalog_overlay, &query_arg_discard_pending)},
 	{"unload_catalog", "Unload the catalog",
 	 "Close the loaded catalog. Refuses while the overlay holds unsaved records (save_overlay first) "
 	 "unless discard_pending is true.",
-	 MCP_TOOL_UNLOAD_CATALOG, MCP_NEEDS_CATALOG, ARGS(&a_discard)},
-	{"inventory", "What is loaded",
-	 "The loaded program: its input files, the graphs the catalog holds with their edge and "
-	 "unresolved-site counts, counts of functions, call sites (all, indirect), globals, address "
-	 "uses, fields and decisions, the fingerprint, the default graph, and in uncertainty.overlay the "
-	 "overlay's edge count (list_overlay tells whether records are unsaved).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
-	{"defs", "Find definitions",
-	 "Every function (and global) of a name: where it is defined (file, line, module_id), definitions "
-	 "first, every one of them when a static name is defined in several modules (ambiguous: true). Its "
-	 "module_id and name make the {module_id, symbol} the other tools take for such a static.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_defs_name, &a_limit, &a_offset)},
-	{"at", "What runs at a line",
-	 "The functions with code at FILE:LINE, the call sites on that line with their targets, the "
-	 "function addresses taken or stored there, and the field assignments the analysis recorded "
-	 "there. Use it on an assignment's file and line to see what the line does.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_file, &a_line, &a_graph)},
-	{"callers", "Who calls a function",
-	 "The call sites that may call NAME in the chosen graph, grouped by caller, each with its "
-	 "location; with include_overlay also the sites an agent edge makes call it (agent: true).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
-	{"callees", "What a function calls",
-	 "NAME's call sites, each classified (direct, asm, indirect-resolved, indirect-unresolved, and "
-	 "with include_overlay indirect-agent) with its targets in the chosen graph.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
-	{"uses", "Where a function's address is taken",
-	 "Every place NAME's address is taken or stored: the function or global where, the offset it is "
-	 "stored at and the record field when one was recovered; and the fields the analysis recorded it "
-	 "as assigned to.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_name, &a_limit, &a_offset)},
-	{"reach", "Can FROM reach TO",
-	 "One shortest call path from FROM to TO with the sites on it, or its explicit absence. Each step "
-	 "has proof {kind: direct | premise-free | premised | agent, graphs, rule, premise, evidence, "
-	 "confidence, collapsed}; proof.label is proven only when every step is direct or premise-free "
-	 "(Add-Witness, or a points-to edge the graph keeps), premised when a step rests on a premise "
-	 "(Add-Store: pi_bind; collapsed: the target may come through a collapsed points-to object, named "
-	 "in proof.collapsed; proof.premises lists them), agent when a step is an overlay edge; proven is true only for "
-	 "label proven (answer_version 2; agent_free is version 1's proven: no agent step). uncertainty "
-	 "counts the unresolved indirect sites that could hide a path, and with include_overlay the agent "
-	 "steps (a path without agent steps is preferred when one exists).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_max_depth, &a_max_fanout)},
-	{"closure", "Everything reachable",
-	 "Every function NAME may reach (direction out) or that may reach NAME (direction in). With "
-	 "include_overlay, uncertainty.agent_reached lists those reached only through agent edges.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_name, &a_direction, &a_graph, &a_include_overlay, &a_min_confidence, &a_max_depth, &a_max_fanout,
-	      &a_limit, &a_offset)},
-	{"slice", "Functions between two",
-	 "The functions on some call path from FROM to TO. emit_module writes their definitions as one "
-	 "small bitcode file, for verifying an edge by re-reading or a scoped points-to analysis.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG,
-	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_emit_module, &a_max_depth,
-	      &a_max_fanout, &a_limit, &a_offset)},
-	{"dominators", "The fix points between two",
-	 "The functions every call path from FROM to TO passes through (from the dominator tree of the "
-	 "functions on such paths), FROM first and TO last; fix_points lists those between: one fix in any "
-	 "of them covers every path. Unresolved indirect sites on the way (uncertainty) could open a path "
-	 "around them; with a bound, uncertainty.bounds says what was not expanded.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_from, &a_to, &a_graph, &a_include_overlay, &a_min_confidence, &a_max_depth, &a_max_fanout)},
-	{"graph", "A drawable part of the call graph",
-	 "Nodes and edges of a neighbourhood: root (with depth and direction) or location FILE:LINE (the "
-	 "sites there, each a node, with their targets), else the whole graph up to max_nodes. One edge per "
-	 "caller/callee pair with its strongest proof (kind direct, premise-free, premised with rule and "
-	 "premise, agent) and the number of sites behind it. facet query graph --format dot|graphml|svg "
-	 "draws the same answer.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_root, &a_depth, &a_view_direction, &a_location, &a_view_site, &a_hide_external, &a_max_nodes, &a_graph,
-	      &a_include_overlay, &a_min_confidence)},
-	{"externals", "The program's boundary",
-	 "Symbols called or referenced but not defined in the program (library functions, missing "
-	 "modules).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, ARGS(&a_limit, &a_offset)},
-	{"indirect_targets", "Targets of an indirect call",
-	 "The indirect call sites at FILE:LINE with their targets in the chosen graph, each target with "
-	 "the warrant (rule, evidence, premise) that added or kept it.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_file, &a_line, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
-	{"resolution_candidates", "Unresolved sites and their candidates",
-	 "The indirect sites the chosen graph leaves unresolved, grouped by the record field they "
-	 "dispatch through: field (record@offset), field_name, signature, sites, and candidates: the "
-	 "functions the analysis recorded as assigned to that field, each with its module_id, its "
-	 "assignments (file, line) and signature_matches: true for those whose signature fits the "
-	 "field, then (at most limit; n_rejected_candidates counts them all) false for functions written "
-	 "there whose signature does not fit (through a cast, say), which the analysis left out. uses "
-	 "NAME shows every store of a function. Sites with no recovered field are grouped by call type (field null) with the "
-	 "address-taken functions of that type as candidates (at most limit); candidates_basis says "
-	 "which basis a group has. single_candidate: exactly one candidate fits, a hint to check, not "
-	 "an answer. Start of the loop that completes the call graph: read each assignment (at, and the "
-	 "source) before recording an edge; give record_edges' to as {module_id, symbol} when the "
-	 "candidate's name is refused as ambiguous.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_graph, &a_rc_include_overlay, &a_rc_min_confidence, &a_candidate_limit, &a_limit, &a_offset)},
-	{"explain", "Why a site has its targets",
-	 "Call site SITE: its targets in the chosen graph, each with the graphs that have it and the "
-	 "warrants (rule, evidence file:line, premise) behind it; the functions other graphs give it or "
-	 "the refinement decided on, missing from the chosen graph (not_in_graph); the field it "
-	 "dispatches through; the residual questions asked about it; with include_overlay its agent "
-	 "targets.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY,
-	 ARGS(&a_site, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
-	{"record_edges", "Record agent edges",
-	 "Add, verify or retract edges in the overlay, in memory; nothing is written until "
-	 "save_overlay. Edges attach only to unresolved indirect sites; prefer via_field (covers every "
-	 "site through the field) over site. provenance is required: quote each assignment as "
-	 "'file:line: text'. Confidence high: the assignment stores this function into this field of "
-	 "this record type and the signature matches; medium: one indirection away or a cast; low: by "
-	 "name or signature only.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_records, &a_record_graph)},
-	{"list_overlay", "The overlay's edges",
-	 "Every overlay edge with its key (copy it verbatim into verify and retract records), "
-	 "confidence, provenance, verdict and the sites it covers; covered_sites of the default graph's "
-	 "unresolved_sites; whether records are unsaved.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG | MCP_READ_ONLY, NO_ARGS},
-	{"save_overlay", "Save the overlay",
-	 "Write the overlay file atomically (with slice's emit_module, the only tool that writes a "
-	 "file). Save before unload_catalog, before reloading, and before the session ends: unsaved "
-	 "records are not written on exit.",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_save_path)},
-	{"load_overlay", "Load an overlay",
-	 "Replace the in-memory overlay with a file's. Refuses while records are unsaved unless "
-	 "discard_pending is true, and refuses an overlay recorded against another build (naming both "
-	 "fingerprints).",
-	 MCP_TOOL_VERB, MCP_NEEDS_CATALOG, ARGS(&a_load_path, &a_discard)},
+	 MCP_TOOL_UNLOAD_CATALOG, MCP_NEEDS_CATALOG, ARGS(&query_arg_discard_pending)},
 };
+#define N_SESSION (sizeof session_tools / sizeof *session_tools)
 
-const size_t mcp_n_tools = sizeof mcp_tools / sizeof *mcp_tools;
+/* The session's tools, then one per registry verb: built once. */
+static mcp_tool tools[N_SESSION + 64];
+static size_t n_tools;
+
+static void build(void)
+{
+	if (n_tools)
+		return;
+	memcpy(tools, session_tools, sizeof session_tools);
+	n_tools = N_SESSION;
+	for (const query_verb_info *v = query_verb_table; v->name && n_tools < sizeof tools / sizeof *tools; v++)
+		tools[n_tools++] = (mcp_tool){v->name, v->title, v->description, MCP_TOOL_VERB,
+		                              MCP_NEEDS_CATALOG | (v->writes ? 0 : MCP_READ_ONLY), v->params};
+}
+
+size_t mcp_tool_count(void)
+{
+	build();
+	return n_tools;
+}
+
+const mcp_tool *mcp_tool_at(size_t i)
+{
+	build();
+	return i < n_tools ? &tools[i] : NULL;
+}
 
 const mcp_tool *mcp_tool_find(const char *name)
 {
-	for (size_t i = 0; name && i < mcp_n_tools; i++)
-		if (strcmp(mcp_tools[i].name, name) == 0)
-			return &mcp_tools[i];
+	build();
+	for (size_t i = 0; name && i < n_tools; i++)
+		if (strcmp(tools[i].name, name) == 0)
+			return &tools[i];
 	return NULL;
 }
 
@@ -363,11 +100,12 @@ json_t *mcp_tool_schema(const mcp_tool *t)
 {
 	json_t *props = json_object();
 	json_t *req = json_array();
-	for (const mcp_arg *const *a = t->args; *a; a++) {
+	for (const query_arg *const *a = t->args; *a; a++) {
 		json_error_t jerr;
 		json_t *s = json_loads((*a)->schema, 0, &jerr);
 		if (!s) {
-			/* A typo in the table above; tests/mcp/test_mcp_tools catches it. */
+			/* A typo in an argument row (src/query/registry.c, or the session's
+			 * above); test_mcp's tool table test catches it. */
 			fprintf(stderr, "facet mcp: bad schema for %s.%s: %s\n", t->name, (*a)->name, jerr.text);
 			abort();
 		}

@@ -1,8 +1,8 @@
 /* tools.h — the MCP tools facet serves: names, descriptions, input schemas.
  *
- * One row per tool. Most tools are a query verb passed straight to
- * query_call (query.h) under the same name and with the same argument names;
- * two manage the session itself (load_catalog, unload_catalog). A verb's own
+ * One row per tool. Every query verb (the registry in query.h) is a tool of
+ * its name, with its title, description and arguments, passed straight to
+ * query_call; two manage the session itself (load_catalog, unload_catalog). A verb's own
  * guards (load_overlay refusing to drop unsaved records) are the query
  * layer's, so `facet query` and MCP refuse alike. The input schema of each
  * tool is built from its argument rows, and the server checks every call
@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+#include "query/query.h"
+
 typedef enum mcp_tool_kind {
 	MCP_TOOL_VERB,            /* query_call(verb = tool name, arguments) */
 	MCP_TOOL_LOAD_CATALOG,    /* open a catalog (and an overlay), replacing the loaded one */
@@ -26,27 +28,19 @@ enum {
 	MCP_READ_ONLY = 2,        /* writes nothing: annotations.readOnlyHint */
 };
 
-/* One argument: its name, its JSON Schema (a JSON text), whether it is
- * required, and a description written for the model that will fill it. */
-typedef struct mcp_arg {
-	const char *name;
-	const char *schema;
-	bool required;
-	const char *description;
-} mcp_arg;
-
 typedef struct mcp_tool {
 	const char *name;
 	const char *title;
 	const char *description;
 	mcp_tool_kind kind;
 	unsigned flags;           /* MCP_NEEDS_CATALOG, MCP_READ_ONLY */
-	const mcp_arg *const *args;   /* NULL-terminated */
+	const query_arg *const *args;   /* NULL-terminated (query.h's rows) */
 } mcp_tool;
 
-/* The tools, in the order tools/list gives them. */
-extern const mcp_tool mcp_tools[];
-extern const size_t mcp_n_tools;
+/* The tools, in the order tools/list gives them: load_catalog,
+ * unload_catalog, then the registry's verbs in its order. */
+size_t mcp_tool_count(void);
+const mcp_tool *mcp_tool_at(size_t i);   /* NULL past the end */
 
 /* The tool named name, or NULL. */
 const mcp_tool *mcp_tool_find(const char *name);

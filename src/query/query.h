@@ -36,12 +36,10 @@ void query_close(query_session *s);
  * result (the caller json_decref's) or NULL with err set (bad arguments,
  * unknown symbol, a graph the catalog lacks: the message says which).
  *
- * The verbs are query_verb_table's (below).
- * Argument names (snake_case, as the MCP tools use them): "name", "file",
- * "line", "site", "from", "to", "graph", "include_overlay",
- * "min_confidence", "direction" ("in"|"out"), "emit_module", "path",
- * "records", "discard_pending", "create", "limit", "offset",
- * "candidate_limit".
+ * The verbs and their arguments are query_verb_table's (below): each
+ * verb's params, the names the MCP tools use (snake_case). "location"
+ * (FILE:LINE) stands for "file" and "line" wherever they are taken; the
+ * CLI's facet overlay passes "create" to load_overlay.
  *
  * A verb with a list (query_verb_info.list) takes "limit" (at most that
  * many items; absent: all) and "offset" (skip that many, default 0); the
@@ -69,26 +67,46 @@ typedef bool (*query_module_writer)(const char *const *inputs, unsigned n_inputs
 void query_set_module_writer(query_session *s, query_module_writer w);
 
 /* The verb registry: every verb query_call knows, once. The CLI's query and
- * overlay commands, their --help and the MCP server's tool check render
- * from it. */
+ * overlay commands, their --help and completion, and the MCP server's tools
+ * (their list, schemas and checks) render from it. */
 typedef enum query_verb_group {
 	QV_QUERY,                  /* facet query VERB (read-only questions) */
 	QV_OVERLAY,                /* the overlay's verbs (facet overlay, MCP) */
 } query_verb_group;
 
+/* One JSON argument of a verb as agents see it (an MCP tool's inputSchema):
+ * its name, its JSON Schema as a JSON text ("enum": "@graphs" stands for the
+ * graph registry's names), whether it is required, and a description written
+ * for the model that fills it. */
+typedef struct query_arg {
+	const char *name;
+	const char *schema;
+	bool required;
+	const char *description;
+} query_arg;
+/* load_overlay's discard_pending, which the MCP session's own tools
+ * (load_catalog, unload_catalog) take too. */
+extern const query_arg query_arg_discard_pending;
+
 struct qctx;                   /* query/internal.h */
 typedef struct query_verb_info {
 	const char *name;          /* query_call's and the MCP tool's name: "indirect_targets" */
 	const char *cli;           /* the command line's: "indirect-targets" */
-	const char *args[2];       /* the positional arguments' names in the JSON arguments, NULL-padded */
+	/* The command line's positional arguments, by their JSON names (NULL-padded).
+	 * "location" is FILE:LINE, which query_call takes for "file" and "line". */
+	const char *args[2];
 	const char *usage;         /* what --help shows after cli: "FILE:LINE" */
 	query_verb_group group;
 	json_t *(*run)(struct qctx *q);   /* internal: the verb */
 	bool walks;                /* honours include_overlay / min_confidence on walks */
 	bool edges;                /* reads the graph's adjacency */
-	const char *summary;       /* for --help; lines separated by '\n' */
 	const char *list;          /* the list "limit"/"offset" page: a key of the answer, "a.b" inside
 	                            * object a, "a[].b" inside each element of array a; NULL: none */
+	bool writes;               /* changes the session's overlay or writes a file (else read-only) */
+	const char *summary;       /* for --help; lines separated by '\n' */
+	const char *title;         /* for agents: a few words */
+	const char *description;   /* for agents: what it answers and when to use it */
+	const query_arg *const *params;   /* its JSON arguments as agents give them, NULL-terminated */
 } query_verb_info;
 
 /* Terminated by a row with name NULL. */

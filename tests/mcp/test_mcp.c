@@ -317,9 +317,9 @@ static bool is_function_schema(const json_t *p)
 static void test_tool_table(void **state)
 {
 	(void)state;
-	assert_true(mcp_n_tools >= 19);
-	for (size_t i = 0; i < mcp_n_tools; i++) {
-		const mcp_tool *t = &mcp_tools[i];
+	assert_true(mcp_tool_count() >= 19);
+	for (size_t i = 0; i < mcp_tool_count(); i++) {
+		const mcp_tool *t = mcp_tool_at(i);
 		for (const char *c = t->name; *c; c++)   /* MCP tool-name alphabet */
 			assert_true((*c >= 'a' && *c <= 'z') || *c == '_');
 		assert_ptr_equal(mcp_tool_find(t->name), t);
@@ -346,15 +346,15 @@ static void test_tool_table(void **state)
 	/* Every argument naming a function takes {module_id, symbol} too (the
 	 * query layer's q_function does), except defs', which lists all the
 	 * definitions of a name and takes a string only. */
-	for (size_t i = 0; i < mcp_n_tools; i++) {
-		json_t *schema = mcp_tool_schema(&mcp_tools[i]);
+	for (size_t i = 0; i < mcp_tool_count(); i++) {
+		json_t *schema = mcp_tool_schema(mcp_tool_at(i));
 		const char *key;
 		json_t *p;
 		json_object_foreach(json_object_get(schema, "properties"), key, p) {
 			bool fn_arg = strcmp(key, "from") == 0 || strcmp(key, "to") == 0 ||
-			              (strcmp(key, "name") == 0 && strcmp(mcp_tools[i].name, "defs") != 0);
+			              (strcmp(key, "name") == 0 && strcmp(mcp_tool_at(i)->name, "defs") != 0);
 			if (fn_arg && !is_function_schema(p))
-				fail_msg("%s.%s does not accept {module_id, symbol}", mcp_tools[i].name, key);
+				fail_msg("%s.%s does not accept {module_id, symbol}", mcp_tool_at(i)->name, key);
 		}
 		json_decref(schema);
 	}
@@ -365,18 +365,44 @@ static void test_tool_table(void **state)
 	assert_true(is_function_schema(json_object_get(json_object_get(edge, "properties"), "to")));
 	json_decref(rec);
 
-	/* The table tracks the query layer: every verb is a tool of the same
-	 * name, and every verb tool is a verb. */
-	for (const query_verb_info *v = query_verb_table; v->name; v++) {
-		const mcp_tool *t = mcp_tool_find(v->name);
-		if (!t || t->kind != MCP_TOOL_VERB)
-			fail_msg("query verb '%s' has no tool", v->name);
-	}
-	for (size_t i = 0; i < mcp_n_tools; i++) {
-		if (mcp_tools[i].kind != MCP_TOOL_VERB)
-			continue;
-		if (!query_verb_find(mcp_tools[i].name))
-			fail_msg("tool '%s' is no query verb", mcp_tools[i].name);
+	/* The tools are the registry's (query.h): after the session's two, every
+	 * verb in its order, a tool of its name whose arguments are exactly the
+	 * verb's params, required as they say; nothing else. */
+	size_t n_verbs = 0;
+	while (query_verb_table[n_verbs].name)
+		n_verbs++;
+	assert_int_equal(mcp_tool_count(), 2 + n_verbs);
+	assert_string_equal(mcp_tool_at(0)->name, "load_catalog");
+	assert_string_equal(mcp_tool_at(1)->name, "unload_catalog");
+	assert_null(mcp_tool_at(mcp_tool_count()));
+	size_t i = 2;
+	for (const query_verb_info *v = query_verb_table; v->name; v++, i++) {
+		const mcp_tool *t = mcp_tool_at(i);
+		assert_non_null(t);
+		if (strcmp(t->name, v->name) != 0 || t->kind != MCP_TOOL_VERB)
+			fail_msg("tool %zu is '%s', the registry's verb there '%s'", i, t->name, v->name);
+		assert_string_equal(t->title, v->title);
+		assert_string_equal(t->description, v->description);
+		assert_int_equal(!(t->flags & MCP_READ_ONLY), v->writes);
+		json_t *schema = mcp_tool_schema(t), *props = json_object_get(schema, "properties");
+		size_t n = 0, n_req = 0;
+		for (const query_arg *const *a = v->params; *a; a++, n++) {
+			json_t *p = json_object_get(props, (*a)->name);
+			if (!p)
+				fail_msg("%s: its argument '%s' is not in tools/list", v->name, (*a)->name);
+			assert_string_equal(json_string_value(json_object_get(p, "description")), (*a)->description);
+			n_req += (*a)->required;
+		}
+		assert_int_equal(json_object_size(props), n);   /* nothing else */
+		assert_int_equal(json_array_size(json_object_get(schema, "required")), n_req);
+		/* the command line's positionals are arguments the tool takes too
+		 * ("location" is FILE:LINE: the tool's file and line) */
+		for (unsigned k = 0; k < query_verb_n_args(v); k++) {
+			bool loc = strcmp(v->args[k], "location") == 0;
+			if (!json_object_get(props, loc ? "file" : v->args[k]) || (loc && !json_object_get(props, "line")))
+				fail_msg("%s: the command line's '%s' is no argument of the tool", v->name, v->args[k]);
+		}
+		json_decref(schema);
 	}
 }
 
@@ -487,7 +513,7 @@ static void test_tools_list(void **state)
 	mcp_server *s = ready_server("2025-11-25");
 	json_t *r = send(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
 	json_t *tools = json_object_get(json_object_get(r, "result"), "tools");
-	assert_int_equal(json_array_size(tools), mcp_n_tools);
+	assert_int_equal(json_array_size(tools), mcp_tool_count());
 	assert_null(json_object_get(json_object_get(r, "result"), "nextCursor"));
 	json_decref(r);
 	mcp_server_free(s);
@@ -497,8 +523,8 @@ static void test_tools_without_catalog(void **state)
 {
 	(void)state;
 	mcp_server *s = ready_server("2025-11-25");
-	for (size_t i = 0; i < mcp_n_tools; i++) {
-		const mcp_tool *t = &mcp_tools[i];
+	for (size_t i = 0; i < mcp_tool_count(); i++) {
+		const mcp_tool *t = mcp_tool_at(i);
 		if (!(t->flags & MCP_NEEDS_CATALOG))
 			continue;
 		/* arguments that pass the schema, so the missing catalog is the error */
