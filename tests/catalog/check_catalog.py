@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, compile_bc  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("-")]
 if len(args) != 2:
@@ -25,14 +27,8 @@ if len(args) != 2:
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in args)
 VERBOSE = "-v" in sys.argv
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    passed, failed = passed + bool(cond), failed + (not cond)
-    if not cond or VERBOSE:
-        print("ok:" if cond else "FAIL:", what)
+checks = Checks(verbose=VERBOSE)
+check = checks.check
 
 
 work = tempfile.mkdtemp(prefix="facet-catalog.")
@@ -45,8 +41,9 @@ for src in programs:
     for opt in ("-O0", "-O2"):
         name = os.path.splitext(os.path.basename(src))[0] + opt
         bc, cat = f"{work}/{name}.bc", f"{work}/{name}.facet"
-        cc = "clang++-22" if src.endswith(".cpp") else "clang-22"
-        subprocess.run([cc, "-g", opt, "-c", "-emit-llvm", src, "-o", bc], check=True)
+        ok, err = compile_bc(src, bc, opt)
+        if not ok:
+            sys.exit(f"cannot compile {src} {opt}: {err}")
         r = subprocess.run([FACET, "build", bc, "-o", cat], capture_output=True, text=True)
         check(r.returncode == 0, f"{name}: build ({r.stderr.strip()})")
         db = sqlite3.connect(cat)
@@ -139,6 +136,6 @@ for delay in (0.05, 0.3, 0.8, 1.5):
 subprocess.run([FACET, "build", *inputs, "-o", target], capture_output=True, check=True)
 left = [f for f in os.listdir(work) if f.startswith("killed.facet.tmp-")]
 check(not left, f"the next build removes the temporary files killed builds left ({left})")
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 subprocess.run(["rm", "-rf", work])
-sys.exit(1 if failed else 0)
+sys.exit(status)

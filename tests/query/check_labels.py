@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, compile_bc, run  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("-")]
 if len(args) != 2:
@@ -24,24 +26,8 @@ if len(args) != 2:
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in args)
 KEEP, VERBOSE = "-k" in sys.argv, "-v" in sys.argv
-passed = failed = 0
-
-
-def check(cond, what, detail=None):
-    global passed, failed
-    if cond:
-        passed += 1
-        if VERBOSE:
-            print("ok:", what)
-    else:
-        failed += 1
-        print("FAIL:", what, "" if detail is None else json.dumps(detail, default=sorted)[:600])
-    return cond
-
-
-def run(cmd, stdin=None):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+checks = Checks(verbose=VERBOSE, limit=600)
+check = checks.check
 
 
 def q(cat, *words):
@@ -67,8 +53,8 @@ def steps_of(r):
 
 for level in ("-O0", "-O2"):
     bc = f"{work}/proofs{level}.bc"
-    rc, _, err = run(["clang-22", "-g", level, "-c", "-emit-llvm", PROG, "-o", bc])
-    if rc:
+    ok, err = compile_bc(PROG, bc, level)
+    if not ok:
         print("cannot compile", PROG, err, file=sys.stderr)
         sys.exit(2)
     cat = f"{work}/proofs{level}.facet"
@@ -190,8 +176,8 @@ def collapsed_tables(cat):
 for level in ("-O0", "-O2"):
     what = f"collapsed.c {level}"
     bc, cat = f"{work}/collapsed{level}.bc", f"{work}/collapsed{level}.facet"
-    rc, _, err = run(["clang-22", "-g", level, "-c", "-emit-llvm", CPROG, "-o", bc])
-    if rc:
+    ok, err = compile_bc(CPROG, bc, level)
+    if not ok:
         print("cannot compile", CPROG, err, file=sys.stderr)
         sys.exit(2)
     rc, _, err = run([FACET, "build", bc, "-o", cat])
@@ -316,9 +302,9 @@ check(rc == 1 and "fast_run" in err, "did-you-mean: reach's 'to' suggests fast_r
 rc, r, err = q(cat, "callers", "zzzzzzzzzzzzzzzz")
 check(rc == 1 and "did you mean" not in err, "did-you-mean: nothing close, no suggestion", err)
 
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 if KEEP:
     print("kept", work)
 else:
     shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+sys.exit(status)

@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, run  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("-")]
 if len(args) != 3:
@@ -29,19 +31,8 @@ bc = os.path.join(SRC, "bench/work/bc/lua.bc")
 if not os.path.exists(bc):
     print(f"skipped: {bc} not built (bench/corpus.sh lua)")
     sys.exit(77)
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    passed, failed = passed + bool(cond), failed + (not cond)
-    if not cond or VERBOSE:
-        print("ok:" if cond else "FAIL:", what)
-
-
-def run(cmd, stdin=None):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+checks = Checks(verbose=VERBOSE)
+check = checks.check
 
 
 work = tempfile.mkdtemp(prefix="facet-seed.")
@@ -69,9 +60,8 @@ check(panic and panic["field_name"] == "panic" and [c["name"] for c in panic["ca
 check(warnf and warnf["field_name"] == "warnf"
       and {c["name"] for c in warnf["candidates"]} == {"warnfoff", "warnfon", "warnfcont"},
       "global_State.warnf: warnfoff, warnfon, warnfcont")
-if failed:
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1)
+if checks.failed:
+    sys.exit(checks.summary())
 
 
 def prov(g, name):
@@ -124,9 +114,9 @@ r = query("reach", "luaE_warning", "warnfon", "--graph", "direct", "--include-ov
 check(r.get("reachable") is False, "min_confidence high drops the medium edge")
 r = query("reach", "main", "panic", "--include-overlay")
 check(r.get("graph") == "rpm", f"the default graph of the lua catalog is rpm")
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 if KEEP:
     print("work directory:", work)
 else:
     shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+sys.exit(status)

@@ -72,33 +72,26 @@ import json
 import os
 import re
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
 ICALL_RE = re.compile(r'\bICALL\(')
 MARKER_RE = re.compile(
     r'@(r0-superset-of-observed|r0-within|r0|andersen)(?:\((O0|O2)\))?(?::([^@*]*))?')
 
 
-class Tally:
-    def __init__(self, verbose):
-        self.passed = 0
-        self.failed = 0
-        self.verbose = verbose
+class Tally(Checks):
+    """The harness's counter with this script's two messages per check:
+    what holds when it passes, what is wrong when it fails."""
 
     def ok(self, what):
-        self.passed += 1
-        if self.verbose:
-            print('ok    ' + what)
+        super().check(True, what)
 
     def fail(self, what):
-        self.failed += 1
-        print('FAIL  ' + what)
+        super().check(False, what)
 
     def check(self, cond, what_ok, what_fail):
-        if cond:
-            self.ok(what_ok)
-        else:
-            self.fail(what_fail)
-        return cond
+        return super().check(cond, what_ok if cond else what_fail)
 
 
 def fmt(names):
@@ -463,8 +456,7 @@ def main(argv):
         tally.fail('no program was prepared in %s' % work)
     for name, level, path in units:
         check_unit(path, name, level, tally)
-    print('%d passed, %d failed' % (tally.passed, tally.failed))
-    return 1 if tally.failed else 0
+    return tally.summary()
 
 
 if __name__ == '__main__':

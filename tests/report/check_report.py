@@ -27,6 +27,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, compile_bc  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 shot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
@@ -36,16 +38,8 @@ if len(args) != 2:
     print(__doc__, file=sys.stderr)
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in args)
-passed = failed = 0
-
-
-def check(cond, what, detail=None):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    if not cond:
-        print("FAIL:", what, "" if detail is None else str(detail)[:600])
-    return cond
+checks = Checks(limit=600)
+check = checks.check
 
 
 def run(*cmd, **kw):
@@ -90,7 +84,7 @@ work = tempfile.mkdtemp(prefix="facet-report.")
 reports = {}
 for level in ("-O0", "-O2"):
     bc, cat, out = f"{work}/p{level}.bc", f"{work}/p{level}.facet", f"{work}/report{level}"
-    if run("clang-22", "-g", level, "-c", "-emit-llvm", PROG, "-o", bc).returncode or \
+    if not compile_bc(PROG, bc, level)[0] or \
             run(FACET, "build", bc, "-o", cat).returncode:
         print("cannot build", PROG, file=sys.stderr)
         sys.exit(2)
@@ -183,7 +177,7 @@ def site_id(cat, line):
 for level in ("-O0", "-O2"):
     w = f"collapsed.c {level}"
     bc, cat, out = f"{work}/c{level}.bc", f"{work}/c{level}.facet", f"{work}/creport{level}"
-    if run("clang-22", "-g", level, "-c", "-emit-llvm", CPROG, "-o", bc).returncode or \
+    if not compile_bc(CPROG, bc, level)[0] or \
             run(FACET, "build", bc, "-o", cat).returncode:
         print("cannot build", CPROG, file=sys.stderr)
         sys.exit(2)
@@ -378,6 +372,6 @@ elif "-O0" in reports:
             f"file://{out}/index.html", timeout=240)
     check(r.returncode == 0 and os.path.getsize(png) > 10000 and open(png, "rb").read(4) == b"\x89PNG",
           "browser: a screenshot of the index", r.stderr[-300:])
-print(f"{passed} passed, {failed} failed")
+checks.summary()
 shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 77 if not browser else 0)
+sys.exit(1 if checks.failed else 77 if not browser else 0)

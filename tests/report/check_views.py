@@ -18,21 +18,15 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, compile_bc  # noqa: E402
 
 if len(sys.argv) != 3:
     print(__doc__, file=sys.stderr)
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in sys.argv[1:])
-passed = failed = 0
-
-
-def check(cond, what, detail=None):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    if not cond:
-        print("FAIL:", what, "" if detail is None else str(detail)[:500])
-    return cond
+checks = Checks()
+check = checks.check
 
 
 def run(*cmd, stdin=None):
@@ -65,7 +59,7 @@ if not shutil.which("dot"):
     sys.exit(2)
 for level in ("-O0", "-O2"):
     bc, cat = f"{work}/p{level}.bc", f"{work}/p{level}.facet"
-    if run("clang-22", "-g", level, "-c", "-emit-llvm", PROG, "-o", bc).returncode or \
+    if not compile_bc(PROG, bc, level)[0] or \
             run(FACET, "build", bc, "-o", cat).returncode:
         print("cannot build", PROG, file=sys.stderr)
         sys.exit(2)
@@ -156,6 +150,6 @@ check(r.returncode == 1 and "did you mean" in r.stderr and "main" in r.stderr, "
 for bad, why in ((["--depth", "-1"], "depth"), (["--cluster", "module"], "--cluster"), (["--format", "png"], "png")):
     r = run(FACET, "callgraph", f"{work}/p-O0.facet", "--root", "main", *bad)
     check(r.returncode in (1, 2) and why in r.stderr, f"refused: {' '.join(bad)}", r.stderr)
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+sys.exit(status)
