@@ -84,6 +84,12 @@ const char *catalog_fingerprint_of(const catalog *c);
  * catalog's copy of ir_global_label: "vtable for Circle", "A::count", a C
  * global's linked name). T.name is the linked symbol. */
 #define CATALOG_GLOBAL_SHOWN(T) "(" T ".source_name)"
+/* The key people read for a row T of table fields (facet_field_shown's
+ * rule): a C++ global's field is keyed by the linked symbol (T.key) and
+ * shown as its record, the label ("A::hook"); other keys as they are. */
+#define CATALOG_FIELD_SHOWN(T) \
+	"(CASE WHEN " T ".kind <> 'struct' AND substr(" T ".key, 1, 2) = '_Z' AND " T ".record <> '' THEN " T \
+	".record ELSE " T ".key END)"
 
 /* Reading the catalog's tables outside the query layer (whose q_stmt and
  * q_step do the same for its session), so that no reader takes a failure

@@ -118,7 +118,7 @@ static void from_arguments(collector *c)
 		for (unsigned a = 0; a < s->n_args && a + 1 < sig->n_params; a++)
 			if (sig->params[a + 1] && sig_of_pointer(sig->params[a + 1]))
 				note_value(c, s->args[a], sig->params[a + 1], &s->loc,
-				           &(facet_cast){.place = CAST_ARGUMENT, .name = s->callee->name, .n = a + 1});
+				           &(facet_cast){.place = CAST_ARGUMENT, .name = ir_function_label(s->callee), .n = a + 1});
 	}
 }
 
@@ -138,7 +138,7 @@ static void from_initializers(collector *c)
 			key_result k = dispatch_key_in(x, gl->var->type, (int64_t)(sl->offset + gl->var_offset_bits / 8), gl);
 			if (k.ok)
 				note(c, sl->function, k.member_type, &gl->var->loc,
-				     &(facet_cast){.place = CAST_INITIALIZER, .name = gl->name, .n = sl->offset});
+				     &(facet_cast){.place = CAST_INITIALIZER, .name = ir_global_label(gl), .n = sl->offset});
 		}
 	}
 }
@@ -157,7 +157,7 @@ static void from_statements(collector *c)
 		const ir_function *holder = p->functions[in];
 		if (st->op == ST_RET && holder->di_sig && holder->di_sig->n_params > 0) {
 			note_value(c, st->src, holder->di_sig->params[0], &holder->loc,
-			           &(facet_cast){.place = CAST_RETURN, .name = holder->name});
+			           &(facet_cast){.place = CAST_RETURN, .name = ir_function_label(holder)});
 		} else if (st->op == ST_STORE) {
 			key_result k = dispatch_key(x, st->dst, st->offset);
 			di_type *t = k.ok ? k.member_type : NULL;
@@ -165,7 +165,7 @@ static void from_statements(collector *c)
 			                                                                          : NULL;
 			if (slot)
 				t = slot->var->type;
-			note_value(c, st->src, t, st->loc, &(facet_cast){.place = CAST_STORE, .name = holder->name});
+			note_value(c, st->src, t, st->loc, &(facet_cast){.place = CAST_STORE, .name = ir_function_label(holder)});
 		}
 	}
 	for (unsigned b = 0; b < p->n_bindings; b++) {
@@ -218,7 +218,7 @@ const facet_cast *cast_fit(facet_ctx *x, unsigned f, di_type *sig)
 const char *cast_text(facet_ctx *x, unsigned f, const facet_cast *c)
 {
 	char t[256];
-	const char *fn = x->prog->functions[f]->name, *file = c->loc.file ? c->loc.file : "?";
+	const char *fn = ir_function_label(x->prog->functions[f]), *file = c->loc.file ? c->loc.file : "?";
 	const char *to = sig_text(c->to, t, sizeof t);
 	switch (c->place) {
 	case CAST_ARGUMENT:

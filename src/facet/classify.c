@@ -41,22 +41,34 @@ static bool contains(const unsigned *v, unsigned n, unsigned x)
 	return false;
 }
 
+/* A function or global the assignment records by its linked name, as
+ * people read it (a C++ one demangled); "?" for none. */
+static const char *fn_shown(const facet_ctx *x, const char *linked)
+{
+	const ir_function *f = linked ? ir_find_function(x->prog, linked) : NULL;
+	return f ? ir_function_label(f) : linked ? linked : "?";
+}
+
+static const char *global_shown(const facet_ctx *x, const char *linked)
+{
+	const ir_global *g = linked ? ir_find_global(x->prog, linked) : NULL;
+	return g ? ir_global_label(g) : linked ? linked : "?";
+}
+
 static const char *place_text(facet_ctx *x, const facet_assign *a)
 {
 	const char *file = a->loc.file ? a->loc.file : "?";
 	switch (a->form) {
 	case FORM_INIT:
-		return arena_printf(x->arena, "initializer %s+%llu (%s:%u)", a->global, (unsigned long long)a->slot,
-		                    file, a->loc.line);
+		return arena_printf(x->arena, "initializer %s+%llu (%s:%u)", global_shown(x, a->global),
+		                    (unsigned long long)a->slot, file, a->loc.line);
 	case FORM_STORE:
 		if (a->via)
 			return arena_printf(x->arena, "store at %s:%u in %s of a va_arg read, passed through %s's ...", file,
-			                    a->loc.line, a->in_function ? a->in_function : "?", a->via);
-		return arena_printf(x->arena, "store at %s:%u in %s", file, a->loc.line,
-		                    a->in_function ? a->in_function : "?");
+			                    a->loc.line, fn_shown(x, a->in_function), fn_shown(x, a->via));
+		return arena_printf(x->arena, "store at %s:%u in %s", file, a->loc.line, fn_shown(x, a->in_function));
 	case FORM_COPY:
-		return arena_printf(x->arena, "copy at %s:%u in %s", file, a->loc.line,
-		                    a->in_function ? a->in_function : "?");
+		return arena_printf(x->arena, "copy at %s:%u in %s", file, a->loc.line, fn_shown(x, a->in_function));
 	}
 	return "?";
 }
@@ -88,7 +100,7 @@ static bool reject_by_ir_type(facet_ctx *x, const facet_site *fs, unsigned f, fa
 	d->rule = RULE_ADD_TYPE;
 	d->premise = PREMISE_SIG;
 	d->outcome = OUTCOME_REJECTED;
-	d->evidence = arena_printf(x->arena, "%s has IR type %s, which does not fit the call's %s", fn->name,
+	d->evidence = arena_printf(x->arena, "%s has IR type %s, which does not fit the call's %s", ir_function_label(fn),
 	                           fn->ir_type, s->call_type);
 	return true;
 }
@@ -130,7 +142,7 @@ static void classify_by_callee_type(facet_ctx *x, const facet_site *fs, unsigned
 	d->premise = PREMISE_SIG;
 	d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
 	d->evidence = arena_printf(x->arena, "sig(%s) = %s is not compatible with the callee's declared type %s "
-	                           "(variable %s)", fn->name, sig_text(fn->di_sig, a, sizeof a),
+	                           "(variable %s)", ir_function_label(fn), sig_text(fn->di_sig, a, sizeof a),
 	                           sig_text(fs->callee_sig, b, sizeof b), fs->callee_var ? fs->callee_var : "?");
 }
 
@@ -160,8 +172,8 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_STORE : RULE_ADD_UNSTORED;
 		d->premise = PREMISE_PROJ;
 		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
-		d->evidence = arena_printf(x->arena, "F(%s) holds %u function%s and not %s", fl->key, fl->n_F,
-		                           fl->n_F == 1 ? "" : "s", fn->name);
+		d->evidence = arena_printf(x->arena, "F(%s) holds %u function%s and not %s", facet_field_shown(fl),
+		                           fl->n_F, fl->n_F == 1 ? "" : "s", ir_function_label(fn));
 		return;
 	}
 	if (kind == FACT_ADD && reject_by_ir_type(x, fs, f, d))
@@ -175,8 +187,8 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_SIG : RULE_ADD_SIG;
 		d->premise = PREMISE_SIG;
 		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
-		d->evidence = arena_printf(x->arena, "sig(%s) = %s is not compatible with sig(%s) = %s", fn->name,
-		                           sig_text(fn->di_sig, a, sizeof a), fl->key, sig_text(fl->sig, b, sizeof b));
+		d->evidence = arena_printf(x->arena, "sig(%s) = %s is not compatible with sig(%s) = %s",
+		                           ir_function_label(fn), sig_text(fn->di_sig, a, sizeof a), facet_field_shown(fl), sig_text(fl->sig, b, sizeof b));
 		return;
 	}
 	if (kind != FACT_ADD)

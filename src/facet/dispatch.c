@@ -347,14 +347,16 @@ static key_result key_in(facet_ctx *x, di_type *type, int64_t offset, ir_global 
 		if (sig_of_pointer(t) && offset == 0) {
 			r.ok = true;
 			r.kind = FIELD_GLOBAL;
-			r.record_name = r.member = g->name;
+			r.record_name = g->name;          /* the key: the linked name */
+			r.member = ir_global_label(g);    /* as people read it (facet_field_shown) */
 			r.member_type = type;
 			return r;
 		}
 		if (leaf && sig_of_pointer(leaf)) {
 			r.ok = true;
 			r.kind = FIELD_ARRAY;
-			r.record_name = r.member = g->name;
+			r.record_name = g->name;
+			r.member = ir_global_label(g);
 			r.member_type = leaf;
 			return r;
 		}

@@ -50,13 +50,16 @@ json_t *facet_xwarrant_json(const facet_xwarrant *w)
 
 json_t *facet_xdispatch_json(const facet_xdispatch *d)
 {
-	return json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}", "status",
-	                 text_or_null(d->status), "step", text_or_null(d->step), "depth", (json_int_t)d->depth, "field",
-	                 text_or_null(d->field), "field_name", text_or_null(d->field_name), "signature",
-	                 text_or_null(d->signature), "reason", text_or_null(d->reason), "base_type",
-	                 text_or_null(d->base_type), "n_r0", (json_int_t)d->n_r0, "n_sym", (json_int_t)d->n_sym,
-	                 "abstains", d->abstains, "callee_type", text_or_null(d->callee_type), "callee_variable",
-	                 text_or_null(d->callee_variable));
+	json_t *j = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}", "status",
+	                      text_or_null(d->status), "step", text_or_null(d->step), "depth", (json_int_t)d->depth,
+	                      "field", text_or_null(d->field), "field_name", text_or_null(d->field_name), "signature",
+	                      text_or_null(d->signature), "reason", text_or_null(d->reason), "base_type",
+	                      text_or_null(d->base_type), "n_r0", (json_int_t)d->n_r0, "n_sym", (json_int_t)d->n_sym,
+	                      "abstains", d->abstains, "callee_type", text_or_null(d->callee_type), "callee_variable",
+	                      text_or_null(d->callee_variable));
+	if (d->field)
+		facet_xname_set(j, "field", d->field, d->field_symbol);
+	return j;
 }
 
 void facet_xname_set(json_t *o, const char *key, const char *shown, const char *linked)
@@ -117,10 +120,12 @@ static json_t *field_json(const ir_program *p, const facet_field *fl)
 {
 	static const char *const kinds[] = {"struct", "global", "array"};
 	json_t *j = json_object();
-	json_object_set_new(j, "key", json_string(fl->key));
+	const char *shown = facet_field_shown(fl);
+	facet_xname_set(j, "key", shown, fl->key);
 	json_object_set_new(j, "kind", json_string(kinds[fl->kind]));
 	json_object_set_new(j, "record", json_string(fl->record));
-	json_object_set_new(j, "name", json_string(fl->name));
+	/* a C++ global's field is named as the global is: its label, the symbol beside */
+	facet_xname_set(j, "name", fl->name, shown != fl->key ? fl->key : NULL);
 	json_object_set_new(j, "offset", json_integer((json_int_t)fl->offset));
 	json_object_set_new(j, "function_pointer", json_boolean(fl->function_pointer));
 	json_object_set_new(j, "signature", json_string(fl->sig_text));
@@ -230,11 +235,11 @@ static json_t *dispatch_json(const facet_result *r, const facet_site *fs)
 	char sig[256];
 	facet_xdispatch d = {
 		.status = disp_status_name(fs->status), .step = fs->step ? disp_step_name(fs->step) : NULL,
-		.depth = fs->depth, .field = fl ? fl->key : NULL, .field_name = fl ? fl->name : NULL,
+		.depth = fs->depth, .field = fl ? facet_field_shown(fl) : NULL, .field_name = fl ? fl->name : NULL,
 		.signature = fl ? fl->sig_text : NULL, .reason = fs->reason, .base_type = fs->base_type,
 		.n_r0 = fs->n_r0, .n_sym = fs->n_sym, .abstains = fs->abstains,
 		.callee_type = fs->callee_sig ? sig_text(fs->callee_sig, sig, sizeof sig) : NULL,
-		.callee_variable = fs->callee_var};
+		.callee_variable = fs->callee_var, .field_symbol = fl ? fl->key : NULL};
 	return facet_xdispatch_json(&d);
 }
 

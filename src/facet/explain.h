@@ -30,17 +30,18 @@ typedef struct facet_xwarrant {
 	const char *graph;         /* whose decision: "rpm" (the refinement's, also when NULL) or "vslot" */
 } facet_xwarrant;
 
-/* How a site dispatches: {status, step, depth, field, field_name, signature,
- * reason, base_type, n_r0, n_sym, abstains, callee_type, callee_variable};
- * every string NULL when it does not apply. */
+/* How a site dispatches: {status, step, depth, field (field_symbol),
+ * field_name, signature, reason, base_type, n_r0, n_sym, abstains,
+ * callee_type, callee_variable}; every string NULL when it does not apply. */
 typedef struct facet_xdispatch {
 	const char *status, *step;
 	long long depth;
-	const char *field, *field_name, *signature;   /* the field's key, member name, signature */
+	const char *field, *field_name, *signature;   /* the field's key as shown (facet_field_shown), member name, signature */
 	const char *reason, *base_type;
 	long long n_r0, n_sym;                        /* |R0| and the symbolic result's size */
 	bool abstains;
 	const char *callee_type, *callee_variable;
+	const char *field_symbol;                     /* the key itself (a global's linked name), NULL when it is field */
 } facet_xdispatch;
 
 json_t *facet_xwarrant_json(const facet_xwarrant *w);

@@ -48,7 +48,7 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	facet_field fl = {0};
 	fl.id = (unsigned)x->fields.len;
 	fl.kind = k->kind;
-	fl.record = k->record_name;
+	fl.record = k->kind == FIELD_STRUCT ? k->record_name : k->member;   /* a global's label (key_in) */
 	fl.offset = k->kind == FIELD_STRUCT ? k->offset : 0;
 	fl.name = k->member;
 	fl.key = key;
@@ -68,6 +68,15 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	VEC_PUSH(&x->fields, fl);
 	strmap_put(&x->field_by_key, key, (void *)(uintptr_t)(fl.id + 1));
 	return fl.id;
+}
+
+const char *facet_field_shown(const facet_field *f)
+{
+	/* the rule CATALOG_FIELD_SHOWN states for the catalog: only a C++ symbol
+	 * has a label apart from its linked name (a source catalog's keys of
+	 * variables are not symbols, and stay as they are) */
+	bool global = f->kind != FIELD_STRUCT && f->record && f->key && strncmp(f->key, "_Z", 2) == 0;
+	return global ? f->record : f->key;
 }
 
 static double now(void) { return clock_seconds(); }

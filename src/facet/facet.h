@@ -72,10 +72,12 @@ typedef struct facet_assign {
 typedef struct facet_field {
 	unsigned id;
 	field_kind kind;
-	const char *record;        /* struct name (a typedef name for an anonymous struct), or the global */
+	const char *record;        /* struct name (a typedef name for an anonymous struct), or the global
+	                              as people read it (ir_global_label: "A::hook") */
 	uint64_t offset;           /* bytes; 0 for globals */
-	const char *name;          /* member name ("u" for a union member, "@16" when unnamed), or the global */
-	const char *key;           /* "record@offset" or the global's name: unique; "record@offset[]"
+	const char *name;          /* member name ("u" for a union member, "@16" when unnamed), or the
+	                              global as people read it */
+	const char *key;           /* "record@offset" or the global's linked name: unique; "record@offset[]"
 	                              for a whole array reached by a variable index */
 	/* An element of an array of function pointers inside a struct (keyed
 	 * alone when the index is a constant), or the whole array (whole_array:
@@ -105,6 +107,13 @@ typedef struct facet_field {
 	unsigned n_rejected;
 	unsigned n_sites;          /* indirect sites dispatching through it */
 } facet_field;
+
+/* The key as people read it: a struct field's key is made of debug-info
+ * names already; a C++ global's field (FIELD_GLOBAL, FIELD_ARRAY) is keyed
+ * by the global's linked name (_ZN1A4hookE: stable, unique) and shown as
+ * its record, the label (A::hook). Outputs show this and, where it differs,
+ * the key beside it as KEY_symbol (facet_xname_set). */
+const char *facet_field_shown(const facet_field *f);
 
 typedef struct facet_site {
 	unsigned site;             /* site id */

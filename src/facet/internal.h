@@ -16,9 +16,9 @@ typedef struct key_result {
 	bool ok;
 	field_kind kind;
 	di_type *record;           /* FIELD_STRUCT: the struct or union keyed on */
-	const char *record_name;   /* its name, or the global's name */
+	const char *record_name;   /* its name, or the global's linked name (the key) */
 	uint64_t offset;           /* FIELD_STRUCT: the member's byte offset in record */
-	const char *member;        /* member name, "@N" when unnamed, the global's name */
+	const char *member;        /* member name, "@N" when unnamed, the global's label (ir_global_label) */
 	di_type *member_type;      /* declared type of what is stored there */
 	disp_step step;
 	unsigned depth;
@@ -113,7 +113,8 @@ typedef struct facet_cast {
 	di_type *to;               /* the subroutine type converted to */
 	ir_loc loc;                /* the call, store, initialised global, variable or function */
 	cast_place place;
-	const char *name;          /* the callee, global, function holding the store or return, variable */
+	const char *name;          /* the callee, global, function holding the store or return, variable,
+	                              as people read them (ir_function_label, ir_global_label) */
 	uint64_t n;                /* CAST_ARGUMENT: 1-based argument; CAST_INITIALIZER: byte offset */
 } facet_cast;
 /* Finds every such place (after dispatch_init: it keys stores and slots). */

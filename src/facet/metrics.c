@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "facet/explain.h"
+
 /* Mean targets over the indirect sites g gives at least one. */
 static double mean_targets(const cg_graph *g, const facet_result *r, unsigned *nonempty)
 {
@@ -106,8 +108,9 @@ json_t *facet_fields_report(const facet_result *r, const pta_result *pta, double
 		for (unsigned f = 0; f < r->n_fields; f++) {
 			const facet_field *x = &r->fields[f];
 			json_t *j = json_object();
-			json_object_set_new(j, "key", json_string(x->key));
-			json_object_set_new(j, "name", json_string(x->name));
+			const char *shown = facet_field_shown(x);
+			facet_xname_set(j, "key", shown, x->key);
+			facet_xname_set(j, "name", x->name, shown != x->key ? x->key : NULL);
 			json_object_set_new(j, "signature", json_string(x->sig_text));
 			json_object_set_new(j, "init", json_integer(x->n_init));
 			json_object_set_new(j, "assigned", json_integer(x->n_F));

@@ -283,12 +283,16 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 			               "record with 'site' instead");
 			return false;
 		}
-		sqlite3_stmt *st = prep(o, "SELECT id FROM fields WHERE record = ?1 AND offset = ?2");
+		/* a C++ global's field by its label (record, as answers show it) or its symbol (key) */
+		/* (the edge keeps the catalog's record, the label, whichever was given) */
+		sqlite3_stmt *st = prep(o, "SELECT id, record FROM fields WHERE offset = ?2 AND (record = ?1 OR "
+		                           "(kind <> 'struct' AND key = ?1)) ORDER BY id");
 		sqlite3_bind_text(st, 1, record, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 2, json_integer_value(off));
 		int rc = step(o, st, err);
 		bool found = rc == 1;
 		e->field = found ? (unsigned)sqlite3_column_int64(st, 0) : 0;
+		char *shown = found && sqlite3_column_text(st, 1) ? xstrdup((const char *)sqlite3_column_text(st, 1)) : NULL;
 		sqlite3_finalize(st);
 		if (rc < 0)
 			return false;
@@ -298,7 +302,7 @@ static bool attach(const overlay *o, json_t *rec, overlay_edge *e, facet_error *
 			return false;
 		}
 		e->via_field = true;
-		e->record = xstrdup(record);
+		e->record = shown ? shown : xstrdup(record);
 		e->offset = (uint64_t)json_integer_value(off);
 		if (!field_sites(o, graph, e->field, &e->sites, &e->n_sites, err))
 			return false;

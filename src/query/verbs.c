@@ -30,6 +30,17 @@ static void global_set(json_t *o, const char *key, sqlite3_stmt *st, int shown, 
 		facet_xname_set(o, key, col_str(st, shown), col_str(st, linked));
 }
 
+/* o[key]: a field's key as people read it (column shown, CATALOG_FIELD_SHOWN)
+ * with the key itself beside as KEY_symbol when it differs (column key);
+ * null when the row has no field. */
+static void field_set(json_t *o, const char *key, sqlite3_stmt *st, int shown, int linked)
+{
+	if (!col_str(st, shown))
+		json_object_set_new(o, key, col_text(st, linked));
+	else
+		facet_xname_set(o, key, col_str(st, shown), col_str(st, linked));
+}
+
 /* The shown name of a field assignment's global (a linked name, column C). */
 #define ASSIGNED_GLOBAL_SHOWN(C) \
 	"(SELECT " CATALOG_GLOBAL_SHOWN("ag") " FROM globals ag WHERE ag.name = " C " LIMIT 1)"
@@ -170,7 +181,7 @@ json_t *qv_at(qctx *q)
 		json_array_append_new(fns, fj);
 	}
 	st = q_stmt(q->s, "SELECT u.kind, u.function, g.name, u.offset, u.file, u.line, u.col, u.in_function, d.key, "
-	                  CATALOG_GLOBAL_SHOWN("g") " FROM "
+	                  CATALOG_GLOBAL_SHOWN("g") ", " CATALOG_FIELD_SHOWN("d") " FROM "
 	                  "address_uses u JOIN functions f ON f.id = u.function LEFT JOIN globals g ON g.id = u.global "
 	                  "LEFT JOIN functions i ON i.id = u.in_function LEFT JOIN fields d ON d.id = u.field "
 	                  "WHERE u.line = ?2 AND " FILE_MATCH("u.file", "?1") " ORDER BY u.id");
@@ -184,18 +195,20 @@ json_t *qv_at(qctx *q)
 			json_object_set_new(u, "in_function", json_null());
 		else
 			q_fn_name_set(q, u, "in_function", (unsigned)sqlite3_column_int64(st, 7));
-		json_object_set_new(u, "field", col_text(st, 8));
+		field_set(u, "field", st, 10, 8);
 		json_object_set_new(u, "column", json_integer(sqlite3_column_int64(st, 6)));
 		json_array_append_new(uses, u);
 	}
 	st = q_stmt(q->s, "SELECT d.key, d.name, a.function, a.form, a.global, a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global")
-	                  ", " ASSIGNED_FN_ID("a.in_function") " FROM field_assignments a "
+	                  ", " ASSIGNED_FN_ID("a.in_function") ", " CATALOG_FIELD_SHOWN("d") " FROM field_assignments a "
 	                  "JOIN fields d ON d.id = a.field JOIN functions f ON f.id = a.function WHERE a.line = ?2 AND "
 	                  FILE_MATCH("a.file", "?1"));
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, line);
 	while (q_step(q->s, st)) {
-		json_t *a = json_pack("{s:o, s:o}", "field", col_text(st, 0), "field_name", col_text(st, 1));
+		json_t *a = json_object();
+		field_set(a, "field", st, 8, 0);
+		json_object_set_new(a, "field_name", col_text(st, 1));
 		q_fn_name_set(q, a, "function", (unsigned)sqlite3_column_int64(st, 2));
 		json_object_set_new(a, "form", col_text(st, 3));
 		global_set(a, "global", st, 6, 4);
@@ -340,7 +353,7 @@ json_t *qv_uses(qctx *q)
 		return NULL;
 	json_t *uses = json_array();
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT u.kind, u.in_function, u.site, g.name, u.offset, u.file, u.line, u.col, d.key, "
-	                                "d.name, " CATALOG_GLOBAL_SHOWN("g") " FROM address_uses u "
+	                                "d.name, " CATALOG_GLOBAL_SHOWN("g") ", " CATALOG_FIELD_SHOWN("d") " FROM address_uses u "
 	                                "LEFT JOIN globals g ON g.id = u.global LEFT JOIN fields d ON d.id = u.field "
 	                                "WHERE u.function = ?1 ORDER BY u.id");
 	sqlite3_bind_int64(st, 1, fn);
@@ -358,7 +371,7 @@ json_t *qv_uses(qctx *q)
 		                                                                        : json_integer(sqlite3_column_int64(st, 2)));
 		json_object_set_new(o, "offset", sqlite3_column_type(st, 4) == SQLITE_NULL ? json_null()
 		                                                                          : json_integer(sqlite3_column_int64(st, 4)));
-		json_object_set_new(o, "field", col_text(st, 8));
+		field_set(o, "field", st, 11, 8);
 		json_object_set_new(o, "field_name", col_text(st, 9));
 		json_array_append_new(uses, o);
 	}
@@ -366,13 +379,15 @@ json_t *qv_uses(qctx *q)
 	json_t *fields = json_array();
 	st = q_stmt(q->s, "SELECT d.key, d.record, d.offset, d.name, a.form, a.global, a.slot, a.file, a.line, "
 	                  "a.in_function, " ASSIGNED_GLOBAL_SHOWN("a.global") ", " ASSIGNED_FN_ID("a.in_function")
-	                  " FROM field_assignments a JOIN fields d "
+	                  ", " CATALOG_FIELD_SHOWN("d") " FROM field_assignments a JOIN fields d "
 	                  "ON d.id = a.field WHERE a.function = ?1 ORDER BY d.key, a.line");
 	sqlite3_bind_int64(st, 1, fn);
 	while (q_step(q->s, st)) {
-		json_t *a = json_pack("{s:o, s:o, s:I, s:o, s:o}", "field", col_text(st, 0), "record", col_text(st, 1),
-		                      "offset", (json_int_t)sqlite3_column_int64(st, 2), "field_name", col_text(st, 3),
-		                      "form", col_text(st, 4));
+		json_t *a = json_object();
+		field_set(a, "field", st, 12, 0);
+		json_object_update_new(a, json_pack("{s:o, s:I, s:o, s:o}", "record", col_text(st, 1), "offset",
+		                                    (json_int_t)sqlite3_column_int64(st, 2), "field_name", col_text(st, 3),
+		                                    "form", col_text(st, 4)));
 		global_set(a, "global", st, 10, 5);
 		json_object_update_new(a, json_pack("{s:o, s:I}", "file", col_text(st, 7), "line",
 		                                    (json_int_t)sqlite3_column_int64(st, 8)));
@@ -438,17 +453,19 @@ static json_t *warrants(qctx *q, unsigned site, unsigned fn)
 static json_t *site_detail(qctx *q, unsigned site)
 {
 	json_t *sj = q_site_json(q, site);
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT d.status, d.step, d.depth, f.key, f.name, f.signature, d.reason, "
-	                                "d.base_type, d.n_r0, d.n_sym, d.abstains, d.callee_type, d.callee_variable "
-	                                "FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT d.status, d.step, d.depth, " CATALOG_FIELD_SHOWN("f") ", f.name, "
+	                                "f.signature, d.reason, d.base_type, d.n_r0, d.n_sym, d.abstains, d.callee_type, "
+	                                "d.callee_variable, f.key FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
 	sqlite3_bind_int64(st, 1, site);
 	if (q_step(q->s, st)) {
 		/* the catalog writes no step as "": null, as facet explain says it */
 		const char *step = col_str(st, 1);
-		facet_xdispatch d = {col_str(st, 0), step && *step ? step : NULL, sqlite3_column_int64(st, 2), col_str(st, 3),
-		                     col_str(st, 4), col_str(st, 5), col_str(st, 6), col_str(st, 7),
-		                     sqlite3_column_int64(st, 8), sqlite3_column_int64(st, 9), sqlite3_column_int(st, 10),
-		                     col_str(st, 11), col_str(st, 12)};
+		facet_xdispatch d = {.status = col_str(st, 0), .step = step && *step ? step : NULL,
+		                     .depth = sqlite3_column_int64(st, 2), .field = col_str(st, 3), .field_name = col_str(st, 4),
+		                     .signature = col_str(st, 5), .reason = col_str(st, 6), .base_type = col_str(st, 7),
+		                     .n_r0 = sqlite3_column_int64(st, 8), .n_sym = sqlite3_column_int64(st, 9),
+		                     .abstains = sqlite3_column_int(st, 10), .callee_type = col_str(st, 11),
+		                     .callee_variable = col_str(st, 12), .field_symbol = col_str(st, 13)};
 		json_object_set_new(sj, "dispatch", facet_xdispatch_json(&d));
 	}
 	else
@@ -643,14 +660,17 @@ json_t *qv_resolution_candidates(qctx *q)
 	while (q_step(q->s, st))
 		VEC_PUSH(&fields, (unsigned)sqlite3_column_int64(st, 0));
 	for (size_t i = 0; i < fields.len; i++) {
-		st = q_stmt(q->s, "SELECT key, record, offset, name, signature, kind FROM fields WHERE id = ?1");
+		st = q_stmt(q->s, "SELECT key, record, offset, name, signature, kind, " CATALOG_FIELD_SHOWN("fields")
+		                  " FROM fields WHERE id = ?1");
 		sqlite3_bind_int64(st, 1, fields.items[i]);
 		if (!q_step(q->s, st))
 			continue;
-		json_t *g = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:s}", "field", col_text(st, 0), "record",
-		                      col_text(st, 1), "offset", (json_int_t)sqlite3_column_int64(st, 2), "field_name",
-		                      col_text(st, 3), "signature", col_text(st, 4), "field_kind", col_text(st, 5),
-		                      "candidates_basis", "assignments");
+		json_t *g = json_object();
+		field_set(g, "field", st, 6, 0);
+		json_object_update_new(g, json_pack("{s:o, s:I, s:o, s:o, s:o, s:s}", "record", col_text(st, 1), "offset",
+		                                    (json_int_t)sqlite3_column_int64(st, 2), "field_name", col_text(st, 3),
+		                                    "signature", col_text(st, 4), "field_kind", col_text(st, 5),
+		                                    "candidates_basis", "assignments"));
 		json_t *sites = json_array();
 		st = q_stmt(q->s, "SELECT id FROM sites WHERE field = ?1 AND kind = 'indirect' AND "
 		                  "(resolved & ?2) = 0 ORDER BY id");

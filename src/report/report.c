@@ -87,8 +87,9 @@ static rsite *find_site(rctx *r, unsigned id)
 
 static bool load_sites(rctx *r)
 {
-	/* C++ callers demangled, as the query answers name functions */
-	const char *sql = "SELECT s.id, " CATALOG_FN_SHOWN("f") ", s.file, s.line, s.col, fl.key, fl.name, d.status FROM sites s JOIN "
+	/* C++ callers and global fields demangled, as the query answers name them */
+	const char *sql = "SELECT s.id, " CATALOG_FN_SHOWN("f") ", s.file, s.line, s.col, " CATALOG_FIELD_SHOWN("fl")
+	                  ", fl.name, d.status FROM sites s JOIN "
 	                  "functions f ON f.id = s.caller LEFT JOIN dispatch d ON d.site = s.id LEFT JOIN fields fl "
 	                  "ON fl.id = d.field WHERE s.kind = 'indirect' ORDER BY s.id";
 	sqlite3_stmt *st = stmt(r, sql);

@@ -99,7 +99,7 @@ def walk_pairs(v, funcs, where, seen):
                       (where, sk, sym, k, x, funcs.get(sym)))
                 seen.add(sym)
             elif isinstance(x, str) and x in funcs.values() and k in ("name", "caller", "callee", "target",
-                                                                     "function", "in_function"):
+                                                                     "function", "in_function", "field", "key"):
                 check(False, "%s: %s %r has no %s beside it" % (where, k, x, sk))
             walk_pairs(x, funcs, where, seen)
     elif isinstance(v, list):
@@ -107,6 +107,53 @@ def walk_pairs(v, funcs, where, seen):
             if isinstance(x, str) and x in funcs:
                 check(False, "%s: list holds the mangled %s" % (where, x))
             walk_pairs(x, funcs, where, seen)
+
+
+def fp_globals(bc, globs, funcs):
+    """The program's mangled globals that hold functions (read from llvm-dis-22:
+    a function symbol in the initialiser), other than the ABI's special names
+    (_ZT*: vtables, construction vtables, VTTs, typeinfo): the C++ static data
+    members and namespace-scope pointers facet keys as fields of their own
+    (FIELD_GLOBAL, FIELD_ARRAY) when called through, as the test programs
+    call through every one they define."""
+    out = set()
+    for g, rest in re.findall(r"^@(_Z[\w.$]+) = (.*)$", run("llvm-dis-22", bc, "-o", "-"), re.M):
+        if g in globs and not g.startswith("_ZT") and \
+                any(("@%s" % f) in re.findall(r"@[\w.$]+", rest) for f in funcs):
+            out.add(g)
+    return out
+
+
+def check_fields(facet, base, bc, ex, globs, funcs, names, seen):
+    """The field keys of global-kind fields: shown as the global's label, the
+    symbol beside (key/key_symbol, name/symbol, the dispatch's field/field_symbol)."""
+    want = fp_globals(bc, globs, funcs)
+    got = set()
+    for s in ex["sites"]:
+        f, d = s.get("field"), s.get("dispatch") or {}
+        if not f or f.get("kind") == "struct":
+            continue
+        sym = f.get("key_symbol", f["key"])
+        if sym in globs:
+            got.add(sym)
+            check(f["key"] == globs[sym] and f["name"] == globs[sym] and f["record"] == globs[sym] and
+                  f.get("symbol") == sym, "%s explain site %d: field %s/%s/%s (symbol %s), cxxfilt %r" %
+                  (base, s["id"], f["key"], f["record"], f["name"], f.get("symbol"), globs[sym]))
+            check(d.get("field") == globs[sym] and d.get("field_symbol") == sym,
+                  "%s explain site %d: dispatch field %s/%s" % (base, s["id"], d.get("field"), d.get("field_symbol")))
+    check(want <= got, "%s: function-pointer globals %s not explained as fields (seen %s)" %
+          (base, sorted(want - got), sorted(got)))
+    text = run(facet, "fields", "--list", bc)
+    no_mangled(text, names, base + " fields --list")
+    fl = json.loads(run(facet, "fields", "--list", "--format", "json", bc))
+    walk_pairs(fl, names, base + " fields json", seen)
+    listed = {f.get("key_symbol") for f in fl["field_list"]}
+    check(want <= listed, "%s fields: %s not listed by symbol" % (base, sorted(want - listed)))
+    for f in fl["field_list"]:
+        if f.get("key_symbol") in globs:
+            check(f["key"] == globs[f["key_symbol"]] and f["name"] == f["key"] and f.get("symbol") == f["key_symbol"],
+                  "%s fields: %s beside %s" % (base, f["key"], f.get("key_symbol")))
+    return got
 
 
 def check_program(facet, src, tmp):
@@ -146,6 +193,7 @@ def check_program(facet, src, tmp):
             check("symbol" in t or not t["name"].endswith(")"), "%s explain: target %s has no symbol" % (base, t["name"]))
     for s in ex["sites"][:3]:
         no_mangled(run(facet, "pts", "--site", str(s["id"]), bc).split("points to:")[0], names, base + " pts")
+    global_fields = check_fields(facet, base, bc, ex, globs, funcs, names, seen)
 
     # the catalog's answers, text and JSON
     subprocess.run([facet, "build", bc, "-o", cat], check=True, capture_output=True)
@@ -158,7 +206,19 @@ def check_program(facet, src, tmp):
              ["closure", "main", "--out"], ["slice", "main", caller], ["dominators", "main", caller],
              ["externals"], ["graph", "--root", "main"], ["indirect-targets", loc], ["explain", str(site["id"])]]
     vtable = min(g for g in globs if g.startswith("_ZTV"))
-    verbs += [["defs", vtable], ["defs", globs[vtable]]]
+    verbs += [["defs", vtable], ["defs", globs[vtable]], ["resolution_candidates"]]
+    # a global-kind field's site, its targets' uses and field assignments, its stores' lines
+    for s in ex["sites"]:
+        f = s.get("field") or {}
+        if f.get("key_symbol") in global_fields:
+            verbs += [["explain", str(s["id"])], ["at", "%s:%d" % (base, s["line"])]]
+            for t in s["targets"]:
+                verbs.append(["uses", t.get("symbol", t["name"])])
+                uses = json.loads(run(facet, "query", "uses", verbs[-1][1], "--catalog", cat, "--format", "json"))
+                verbs += [["at", "%s:%d" % (base, a["line"])] for a in uses["field_assignments"]
+                          if a.get("field_symbol") in global_fields and a["form"] != "init"]
+    check(not global_fields or any(v[0] == "at" and v[1] != loc for v in verbs),
+          "%s: no store into a global-kind field asked about" % base)
     for v in verbs:
         where = "%s query %s" % (base, " ".join(v))
         text = run(facet, "query", *v, "--catalog", cat)

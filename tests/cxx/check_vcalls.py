@@ -13,6 +13,12 @@ Itanium demangler prints them, separated by ';'):
     @cha{A; B} @rta{...} @vta{...} @vslot{...}
 the exact targets of the virtual call sites on that line, compiled with
 `clang++-22 -g -O0`; `@cha{}` says the site is unreachable (no target).
+    @r0{...} @rpm{...}
+the same for every indirect site on the line, virtual or not (a call
+through a function pointer: a static data member, a table).
+    @GRAPH(O2){...}
+the exact targets at -O2 (and -O2 with !type metadata) of the line's sites
+(virtual ones for cha/rta/vta/vslot, every indirect one for r0/rpm).
 `@class{NAME}` on such a line: the sites' receiver's static class (the
 callgraph's virtual.class, demangled) at -O0.
 A file-level `@total cha=N rta=M ...` gives the number of edges over all
@@ -36,8 +42,9 @@ import subprocess
 import sys
 import tempfile
 
-GRAPHS = ("cha", "rta", "vta", "vslot")
-MARK = re.compile(r"@(cha|rta|vta|vslot)\{([^}]*)\}")
+GRAPHS = ("cha", "rta", "vta", "vslot", "r0", "rpm")
+VIRTUAL_ONLY = ("cha", "rta", "vta", "vslot")   # markers of these name virtual sites only
+MARK = re.compile(r"@(cha|rta|vta|vslot|r0|rpm)(\(O2\))?\{([^}]*)\}")
 CLASS = re.compile(r"@class\{([^}]*)\}")
 
 
@@ -60,9 +67,9 @@ def markers(path):
             text = f.readlines()
         for lineno, line in enumerate(text, 1):
             at = (os.path.basename(unit), lineno)
-            for g, body in MARK.findall(line):
+            for g, o2_mark, body in MARK.findall(line):
                 names = {n.strip() for n in body.split(";") if n.strip()}
-                marks.setdefault(at, {})[g] = names
+                marks.setdefault(at, {})[g + o2_mark] = names
             for body in CLASS.findall(line):
                 marks.setdefault(at, {})["class"] = body.strip()
             t = re.search(r"@total((?:\s+\w+=\d+)+)", line)
@@ -79,15 +86,35 @@ def where(s):
     return (os.path.basename(s.get("file") or ""), s["line"])
 
 
-def graph(facet, bcs, g):
+def graph(facet, bcs, g, indirect=False):
+    """The virtual sites (every indirect one with indirect) of graph g, and the functions' labels."""
     out = subprocess.run([facet, "callgraph", "--graph", g, "--format", "json", *bcs],
                          capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("facet callgraph --graph %s %s: %s" % (g, " ".join(bcs), out.stderr))
     j = json.loads(out.stdout)
     label = {f["name"]: f.get("demangled", f["name"]) for f in j["functions"]}
-    sites = [s for s in j["sites"] if "virtual" in s]
+    sites = [s for s in j["sites"] if "virtual" in s or (indirect and s.get("kind") == "indirect")]
     return sites, label
+
+
+def exact_lines(sites, label, marks, key, level, g):
+    """Every line marked `key` has sites whose targets are exactly the marked ones."""
+    bad = 0
+    by_line = {}
+    for s in sites:
+        by_line.setdefault(where(s), set()).update(label[t] for t in s["targets"])
+    for (unit, line), want in sorted(marks.items()):
+        if key not in want:
+            continue
+        if (unit, line) not in by_line:
+            bad += fail("%s:%d -%s: no %s call site on this line" %
+                        (unit, line, level, "virtual" if g in VIRTUAL_ONLY else "indirect"))
+            continue
+        got = by_line[(unit, line)]
+        if got != want[key]:
+            bad += fail("%s:%d -%s %s: targets %s, expected %s" % (unit, line, level, g, sorted(got), sorted(want[key])))
+    return bad
 
 
 # (name, clang++ flags, whether the module carries !type metadata)
@@ -121,30 +148,24 @@ def check_level(facet, src, bc, marks, totals, level):
     bad = 0
     base = os.path.basename(src)
     for g in GRAPHS:
-        sites, label = graph(facet, bc, g)
+        sites, label = graph(facet, bc, g, indirect=g not in VIRTUAL_ONLY)
+        if g not in VIRTUAL_ONLY:
+            bad += exact_lines(sites, label, marks, g if level.startswith("O0") else g + "(O2)", level, g)
+            continue
         if level.startswith("O0"):
-            by_line = {}
             for s in sites:
-                by_line.setdefault(where(s), set()).update(label[t] for t in s["targets"])
                 want = marks.get(where(s), {}).get("class")
                 if g == "cha" and want is not None and s["virtual"].get("class") != want:
                     bad += fail("%s:%d -%s: static class %s, expected %s" %
                                 (where(s)[0], s["line"], level, s["virtual"].get("class"), want))
-            for (unit, line), want in sorted(marks.items()):
-                if g not in want:
-                    continue
-                if (unit, line) not in by_line:
-                    bad += fail("%s:%d -%s: no virtual call site on this line" % (unit, line, level))
-                    continue
-                got = by_line[(unit, line)]
-                if got != want[g]:
-                    bad += fail("%s:%d -%s %s: targets %s, expected %s" %
-                                (unit, line, level, g, sorted(got), sorted(want[g])))
+            bad += exact_lines(sites, label, marks, g, level, g)
             if g in totals:
                 n = sum(len(s["targets"]) for s in sites)
                 if n != totals[g]:
                     bad += fail("%s -%s %s: %d edges at virtual sites, expected %d" % (base, level, g, n, totals[g]))
-        elif g == "cha":
+        else:
+            bad += exact_lines(sites, label, marks, g + "(O2)", level, g)
+        if not level.startswith("O0") and g == "cha":
             for s in sites:
                 want = marks.get(where(s), {}).get("cha")
                 got = {label[t] for t in s["targets"]}
