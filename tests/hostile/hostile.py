@@ -21,6 +21,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "mcp"))
 from mcpclient import Session  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from harness import Checks, compile_bc  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("-")]
 if len(args) != 2:
@@ -28,7 +30,8 @@ if len(args) != 2:
     sys.exit(2)
 FACET, SRC = (os.path.abspath(a) for a in args)
 VERBOSE = "-v" in sys.argv
-passed = failed = 0
+checks = Checks(verbose=VERBOSE, limit=600)
+check = checks.check
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -49,17 +52,6 @@ int main(int argc, char **argv) {
 def ct(s, tool, args):
     """tools/call as {"result": ...}."""
     return {"result": s.call(tool, args)}
-
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        if VERBOSE:
-            print("ok:", what)
-    else:
-        failed += 1
-        print("FAIL:", what, str(detail)[:600])
 
 
 # Under ASan: LLVM's own leaks when its reader rejects a corrupt file are
@@ -104,9 +96,9 @@ def compile_program(work, opt):
     with open(c, "w") as f:
         f.write(PROGRAM)
     bc = os.path.join(work, f"prog{opt}.bc")
-    r = subprocess.run(["clang-22", "-g", opt, "-c", "-emit-llvm", c, "-o", bc], capture_output=True, text=True)
-    if r.returncode != 0:
-        print("cannot compile:", r.stderr)
+    ok, err = compile_bc(c, bc, opt)
+    if not ok:
+        print("cannot compile:", err)
         sys.exit(1)
     return bc
 
@@ -612,8 +604,7 @@ def main():
         for name, t in tests:
             if not only or name in only.split(","):
                 t()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(checks.summary())
 
 
 main()

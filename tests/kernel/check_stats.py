@@ -26,6 +26,8 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, compile_bc  # noqa: E402
 
 
 def sources(srcdir, name):
@@ -75,7 +77,7 @@ def main():
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     facet, srcdir = sys.argv[1], sys.argv[2]
-    passed = failed = 0
+    checks = Checks()
     with tempfile.TemporaryDirectory(prefix='facet-kstats.') as work:
         for name in ('kernel_idioms', 'kernel_sections', 'static_call'):
             files, text = sources(srcdir, name)
@@ -84,23 +86,19 @@ def main():
                 bcs = []
                 for f in files:
                     bc = os.path.join(work, f'{name}{level}-{os.path.basename(f)}.bc')
-                    subprocess.run(['clang-22', '-g', level, '-c', '-emit-llvm', f, '-o', bc], check=True)
+                    ok, err = compile_bc(f, bc, level)
+                    if not ok:
+                        sys.exit(f'cannot compile {f} {level}: {err}')
                     bcs.append(bc)
                 out = subprocess.run([facet, 'stats', '--pta', '--format', 'json'] + bcs,
                                      capture_output=True, text=True)
-                if out.returncode != 0:
-                    print(f'FAIL  {name} {level}: facet stats exited {out.returncode}: {out.stderr.strip()}')
-                    failed += 1
+                if not checks.check(out.returncode == 0, f'{name} {level}: facet stats exited {out.returncode}',
+                                    out.stderr.strip()):
                     continue
                 got = json.loads(out.stdout)
                 for key, value in want.items():
-                    if got.get(key) == value:
-                        passed += 1
-                    else:
-                        failed += 1
-                        print(f'FAIL  {name} {level}: {key} is {got.get(key)}, the source says {value}')
-    print(f'{passed} passed, {failed} failed')
-    return 1 if failed else 0
+                    checks.check(got.get(key) == value, f'{name} {level}: {key} is {got.get(key)}, the source says {value}')
+    return checks.summary()
 
 
 if __name__ == '__main__':

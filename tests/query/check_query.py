@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, run
+import harness  # noqa: E402  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("-")]
 if len(args) != 3:
@@ -26,23 +29,8 @@ if len(args) != 3:
     sys.exit(2)
 FACET, QUERY, SRC = (os.path.abspath(a) for a in args)
 KEEP, VERBOSE = "-k" in sys.argv, "-v" in sys.argv
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-        if VERBOSE:
-            print("ok:", what)
-    else:
-        failed += 1
-        print("FAIL:", what)
-
-
-def run(cmd, stdin=None):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+checks = Checks(verbose=VERBOSE)
+check = checks.check
 
 
 def q(catalog, *words, binary=None):
@@ -64,8 +52,8 @@ P = "tests/query/programs/"
 
 
 def compile_bc(src, opt, out):
-    rc, _, err = run(["clang-22", "-g", opt, "-c", "-emit-llvm", "-Wall", "-Wextra", "-Werror", src, "-o", out])
-    if rc != 0:
+    ok, err = harness.compile_bc(src, out, opt, flags=("-Wall", "-Wextra", "-Werror"))
+    if not ok:
         print(f"cannot compile {src}: {err}", file=sys.stderr)
         sys.exit(2)
     return out
@@ -541,9 +529,9 @@ for t_ in threads:
     t_.join()
 check(builds_ok and not reader_failures, f"two readers during 4 rebuilds never saw a broken catalog: {reader_failures[:2]}")
 
-print(f"{passed} passed, {failed} failed")
+status = checks.summary()
 if KEEP:
     print("work directory:", work)
 else:
     shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+sys.exit(status)

@@ -22,19 +22,13 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
 FACET, QUERY, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
 TREES = os.path.join(SRC, "tests", "source", "trees")
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+checks = Checks()
+check = checks.check
 
 
 def run(args, cwd=None):
@@ -309,8 +303,7 @@ def main():
         hostile(tmp)
         queries(cat)
         callgraph_source(tmp, cat)
-    print(f"{checks - len(failures)} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":
