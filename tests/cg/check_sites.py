@@ -93,6 +93,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, compile_bc  # noqa: E402
 
 LEVELS = ("O0", "O2")
 PROGDIR = "tests/programs"
@@ -604,12 +606,9 @@ def run(cmd, cwd=None):
 
 
 def compile_c(srcdir, rel, level, out, textual=False):
-    cmd = ["clang-22", "-g", "-" + level, "-c", "-emit-llvm", rel, "-o", out]
-    if textual:
-        cmd.insert(1, "-S")
-    r = run(cmd, cwd=srcdir)
-    if r.returncode != 0:
-        raise Failure("clang-22 failed on %s at -%s:\n%s" % (rel, level, r.stderr))
+    ok, err = compile_bc(rel, out, "-" + level, cwd=srcdir, textual=textual)
+    if not ok:
+        raise Failure("clang-22 failed on %s at -%s:\n%s" % (rel, level, err))
     return out
 
 
@@ -665,7 +664,7 @@ def main(argv):
         return 1
 
     tmp = tempfile.mkdtemp(prefix="facet-sites.")
-    passed = failed = 0
+    checks = Checks(verbose=verbose)
     try:
         for unit in units:
             for level in LEVELS:
@@ -690,22 +689,15 @@ def main(argv):
                             errors.append("textual .ll input gives different JSON than the .bc of the same module")
                 except Failure as e:
                     errors.append(str(e))
-                if errors:
-                    failed += 1
-                    print("FAIL %s" % label)
+                if not checks.check(not errors, label):
                     for e in errors:
                         print("  %s: %s" % (label, e))
-                else:
-                    passed += 1
-                    if verbose:
-                        print("ok   %s" % label)
     finally:
         if keep:
             print("kept %s" % tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -18,24 +18,18 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcpclient import LATEST, Session, tool_text  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
 FACET = sys.argv[1]
-passed = failed = 0
+checks = Checks()
+check = checks.named   # check(name, cond, detail)
 
 EXPECTED_TOOLS = {
     "load_catalog", "unload_catalog", "inventory", "defs", "at", "callers", "callees", "uses", "reach",
     "closure", "slice", "dominators", "graph", "externals", "indirect_targets", "resolution_candidates", "explain",
     "record_edges", "list_overlay", "save_overlay", "load_overlay",
 }
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
 
 
 def error_code(reply):
@@ -372,8 +366,7 @@ def main():
             t()
         except Exception as e:  # a crash of the harness is a failure, named
             check(t.__name__, False, f"{type(e).__name__}: {e}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

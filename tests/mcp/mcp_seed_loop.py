@@ -40,21 +40,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcpclient import Session, tool_data, tool_text  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
 FACET, SRCDIR, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 BC = os.path.join(SRCDIR, "bench/work/bc/redis.bc")
 REDIS_SRC = os.path.join(SRCDIR, "bench/work/build/redis/src/src")
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {str(detail)[:800]}" if detail != "" else ""))
-    return cond
+checks = Checks(limit=800)
+check = checks.named   # check(name, cond, detail)
 
 
 def skip(why):
@@ -199,8 +192,7 @@ def report(answer):
 
 
 def finish():
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

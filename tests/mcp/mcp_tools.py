@@ -31,20 +31,13 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcpclient import Session, tool_data, tool_text  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
 FACET, SRCDIR = sys.argv[1], sys.argv[2]
 PROGRAM = "tests/mcp/programs/plugins.c"
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {str(detail)[:800]}" if detail != "" else ""))
-    return cond
+checks = Checks(limit=800)
+check = checks.named   # check(name, cond, detail)
 
 
 def line_of(pattern):
@@ -104,8 +97,7 @@ def main():
         run_stages(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.summary()
 
 
 def run(work):
