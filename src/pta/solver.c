@@ -50,6 +50,7 @@
  * answer. A gep found on a cycle stays on one as edges are added, so finding
  * it early never changes the answer either. */
 #include "pta/solver.h"
+#include "pta/pset.h"
 #include "util/clock.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
@@ -67,14 +68,15 @@ _Static_assert(sizeof(void *) >= 8, "ptrmap keys pack two 32-bit ids");
 #define LOC_BIT PTA_LOC_BIT
 
 typedef struct pnode {
-	sbitmap pts;        /* at a representative: its points-to set */
-	sbitmap delta;      /* ⊆ pts: not yet pushed through edges, constraints, watches */
+	/* Sets are hash-consed (pset.h): nodes with equal sets share one, and
+	 * propagating between them is an id compare. */
+	uint32_t pts;       /* at a representative: its points-to set */
+	uint32_t done;      /* ⊆ pts: the part pushed through edges, constraints, watches */
 	sbitmap succ;       /* copy successors; ids may be stale, map with find */
 	uint32_t next_field;/* next location of the same object */
 	uint32_t cx;        /* head of the complex-constraint list */
 	uint32_t cx_tail;
 	uint32_t watch;     /* head of the watch list */
-	uint32_t npts;      /* |pts|, kept so the cycle test compares sets only when sizes match */
 	uint8_t  queued;    /* on the worklist */
 	uint8_t  cx_sorted; /* cx list in sort_cx's order */
 	uint8_t  rank;      /* union by rank */
@@ -131,6 +133,7 @@ typedef struct frame { uint32_t v, cx; sbm_iter it; } frame;   /* cx: next of v'
 typedef struct fix { uint32_t c, owner; } fix;                 /* a gep found on a cycle */
 
 struct pta_solver {
+	pset_store *ps;         /* every node's pts and done */
 	VEC(pnode) vars;        /* pointer variables: ids 0, 1, ... */
 	VEC(pnode) locs;        /* locations: ids LOC_BIT | 0, 1, ... */
 	/* Kept apart from the nodes, small and dense: find() and shift() touch
@@ -174,7 +177,7 @@ struct pta_solver {
 	size_t mark_cap;
 	VEC(uint32_t) sortbuf;
 	uint32_t cur;           /* node being processed, NIL outside process() */
-	const sbitmap *cur_delta; /* its detached delta: not yet done, though not in delta */
+	uint32_t cur_done;      /* its done set before this round: its delta is not done yet */
 
 	uint32_t origin;        /* tag of the constraints added now (pta_set_origin) */
 	uint32_t cur_origin;    /* origin of what is being applied: collapses record it */
@@ -483,12 +486,8 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 static void add_loc(pta_solver *s, uint32_t dst, uint32_t loc)
 {
 	dst = find(s, dst);
-	pnode *d = N(s, dst);
-	if (sbm_set(&d->pts, loc)) {
-		d->npts++;
-		sbm_set(&d->delta, loc);
+	if (pset_add(s->ps, &N(s, dst)->pts, loc))
 		push(s, dst);
-	}
 }
 
 /* Edge a→b. A new edge carries all of pts(a): what a has already pushed
@@ -503,12 +502,8 @@ static void add_edge(pta_solver *s, uint32_t a, uint32_t b)
 		return;
 	s->st.edges++;
 	s->misordered += rank_of(s, a) <= rank_of(s, b);
-	pnode *na = N(s, a), *nb = N(s, b);
-	size_t added = sbm_union_track(&nb->pts, &na->pts, &nb->delta);
-	if (added) {
-		nb->npts += (uint32_t)added;
+	if (pset_join(s->ps, &N(s, b)->pts, N(s, a)->pts, NULL))
 		push(s, b);
-	}
 }
 
 static void queue_report(pta_solver *s, uint32_t w, uint32_t loc)
@@ -638,12 +633,8 @@ static void emit_cx(pta_solver *s, uint32_t c)
 		return;
 	}
 	uint32_t dst = find(s, x.other);
-	pnode *d = N(s, dst);
-	size_t added = sbm_union_track(&d->pts, &s->acc, &d->delta);
-	if (added) {
-		d->npts += (uint32_t)added;
+	if (pset_join_bits(s->ps, &N(s, dst)->pts, &s->acc))
 		push(s, dst);
-	}
 }
 
 /* Applies constraint c of node owner to every location in set. */
@@ -651,6 +642,19 @@ static void apply_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *s
 {
 	compute_cx(s, c, owner, set);
 	emit_cx(s, c);
+}
+
+/* The same for a stored set: a reference keeps its elements alive while
+ * applying may collapse, merge and drop the nodes that held it, and a copy
+ * of its header stays put when the store's table moves. */
+static void apply_held(pta_solver *s, uint32_t c, uint32_t owner, uint32_t set)
+{
+	if (set == PSET_EMPTY)
+		return;
+	pset_ref(s->ps, set);
+	sbitmap bits = *pset_bits(s->ps, set);
+	apply_cx(s, c, owner, &bits);
+	pset_unref(s->ps, set);
 }
 
 static int cmp_cx(const void *a, const void *b, void *ctx)
@@ -699,7 +703,7 @@ static void append_cx(pta_solver *s, uint32_t n, uint32_t c, uint32_t tail)
 /* Merges representative b into representative a (or a into b, by rank).
  * The survivor must redo what either side has not done: a location that only
  * one of them had processed is still new to the other's edges, constraints
- * and watches, so the new delta is pts \ (done(a) ∩ done(b)). */
+ * and watches, so its done set is done(a) ∩ done(b). */
 static void merge(pta_solver *s, uint32_t a, uint32_t b)
 {
 	if (N(s, a)->rank < N(s, b)->rank) {
@@ -713,26 +717,20 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 	*PAR(s, b) = a;
 	s->st.merged++;
 
-	sbitmap common = {0}, done_b = {0};
-	sbm_diff(&common, &A->pts, &A->delta);
-	sbm_diff(&done_b, &B->pts, &B->delta);
 	/* A collapse inside process() can merge away the node being processed;
-	 * its detached delta is not done. (If that node survives instead,
+	 * the delta it is pushing is not done. (If that node survives instead,
 	 * process() goes on pushing the delta through the joined lists.) */
-	if (b == s->cur)
-		sbm_subtract(&done_b, s->cur_delta);
-	sbm_intersect(&common, &done_b);
-	sbm_union(&A->pts, &B->pts);
-	A->npts = (uint32_t)sbm_count(&A->pts);
-	sbm_diff(&A->delta, &A->pts, &common);
-	sbm_free(&common);
-	sbm_free(&done_b);
+	uint32_t common = pset_intersect(s->ps, A->done, b == s->cur ? s->cur_done : B->done);
+	pset_join(s->ps, &A->pts, B->pts, NULL);
+	pset_unref(s->ps, A->done);
+	A->done = common;
+	pset_unref(s->ps, B->pts);
+	pset_unref(s->ps, B->done);
+	B->pts = B->done = PSET_EMPTY;
 
 	sbm_union(&A->succ, &B->succ);
 	sbm_reset(&A->succ, a);
 	sbm_reset(&A->succ, b);
-	sbm_free(&B->pts);
-	sbm_free(&B->delta);
 	sbm_free(&B->succ);
 
 	if (B->cx != NIL)
@@ -746,7 +744,7 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 		A->watch = B->watch;
 		B->watch = NIL;
 	}
-	if (!sbm_empty(&A->delta))
+	if (A->done != A->pts)
 		push(s, a);
 }
 
@@ -893,7 +891,6 @@ static void tarjan(pta_solver *s, uint32_t root, int flow)
 static size_t apply_fixes(pta_solver *s)
 {
 	size_t n = 0;
-	sbitmap set = {0};
 	for (size_t i = 0; i < s->fixes.len; i++) {
 		fix f = s->fixes.items[i];
 		if (s->cxs.items[f.c].kind != CX_GEP)
@@ -901,10 +898,8 @@ static size_t apply_fixes(pta_solver *s)
 		s->cxs.items[f.c].kind = CX_GEP_PWC;
 		s->st.pwc_geps++;
 		n++;
-		sbm_copy(&set, &N(s, find(s, f.owner))->pts);
-		apply_cx(s, f.c, f.owner, &set);
+		apply_held(s, f.c, f.owner, N(s, find(s, f.owner))->pts);
 	}
-	sbm_free(&set);
 	VEC_CLEAR(&s->fixes);
 	return n;
 }
@@ -938,18 +933,21 @@ static size_t flow_pass_timed(pta_solver *s)
 static void process(pta_solver *s, uint32_t n)
 {
 	pnode *v = N(s, n);
-	if (*PAR(s, n) != n || sbm_empty(&v->delta))
+	if (*PAR(s, n) != n || v->pts == v->done)
 		return;
 	s->st.iterations++;
 	s->since_ranked++;
-	/* Detach the delta: everything below may add to pts(n) again. Its buffer
-	 * is freed after, not handed back to the node as the next delta's: an
-	 * idle node would keep the capacity of the last delta it passed on, and
-	 * over all nodes that is a second copy of the widest sets. */
-	sbitmap d = v->delta;
-	sbm_init(&v->delta);
+	/* The delta is what pts(n) gained since n was last processed; from now
+	 * on all of pts is done, and what is added below waits for the next
+	 * round. Held by reference: merges below may drop the node's. */
+	uint32_t all = v->pts, old = v->done;
+	uint32_t delta = pset_diff(s->ps, all, old);
+	pset_ref(s->ps, all);
+	pset_ref(s->ps, all);
+	v->done = all;                 /* old's reference passes to cur_done */
+	sbitmap d = *pset_bits(s->ps, delta);
 	s->cur = n;
-	s->cur_delta = &d;
+	s->cur_done = old;
 
 	/* Following the list after a merge is fine: the list n's joined. */
 	if (!N(s, n)->cx_sorted)
@@ -962,12 +960,8 @@ static void process(pta_solver *s, uint32_t n)
 		prev = c;
 	}
 	s->cur = NIL;
-	s->cur_delta = NULL;
-	if (*PAR(s, n) != n) {
-		/* A collapse merged n away; the survivor's delta includes d (see merge). */
-		sbm_free(&d);
+	if (*PAR(s, n) != n)   /* a collapse merged n away; the survivor redoes d (see merge) */
 		goto searches;
-	}
 	for (uint32_t w = N(s, n)->watch; w != NIL; w = s->watches.items[w].next) {
 		unsigned l;
 		SBM_FOREACH(&d, l) queue_report(s, w, l);
@@ -977,28 +971,28 @@ static void process(pta_solver *s, uint32_t n)
 		uint32_t r = find(s, m);
 		if (r == n)
 			continue;
-		pnode *src = N(s, n), *dst = N(s, r);
-		size_t added = sbm_union_track(&dst->pts, &d, &dst->delta);
-		if (added) {
-			dst->npts += (uint32_t)added;
+		/* Every successor already holds old (n pushed it, or the edge came
+		 * with all of pts), so merging d in place gives pts ∪ all. */
+		pnode *dst = N(s, r);
+		if (pset_join(s->ps, &dst->pts, all, &d))
 			push(s, r);
-		}
-		/* Lazy cycle detection's trigger: sizes first, then the pairs
-		 * already tested, and only then the sets. An edge that is not on a
-		 * cycle keeps equal sets at both ends for ever (a -O0 stack slot and
-		 * the load of it), so comparing before consulting `checked` compared
-		 * the whole set again at every propagation: cubic on a chain of
-		 * calls at -O0 (bench/gen-pathological.py chain). */
-		if (s->cycle_detection && dst->npts == src->npts) {
+		/* Lazy cycle detection's trigger: equal sets (an id compare), then
+		 * the pairs already tested. An edge that is not on a cycle keeps
+		 * equal sets at both ends for ever (a -O0 stack slot and the load
+		 * of it), so each pair is tested once. */
+		if (s->cycle_detection && dst->pts == N(s, n)->pts) {
 			void *key = (void *)(uintptr_t)(((uint64_t)n + 1) << 32 | r);
-			if (!ptrmap_get(&s->checked, key) && sbm_equal(&dst->pts, &src->pts)) {
+			if (!ptrmap_get(&s->checked, key)) {
 				ptrmap_put(&s->checked, key, (void *)1);
 				VEC_PUSH(&s->cands, r);
 			}
 		}
 	}
-	sbm_free(&d);
 searches:
+	pset_unref(s->ps, all);
+	pset_unref(s->ps, delta);
+	pset_unref(s->ps, old);
+	s->cur_done = PSET_EMPTY;
 	/* Geps that shifted their own output: look for the cycle they are on. */
 	for (size_t i = 0; i < s->pwc_cands.len; i++) {
 		fix f = s->pwc_cands.items[i];
@@ -1018,19 +1012,47 @@ static void canonicalize(pta_solver *s)
 {
 	if (sbm_empty(&s->stale))
 		return;
+	/* Shared sets are rewritten once: old id + 1 → new id + 1. The old ones
+	 * stay referenced until the end, so no id in the map is reused. */
+	ptrmap seen;
+	ptrmap_init(&seen);
+	VEC(uint32_t) held = {0};
 	sbitmap hit = {0};
 	for (size_t i = 0; i < nnodes(s); i++) {
 		uint32_t n = nth_node(s, i);
 		pnode *v = N(s, n);
-		if (*PAR(s, n) != n || !sbm_intersects(&v->pts, &s->stale))
+		if (*PAR(s, n) != n || v->pts == PSET_EMPTY)
 			continue;
-		sbm_copy(&hit, &v->pts);
-		sbm_intersect(&hit, &s->stale);
-		sbm_subtract(&v->pts, &s->stale);
-		unsigned l;
-		SBM_FOREACH(&hit, l) sbm_set(&v->pts, canon(s, l));
-		v->npts = (uint32_t)sbm_count(&v->pts);
+		uint32_t old = v->pts, now;
+		void *got = ptrmap_get(&seen, (void *)(uintptr_t)(old + 1));
+		if (got) {
+			now = (uint32_t)((uintptr_t)got - 1);
+			pset_ref(s->ps, now);
+		} else if (!sbm_intersects(pset_bits(s->ps, old), &s->stale)) {
+			continue;
+		} else {
+			sbitmap set = {0};
+			sbm_copy(&set, pset_bits(s->ps, old));
+			sbm_copy(&hit, &set);
+			sbm_intersect(&hit, &s->stale);
+			sbm_subtract(&set, &s->stale);
+			unsigned l;
+			SBM_FOREACH(&hit, l) sbm_set(&set, canon(s, l));
+			now = pset_intern(s->ps, &set);
+			ptrmap_put(&seen, (void *)(uintptr_t)(old + 1), (void *)(uintptr_t)(now + 1));
+			VEC_PUSH(&held, old);   /* v's reference, kept till the end */
+			pset_ref(s->ps, old);
+		}
+		pset_unref(s->ps, v->done);
+		pset_unref(s->ps, old);
+		v->pts = now;
+		v->done = now;   /* at a fixpoint everything is done */
+		pset_ref(s->ps, now);
 	}
+	for (size_t i = 0; i < held.len; i++)
+		pset_unref(s->ps, held.items[i]);
+	VEC_FREE(&held);
+	ptrmap_free(&seen);
 	sbm_free(&hit);
 }
 
@@ -1114,6 +1136,7 @@ void pta_solve(pta_solver *s)
 pta_solver *pta_new(pta_on_new on_new, void *ctx)
 {
 	pta_solver *s = xcalloc(1, sizeof *s);
+	s->ps = pset_new();
 	ptrmap_init(&s->fields);
 	ptrmap_init(&s->checked);
 	s->on_new = on_new;
@@ -1139,12 +1162,9 @@ void pta_free(pta_solver *s)
 	if (s->trace && getenv("FACET_PTA_TRACE"))
 		fclose(s->trace);
 #endif
-	for (size_t i = 0; i < nnodes(s); i++) {
-		pnode *v = N(s, nth_node(s, i));
-		sbm_free(&v->pts);
-		sbm_free(&v->delta);
-		sbm_free(&v->succ);
-	}
+	for (size_t i = 0; i < nnodes(s); i++)
+		sbm_free(&N(s, nth_node(s, i))->succ);
+	pset_free(s->ps);
 	for (size_t i = 0; i < s->watches.len; i++)
 		sbm_free(&s->watches.items[i].reported);
 	VEC_FREE(&s->vars);
@@ -1284,13 +1304,7 @@ static void add_cx(pta_solver *s, uint8_t kind, unsigned n, unsigned other, int6
 	VEC_PUSH(&s->cxs, x);
 	n = find(s, n);
 	append_cx(s, n, c, c);
-	pnode *v = N(s, n);
-	if (sbm_empty(&v->pts))
-		return;
-	sbitmap done = {0};
-	sbm_diff(&done, &v->pts, &v->delta);
-	apply_cx(s, c, n, &done);
-	sbm_free(&done);
+	apply_held(s, c, n, N(s, n)->done);
 }
 
 void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off)
@@ -1346,11 +1360,8 @@ void pta_watch(pta_solver *s, unsigned node, unsigned tag)
 	s->watches.items[w].next = v->watch;
 	v->watch = w;
 	/* What n already processed is reported now; its delta when processed. */
-	sbitmap done = {0};
-	sbm_diff(&done, &v->pts, &v->delta);
 	unsigned l;
-	SBM_FOREACH(&done, l) queue_report(s, w, l);
-	sbm_free(&done);
+	SBM_FOREACH(pset_bits(s->ps, v->done), l) queue_report(s, w, l);
 }
 
 /* ---- queries ---- */
@@ -1358,7 +1369,7 @@ void pta_watch(pta_solver *s, unsigned node, unsigned tag)
 const sbitmap *pta_pts(const pta_solver *s, unsigned node)
 {
 	check_node(s, node);
-	return &N(s, find_const(s, node))->pts;
+	return pset_bits(s->ps, N(s, find_const(s, node))->pts);
 }
 
 unsigned pta_loc_object(const pta_solver *s, unsigned node)
@@ -1421,11 +1432,16 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 		uint32_t n = nth_node(s, i);
 		const pnode *v = N(s, n);
 		if (*PAR(s, n) == n)
-			out->pts_entries += sbm_count(&v->pts);
-		out->pts_bytes += sbm_bytes(&v->pts);
-		out->delta_bytes += sbm_bytes(&v->delta);
+			out->pts_entries += pset_count(s->ps, v->pts);
 		out->succ_bytes += sbm_bytes(&v->succ);
 	}
+	/* Each distinct set once, with the store's tables. No delta is stored: a
+	 * node's delta is a difference of two stored sets, made while it is
+	 * processed, so delta_bytes stays 0. */
+	pset_stats ps;
+	pset_get_stats(s->ps, &ps);
+	out->pts_bytes = ps.bytes;
+	out->distinct_sets = ps.live;
 	for (size_t i = 0; i < s->watches.len; i++)
 		out->reported_bytes += sbm_bytes(&s->watches.items[i].reported);
 	out->set_bytes = out->pts_bytes + out->delta_bytes + out->succ_bytes + out->reported_bytes;

@@ -155,11 +155,13 @@ typedef struct pta_stats {
 	unsigned pwc_geps;          /* geps found on positive-weight cycles (now gep_var) */
 	size_t   pts_entries;       /* Σ |pts| over representative nodes */
 	size_t   set_bytes;         /* heap bytes held by sets: the sum of the four below */
-	size_t   pts_bytes, delta_bytes, succ_bytes, reported_bytes; /* points-to sets, deltas, copy edges, watches' */
+	size_t   pts_bytes, delta_bytes, succ_bytes, reported_bytes; /* points-to sets (each distinct one once),
+	                               deltas (0: not stored), copy edges, watches' */
 	size_t   node_bytes;        /* the node records (variables, locations: allocated capacity) with their
 	                               union-find parents and location records */
 	size_t   cx_bytes;          /* complex constraints and watches (capacity) */
 	size_t   map_bytes;         /* the (object, offset) and tested-edge hash maps, the objects */
+	size_t   distinct_sets;     /* points-to sets stored: equal sets are stored once */
 	double   seconds_solve;     /* inside pta_solve, callbacks included */
 	double   seconds_flow;      /* of which whole-graph passes (copy cycles, positive-weight cycles, order) */
 	double   seconds_lcd;       /* of which lazy cycle detection's searches */
