@@ -23,24 +23,7 @@
 /* The query verbs' --help lines, from the verb registry. */
 static void usage(FILE *out)
 {
-	char *verbs = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&verbs, &len);
-	const char *sep = "";   /* the text's {{verbs}} line has its own newline */
-	for (const query_verb_info *v = query_verb_table; mem && v->name; v++) {
-		if (v->group != QV_QUERY)
-			continue;
-		char head[64];
-		snprintf(head, sizeof head, "%s%s%s", v->cli, *v->usage ? " " : "", v->usage);
-		for (const char *line = v->summary; *line; head[0] = 0) {
-			size_t n = strcspn(line, "\n");
-			fprintf(mem, "%s  %-26s %.*s", sep, head, (int)n, line);
-			sep = "\n";
-			line += n + (line[n] == '\n');
-		}
-	}
-	if (mem)
-		fclose(mem);
+	char *verbs = query_verb_help(QV_QUERY, false);
 	cli_help(out, "query", (const cli_help_value[]){{"verbs", verbs ? verbs : ""}, {"graphs", cg_graph_list()}, {NULL, NULL}});
 	free(verbs);
 }

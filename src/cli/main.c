@@ -42,23 +42,6 @@ static const command commands[] = {
 	{"completion", cmd_completion, "print a bash completion script (source <(facet completion bash))"},
 };
 
-/* The names of one group of query verbs, space-separated (malloc'd). */
-static char *words(query_verb_group group)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *mem = open_memstream(&s, &n);
-	const char *sep = "";
-	for (const query_verb_info *v = query_verb_table; mem && v->name; v++)
-		if (v->group == group) {
-			fprintf(mem, "%s%s", sep, v->cli);
-			sep = " ";
-		}
-	if (mem)
-		fclose(mem);
-	return s;
-}
-
 /* The graph names, space-separated (malloc'd). */
 static char *graph_names(void)
 {
@@ -103,7 +86,8 @@ static int cmd_completion(int argc, char **argv)
 		fputs("facet completion: error: name the shell: facet completion bash\n", stderr);
 		return EXIT_USAGE;
 	}
-	char *names = command_list(true), *graphs = graph_names(), *query = words(QV_QUERY), *overlay = words(QV_OVERLAY);
+	char *names = command_list(true), *graphs = graph_names(), *query = query_verb_help(QV_QUERY, true),
+	     *overlay = query_verb_help(QV_OVERLAY, true);
 	cli_help(stdout, "completion-bash",
 	         (const cli_help_value[]){{"commands", names}, {"graphs", graphs},
 	                                  {"query_verbs", query}, {"overlay_verbs", overlay}, {NULL, NULL}});

@@ -117,5 +117,9 @@ const query_verb_info *query_verb_find(const char *name);
 const query_verb_info *query_verb_find_cli(const char *name, query_verb_group group);
 /* How many positional arguments v takes on the command line (0..2). */
 unsigned query_verb_n_args(const query_verb_info *v);
+/* The --help lines of group's verbs ("  CLI USAGE  summary", one per summary
+ * line, '\n' between, none after the last), or their cli names space-separated
+ * (completion); malloc'd. */
+char *query_verb_help(query_verb_group group, bool names_only);
 
 #endif

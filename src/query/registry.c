@@ -11,6 +11,8 @@
  * proven). */
 #include "query/internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the arguments, as agents see them -------------------------------------------------- */
@@ -382,4 +384,32 @@ const query_verb_info *query_verb_find_cli(const char *name, query_verb_group gr
 unsigned query_verb_n_args(const query_verb_info *v)
 {
 	return (unsigned)(v->args[0] != NULL) + (unsigned)(v->args[1] != NULL);
+}
+
+char *query_verb_help(query_verb_group group, bool names_only)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	const char *sep = "";
+	for (const query_verb_info *v = query_verb_table; mem && v->name; v++) {
+		if (v->group != group)
+			continue;
+		if (names_only) {
+			fprintf(mem, "%s%s", sep, v->cli);
+			sep = " ";
+			continue;
+		}
+		char head[64];
+		snprintf(head, sizeof head, "%s%s%s", v->cli, *v->usage ? " " : "", v->usage);
+		for (const char *line = v->summary; *line; head[0] = 0) {
+			size_t n = strcspn(line, "\n");
+			fprintf(mem, "%s  %-26s %.*s", sep, head, (int)n, line);
+			sep = "\n";
+			line += n + (line[n] == '\n');
+		}
+	}
+	if (mem)
+		fclose(mem);
+	return text;
 }
