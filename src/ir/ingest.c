@@ -14,6 +14,7 @@
 #include "ir/sections.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -785,6 +786,13 @@ ir_program *ir_ingest(const char *const *paths, unsigned n, const ingest_options
 	guard_end();
 	LLVMDisposeModule(mod);
 	LLVMContextDispose(ctx);
+#ifdef __GLIBC__
+	/* The module was millions of small blocks; freed, they stay in glibc's
+	 * heap, resident, while the analyses' large arrays are mapped afresh
+	 * beside them (a kernel's 649 MB bitcode left 6.4 GiB resident after
+	 * ingest). Give the free pages back. */
+	malloc_trim(0);
+#endif
 	return p;
 }
 
