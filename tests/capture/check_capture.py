@@ -26,14 +26,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+checks = Checks(limit=2000)
+check = checks.check
 
 
 FILES = {
@@ -127,9 +124,9 @@ def write_project(root):
 
 def run(cmd, cwd, env=None, expect=0):
     r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    if expect is not None and r.returncode != expect:
-        FAILS.append("%s exited %d (expected %d): %s" % (" ".join(cmd), r.returncode, expect, r.stderr[-2000:]))
-        print("FAIL:", FAILS[-1])
+    if expect is not None:
+        checks.check(r.returncode == expect, "%s exited %d (expected %d)" % (" ".join(cmd), r.returncode, expect),
+                     r.stderr[-2000:])
     return r
 
 
@@ -936,11 +933,7 @@ def main():
     else:
         for opt in ("-O0 -g", "-O2"):
             project(facet, opt)
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

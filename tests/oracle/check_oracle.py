@@ -35,7 +35,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from harness import Checks, run as harness_run  # noqa: E402  (tests/lib/harness.py)
+from harness import Checks, compile_bc, run as harness_run  # noqa: E402  (tests/lib/harness.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SITE_RE = re.compile(r"/\*\s*SITE\s+(\w+)\s*\*/")
@@ -61,9 +61,8 @@ class Ctx:
             bcs = []
             for src in sources:
                 bc = os.path.join(self.work, f"{name}.{os.path.basename(src)}.{opt}.bc")
-                rc, _, err = run(["clang-22", "-g", f"-{opt}", "-c", "-emit-llvm", "-Wall", "-Wextra", "-Werror",
-                                  "-o", bc, src])
-                if rc != 0:
+                ok, err = compile_bc(src, bc, f"-{opt}", flags=("-Wall", "-Wextra", "-Werror"))
+                if not ok:
                     raise RuntimeError(f"clang-22 failed on {src}: {err.strip()}")
                 bcs.append(bc)
             self.bcs[key] = bcs
@@ -240,7 +239,7 @@ def check_prompts(x, name, analysed, bcs, fake, tfile, opt):
         dst = os.path.join(moved_src, os.path.basename(s))
         shutil.copy(s, dst)
         bc = os.path.join(x.work, f"moved.{opt}.{os.path.basename(s)}.bc")
-        run(["clang-22", "-g", f"-{opt}", "-c", "-emit-llvm", "-o", bc, dst])
+        compile_bc(dst, bc, f"-{opt}")
         mbcs.append(bc)
     root = os.path.join(x.work, f"root.{opt}")
     shutil.rmtree(root, ignore_errors=True)
