@@ -7,7 +7,8 @@
 #   bench/kernel.sh config      unpack the tree and make the tinyconfig+ configuration
 #   bench/kernel.sh build       build vmlinux and keep its merged bitcode as $KWORK/vmlinux.bc
 #   bench/kernel.sh analyse     opt-22 -passes=print-callgraph (the reference), facet build
-#                               (time, peak memory, RSS every 2 s), facet stats --pta, and
+#                               (time, peak memory, RSS every 2 s, each phase's end logged,
+#                               stopped above RSS_LIMIT_KIB), facet stats --pta, and
 #                               bench/kernel-check.py (issue 17's acceptance checks, figures)
 #   bench/kernel.sh all         the four in order (the default)
 #   bench/kernel.sh progress    how far a build is: units compiled to bitcode so far, of how many
@@ -176,14 +177,21 @@ step_progress() {
 	tail -1 "$LOGS/build.log" 2>/dev/null || true
 }
 
-# Peak RSS of PID (and its children) every 2 s into FILE as "SECONDS KIB" lines.
+# RSS of PID (and its children) every 2 s into FILE as "SECONDS KIB" lines; above
+# RSS_LIMIT_KIB (default 15 GiB, the issue's budget with room for the machine) the process is
+# stopped and a "STOPPED" line says when: facet's phase log (FACET_PROGRESS_LOG=1, in its
+# log file) then says which phases ended and what each held.
 sample_rss() {
-	local pid=$1 out=$2 t0=$SECONDS
+	local pid=$1 out=$2 t0=$SECONDS limit=${RSS_LIMIT_KIB:-15728640}
 	: > "$out"
 	while kill -0 "$pid" 2>/dev/null; do
 		local kib
 		kib=$(ps -o rss= --pid "$pid" --ppid "$pid" 2>/dev/null | awk '{s += $1} END {print s + 0}')
 		echo "$((SECONDS - t0)) $kib" >> "$out"
+		if [ "$kib" -gt "$limit" ]; then
+			echo "STOPPED at $((SECONDS - t0)) s: RSS $kib KiB over RSS_LIMIT_KIB=$limit" >> "$out"
+			pkill -TERM -P "$pid"; kill -TERM "$pid"
+		fi
 		sleep 2
 	done
 }
@@ -198,7 +206,8 @@ step_analyse() {
 		2> "$LOGS/opt-callgraph.txt" || die "opt-22 failed on $bc"
 	grep -E 'Elapsed|Maximum resident' "$LOGS/opt-callgraph.time"
 	echo "kernel.sh: facet build (log $LOGS/facet-build.log; RSS every 2 s in $LOGS/facet-build.rss)"
-	/usr/bin/time -v -o "$LOGS/facet-build.time" "$facet" build "$bc" -o "$cat" > "$LOGS/facet-build.log" 2>&1 &
+	FACET_PROGRESS_LOG=1 /usr/bin/time -v -o "$LOGS/facet-build.time" "$facet" build "$bc" -o "$cat" \
+		> "$LOGS/facet-build.log" 2>&1 &
 	local pid=$!
 	sample_rss "$pid" "$LOGS/facet-build.rss" &
 	local sampler=$!
@@ -207,8 +216,8 @@ $(tail -20 "$LOGS/facet-build.log")"
 	wait "$sampler"
 	grep -E 'Elapsed|Maximum resident' "$LOGS/facet-build.time"
 	echo "kernel.sh: facet stats --pta"
-	/usr/bin/time -v -o "$LOGS/facet-stats.time" "$facet" stats --pta --format json "$bc" > "$LOGS/facet-stats.json" \
-		2> "$LOGS/facet-stats.err" || die "facet stats failed: $(tail -5 "$LOGS/facet-stats.err")"
+	FACET_PROGRESS_LOG=1 /usr/bin/time -v -o "$LOGS/facet-stats.time" "$facet" stats --pta --format json "$bc" \
+		> "$LOGS/facet-stats.json" 2> "$LOGS/facet-stats.err" || die "facet stats failed: $(tail -5 "$LOGS/facet-stats.err")"
 	grep -E 'Elapsed|Maximum resident' "$LOGS/facet-stats.time"
 	python3 "$BENCH/kernel-check.py" --src "$SRC" --catalog "$cat" --facet "$facet" --json "$LOGS/check.json"
 }
