@@ -21,6 +21,7 @@ typedef struct scan {
 	bool *role;              /* by function id: may carve (see wrappers.h); grown here */
 	bool role_grew;          /* out: a callee was given the role */
 	bool carves;             /* out: a returned value is carved from a block */
+	int copies;              /* f copies memory (see copies_memory): 0 not known yet, 1 no, 2 yes */
 	intmap state;            /* value id -> state (absent: 0) */
 	intmap allocas;          /* value id -> 1 for f's stack slots */
 	intmap bases;            /* block_base: values already seen in this search */
@@ -59,13 +60,87 @@ static bool is_slot(scan *sc, unsigned v)
 
 static bool qualifies(scan *sc, unsigned v);
 
+/* A library function that copies memory (memcpy, memmove, realloc). */
+static bool lib_copies(const ir_function *g)
+{
+	const lib_model *m = g->defined ? NULL : lib_model_find(g->name);
+	for (unsigned e = 0; m && e < m->n_effects; e++)
+		if (m->effects[e].kind == LIB_COPY_MEM)
+			return true;
+	return false;
+}
+
+/* f, or a wrapper it calls (two levels down), calls a library function that
+ * copies memory. */
+static bool calls_copier(const ir_program *p, const ir_function *f, const bool *wrapper, int depth)
+{
+	for (unsigned i = 0; i < f->n_stmts; i++) {
+		const ir_stmt *s = &p->stmts[f->first_stmt + i];
+		const ir_site *site = s->op == ST_CALL ? &p->sites[s->site] : NULL;
+		if (!site || site->kind != SITE_DIRECT || !site->callee)
+			continue;
+		if (lib_copies(site->callee))
+			return true;
+		if (site->callee->defined && wrapper[site->callee->id] && depth < 2 &&
+		    calls_copier(p, site->callee, wrapper, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* Whether f copies memory: a growing table moves its contents into the new
+ * block (memcpy, realloc) and is no pool, whose blocks are never copied. */
+static bool copies_memory(scan *sc)
+{
+	if (!sc->copies)
+		sc->copies = calls_copier(sc->p, sc->f, sc->wrapper, 0) ? 2 : 1;
+	return sc->copies == 2;
+}
+
+/* -O0: load d reloads a stack slot of f into which some store puts the
+ * result of an allocation made by f, possibly through copies, geps and
+ * other slots (`hdr = get_small(n); ... data = (char *)hdr;`). Only where a
+ * block may come from is asked, not what else the slot holds. */
+static bool fresh_in_slot(scan *sc, const ir_stmt *d, int depth)
+{
+	if (d->offset != 0 || !is_slot(sc, d->src) || depth > 4)
+		return false;
+	unsigned n;
+	const ir_stmt *st = stmts(sc, &n);
+	for (unsigned k = 0; k < n; k++) {
+		if (st[k].op != ST_STORE || st[k].dst != d->src || st[k].offset != 0)
+			continue;
+		unsigned v = st[k].src;
+		for (int hops = 0; v != IR_NONE && hops < 8; hops++) {
+			unsigned next = IR_NONE;
+			for (unsigned i = 0; i < n && next == IR_NONE; i++) {
+				const ir_stmt *e = &st[i];
+				if (e->op == ST_CALL && sc->p->sites[e->site].result == v) {
+					if (allocates(sc, &sc->p->sites[e->site]))
+						return true;
+					break;
+				}
+				if (e->dst != v)
+					continue;
+				if (e->op == ST_COPY || e->op == ST_GEP)
+					next = e->src;
+				else if (e->op == ST_LOAD && fresh_in_slot(sc, e, depth + 1))
+					return true;
+			}
+			v = next;
+		}
+	}
+	return false;
+}
+
 /* u is a block's address: not a stack slot of f, and every definition of it
  * (a phi has several) that is a gep or a copy is of a block's address too;
- * *var is set when a gep on the way has a variable offset. Where the block
- * came from (read from the pool, just allocated, a parameter) does not
- * matter: the role says the function is an allocator, this only says what
- * it returns is carved. */
-static bool block_base(scan *sc, unsigned u, int depth, bool *var)
+ * *var is set when a gep on the way has a variable offset, *fresh when a
+ * definition is an allocation made by f (a call of an allocator or a
+ * wrapper). Where the block came from (read from the pool, just allocated,
+ * a parameter) does not matter when f has the role; without it, a block
+ * that f allocates itself on some path says f is a pool (see wrappers.h). */
+static bool block_base(scan *sc, unsigned u, int depth, bool *var, bool *fresh)
 {
 	if (u == IR_NONE || depth > 16 || is_slot(sc, u))
 		return false;
@@ -78,10 +153,16 @@ static bool block_base(scan *sc, unsigned u, int depth, bool *var)
 	const ir_stmt *st = stmts(sc, &n);
 	for (unsigned i = 0; i < n; i++) {
 		const ir_stmt *d = &st[i];
+		if (d->op == ST_CALL && sc->p->sites[d->site].result == u) {
+			*fresh |= allocates(sc, &sc->p->sites[d->site]);
+			continue;
+		}
+		if (d->op == ST_LOAD && d->dst == u && !*fresh)
+			*fresh = fresh_in_slot(sc, d, 0);
 		if (d->dst != u || (d->op != ST_GEP && d->op != ST_COPY))
 			continue;
 		*var |= d->op == ST_GEP && d->var_offset;
-		if (!block_base(sc, d->src, depth + 1, var))
+		if (!block_base(sc, d->src, depth + 1, var, fresh))
 			return false;
 	}
 	return true;
@@ -89,13 +170,16 @@ static bool block_base(scan *sc, unsigned u, int depth, bool *var)
 
 /* gep is a pointer carved out of a block: a chain of geps, one at least with
  * a variable offset, from a block's address: `BLOCK_DATA(pool->block) +
- * (size - left)`. */
+ * (size - left)`; by an allocator by role, or by a pool that allocates the
+ * block itself on some path and copies no memory. */
 static bool carved(scan *sc, const ir_stmt *gep)
 {
-	bool var = gep->var_offset;
+	bool var = gep->var_offset, fresh = false;
 	intmap_free(&sc->bases);
 	intmap_init(&sc->bases);
-	return block_base(sc, gep->src, 0, &var) && var;
+	if (!block_base(sc, gep->src, 0, &var, &fresh) || !var)
+		return false;
+	return sc->role[sc->f->id] || (fresh && !copies_memory(sc));
 }
 
 /* A -O0 stack slot that only ever holds qualifying values at offset 0 and is
@@ -152,7 +236,7 @@ static bool qualifies(scan *sc, unsigned v)
 				sc->role[site->callee->id] = true;
 				sc->role_grew = true;
 			}
-		} else if (s->op == ST_GEP && s->dst == v && sc->role[sc->f->id] && carved(sc, s)) {
+		} else if (s->op == ST_GEP && s->dst == v && carved(sc, s)) {
 			defs++;
 			sc->carves = true;
 		} else if (s->op == ST_COPY && s->dst == v) {
@@ -270,7 +354,7 @@ static bool is_wrapper(const ir_program *p, const ir_function *f, const bool *wr
 {
 	if (!f->defined || !f->returns_tracked || f->n_stmts == 0)
 		return false;
-	scan sc = {p, f, wrapper, role, false, false, {0}, {0}, {0}};
+	scan sc = {p, f, wrapper, role, false, false, 0, {0}, {0}, {0}};
 	intmap_init(&sc.state);
 	intmap_init(&sc.allocas);
 	intmap_init(&sc.bases);
