@@ -79,7 +79,8 @@ static unsigned node_of(extractor *x, unsigned value)
 
 static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
 {
-	unsigned obj = pta_object(x->s, size, kind == OBJ_FUNCTION ? PTA_OBJ_CODE : 0);
+	unsigned obj = pta_object(x->s, size,
+	                          kind == OBJ_FUNCTION ? PTA_OBJ_CODE : kind == OBJ_HEAP ? PTA_OBJ_ELEMENTS_BY_STRIDE : 0);
 	pta_obj_info info = {kind, index, context};
 	while (x->objects.len <= obj) {
 		pta_obj_info none = {OBJ_LIBRARY, IR_NONE, IR_NONE};

@@ -402,6 +402,19 @@ static uint32_t canon(const pta_solver *s, uint32_t loc)
 	return loc;
 }
 
+/* The widest element a stride may name in memory of no known layout. */
+#define HEAP_ELEM_MAX (1u << 20)
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 static void merge(pta_solver *s, uint32_t a, uint32_t b);
 
 /* All fields of obj become its offset-0 location: contents merge, and the
@@ -435,7 +448,7 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 static void fold(pta_solver *s, uint32_t obj)
 {
 	pobj *o = &s->objs.items[obj];
-	if (o->elem || o->collapsed)
+	if (o->elem == o->arr || o->collapsed)   /* folded already, or (memory by stride) to a wider element */
 		return;
 	o->elem = o->arr;
 	for (uint32_t f = s->objs.items[obj].fields; f != NIL; f = N(s, f)->next_field) {
@@ -606,8 +619,18 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 			/* A whole number of elements of an array (a variable index of
 			 * that stride, a pointer stepping by it in a loop) lands on
 			 * the same field of some element: the field itself. */
-			uint32_t e = s->objs.items[LOBJ(s, l)].arr;
-			if (e && !s->objs.items[LOBJ(s, l)].collapsed && x.off && x.off % e == 0) {
+			pobj *o = &s->objs.items[LOBJ(s, l)];
+			/* The strides name the element: their gcd, whatever order they
+			 * come in (a narrower one folds the object again). One of a
+			 * pointer or less holds one field: the object collapses (and
+			 * is reported so). */
+			if (!o->collapsed && (o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && x.off > 8) {
+				uint64_t g = o->arr ? gcd_u64(o->arr, (uint64_t)x.off) : (uint64_t)x.off;
+				if (g > 8 && g < HEAP_ELEM_MAX)
+					o->arr = (uint32_t)g;
+			}
+			uint32_t e = o->arr;
+			if (e && !o->collapsed && x.off && x.off % e == 0) {
 				fold(s, LOBJ(s, l));
 				sbm_set(&s->acc, canon(s, l));
 				continue;

@@ -65,6 +65,12 @@ enum {
 	 * touch nothing, and no offset or index collapses it. Imprecise pointers
 	 * that reach functions then do not turn code into a sink that merges sets. */
 	PTA_OBJ_CODE = 2u,
+	/* Memory of no known layout (the heap): an array of whatever element a
+	 * stride of whole elements first reaches it by (a variable index a[i],
+	 * a pointer stepping in a loop), one wider than a pointer. That stride
+	 * folds it (see Collapse) instead of collapsing it; memory is not
+	 * typed, so a struct with an array member folds as a whole too. */
+	PTA_OBJ_ELEMENTS_BY_STRIDE = 4u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
 

@@ -1,6 +1,7 @@
 /* A site whose targets come from a collapsed points-to object (issue 15.3):
- * t[argc].f indexes a heap array of structs by a variable, so the array
- * collapses — one location for all its fields — at that GEP in main, and
+ * main reads a byte of the heap array of structs at a variable offset, so
+ * the array collapses — one location for all its fields — at that GEP in
+ * main (t[argc & 3].f alone steps by whole entries and would fold it), and
  * the call through it may reach every function stored anywhere in it.
  * explain names the object, the cause and the function of the statement;
  * the table `named` is indexed by constants only and collapses nothing.
@@ -15,6 +16,7 @@ static int b(int x) { return x + 2; }
 static int c(int x) { return x + 3; }
 struct ops { int (*f)(int); int (*g)(int); };
 struct ops named[2] = {{a, b}, {c, a}};   /* writable and visible: -O2 keeps the load */
+static volatile size_t at;
 
 int main(int argc, char **argv)
 {
@@ -24,6 +26,7 @@ int main(int argc, char **argv)
 	t[1].g = b;
 	t[2].f = c;
 	int r = t[argc & 3].f(argc); /* SITE heap */
+	r += ((unsigned char *)t)[at & 63];   /* a byte stride */
 	r += named[1].g(argc); /* SITE table */
 	free(t);
 	return r;

@@ -1,7 +1,7 @@
 /* A handler copied from field to field (issue 15, precision): an XML
  * parser makes a child parser for an external entity, which inherits its
  * parent's handlers (child->on_comment = parent->on_comment). The parsers
- * live in one heap pool that a variable index collapses, so the points-to set
+ * live in one heap pool that a byte offset collapses, so the points-to set
  * of any handler loaded from a parser holds every function stored anywhere
  * in the pool: R0 gives each handler site every handler of its type.
  * A copy moves only what its source field holds: F(parser.on_comment)
@@ -22,8 +22,10 @@ struct parser {
 	int depth;
 };
 
-static struct parser *pool;   /* a heap array: a variable index collapses it (a global array would fold) */
-static int n_parsers;
+/* Parsers are carved from a heap block at a byte offset a cursor keeps: a
+ * byte stride collapses the block (a stride of whole parsers would fold it). */
+static unsigned char *pool;
+static size_t pool_used;
 
 static void show_comment(void *u, const char *s) { (void)u; printf("<!--%s-->\n", s); }
 static void end_plain(void *u, const char *s) { (void)u; printf("</%s>\n", s); }
@@ -31,7 +33,9 @@ static void end_ns(void *u, const char *s) { (void)u; printf("</ns:%s>\n", s); }
 
 __attribute__((noinline)) struct parser *new_parser(void)
 {
-	return &pool[n_parsers++ & 7];
+	struct parser *p = (struct parser *)(void *)(pool + pool_used);
+	pool_used = (pool_used + sizeof *p) % (8 * sizeof *p);
+	return p;
 }
 
 __attribute__((noinline)) void set_comment(struct parser *p, text_fn h) { p->on_comment = h; }
@@ -56,7 +60,7 @@ __attribute__((noinline)) void parse(struct parser *p, const char *text)
 
 int main(int argc, char **argv)
 {
-	pool = (struct parser *)calloc(8, sizeof *pool);   /* the cast: the program is C++ too (tests/cxx) */
+	pool = (unsigned char *)calloc(8, sizeof(struct parser));   /* the cast: the program is C++ too (tests/cxx) */
 	if (!pool)
 		return 1;
 	struct parser *root = new_parser();
