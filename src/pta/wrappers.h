@@ -32,7 +32,11 @@
  * pools do: the carved bytes are used only through the pointer returned, not
  * read back through the block (the block itself keeps its own object, with
  * only the pool's bookkeeping in it). Roles come from initializers only; a
- * slot filled by a store at run time gives none. */
+ * slot filled by a store at run time gives none. Without a role, a function
+ * carves as a pool when the block is, on some path, an allocation it made
+ * itself (`if (!b) b = get_block(n); return (char *)(b + 1) + b->used;`,
+ * an image codec's alloc_small) and it copies no memory: a growing table
+ * that moves its contents into the new block (memcpy, realloc) is no pool. */
 #ifndef FACET_PTA_WRAPPERS_H
 #define FACET_PTA_WRAPPERS_H
 
