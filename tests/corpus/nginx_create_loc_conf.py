@@ -18,6 +18,8 @@ import os
 import re
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402
 
 
 def strip_comments(text):
@@ -104,32 +106,19 @@ def main():
     want, tables = expected_targets(src)
     line = site_line(src)
     rpm, rplus, r0 = (graph(facet, bc, g) for g in ("rpm", "rplus", "r0"))
-    failed = passed = 0
+    checks = Checks(verbose=True)
     sites = [s for s in rpm.values() if s["kind"] == "indirect" and s["line"] == line
              and (s["file"] or "").endswith("http/ngx_http.c")]
     print(f"{len(want)} functions stored into create_loc_conf by {tables} HTTP module tables; "
           f"{len(sites)} site(s) at ngx_http.c:{line}")
-    if not sites:
-        print("FAIL no indirect site at the create_loc_conf call")
-        failed += 1
+    checks.check(sites, "an indirect site at the create_loc_conf call")
     for s in sites:
         got = set(s["targets"])
-        if got != want:
-            failed += 1
-            print(f"FAIL site {s['id']}: R± has {len(got)} targets; missing {sorted(want - got)}, "
-                  f"extra {sorted(got - want)}")
-        else:
-            passed += 1
-            print(f"ok   site {s['id']}: R± = the {len(want)} functions")
+        checks.check(got == want, f"site {s['id']}: R± = the {len(want)} functions",
+                     f"R± has {len(got)} targets; missing {sorted(want - got)}, extra {sorted(got - want)}")
     lost = [i for i in r0 if not set(r0[i]["targets"]) <= set(rplus[i]["targets"])]
-    if lost:
-        failed += 1
-        print(f"FAIL R+ misses R0 edges at {len(lost)} sites, e.g. {lost[:5]}")
-    else:
-        passed += 1
-        print(f"ok   R0 ⊆ R+ at all {len(r0)} sites")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    checks.check(not lost, f"R0 ⊆ R+ at all {len(r0)} sites", f"R+ misses R0 edges at {len(lost)} sites, e.g. {lost[:5]}")
+    return checks.summary()
 
 
 if __name__ == "__main__":
