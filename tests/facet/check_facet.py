@@ -52,7 +52,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from harness import Checks, run  # noqa: E402  (tests/lib/harness.py)
+from harness import Checks, compile_bc, run  # noqa: E402  (tests/lib/harness.py)
 
 GRAPHS = ("r0", "rulesonly", "rplus", "rpm")
 EXPECT_RE = re.compile(r"//\s*EXPECT((?:@[A-Za-z0-9=]+)*)\s+(\w+)\s+(\w+)(?:\s+([\w.]+))?\s*:\s*(.*)$")
@@ -237,7 +237,7 @@ def check_cli_errors(c, facet, srcdir, work):
     """Bad arguments and bad input: a message, the documented exit code, no crash."""
     src = os.path.join(srcdir, "tests", "facet", "programs", "globals.c")
     bc = os.path.join(work, "errors.bc")
-    run(["clang-22", "-g", "-O0", "-c", "-emit-llvm", "-o", bc, src])
+    compile_bc(src, bc, "-O0")
     junk = os.path.join(work, "junk.bc")
     with open(junk, "wb") as f:
         f.write(b"BC\xc0\xde this is not bitcode")
@@ -321,9 +321,8 @@ def main():
             bcs = []
             for src in sources:
                 bc = os.path.join(work, f"{name}.{os.path.basename(src)}.{opt}.bc")
-                rc, _, err = run(["clang-22", "-g", f"-{opt}", "-c", "-emit-llvm", "-Wall", "-Wextra", "-Werror",
-                                  "-o", bc, src])
-                if rc != 0:
+                ok, err = compile_bc(src, bc, f"-{opt}", flags=("-Wall", "-Wextra", "-Werror"))
+                if not ok:
                     c.check(False, f"{name} -{opt}: clang-22 failed: {err.strip()}")
                     break
                 bcs.append(bc)
