@@ -9,8 +9,11 @@
  *   rta    C ⪯ D that reachable code instantiates (Bacon, Sweeney), the
  *          reachable bodies and instantiated classes one fixed point;
  *   vta    the classes of the objects the receiver points to in Andersen's
- *          solution (the allocation sites' classes); an object whose class
- *          is not known contributes no target, as in the lesson's VTA;
+ *          solution (the allocation sites' classes); an object no type
+ *          names (placement new into raw storage) takes the most derived
+ *          class whose vtable is stored at the receiver's location (its
+ *          vptr); an object whose class is still not known contributes no
+ *          target, as in the lesson's VTA;
  *   vslot  facet's refinement on vtable slots: field key (D, slot), its
  *          assignment set the functions the vtables of D's subclasses place
  *          there (Add-Witness from the vtable initialiser, = cha), a target

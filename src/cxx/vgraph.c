@@ -33,6 +33,7 @@ typedef struct engine {
 	unsigned *wit_point, *wit_slot;   /* function -> the address point and slot lookup found it at */
 	unsigned *rcls, n_rcls;    /* the classes object_targets read from the receiver's objects */
 	bool *rcls_mark;           /* n_classes */
+	unsigned *vtable_class;    /* vta, vslot: global id -> the class whose vtable group it is + 1, else 0 */
 } engine;
 
 /* ---- the hierarchy ----------------------------------------------------------------------- */
@@ -240,6 +241,59 @@ static bool this_excludes(const engine *E, const ir_vcall *vc, unsigned c)
 	return true;
 }
 
+/* The classes of an object no type names (placement new into raw storage: a
+ * char buffer, std::aligned_storage), read from the vtables stored at the
+ * receiver's location loc: the vptr its constructors write. Each stored
+ * address point gives (class, the subobject's offset); a vtable group the
+ * points-to analysis collapsed gives its class at any of its points.
+ * Flow-insensitively the location holds every vtable a constructor stores
+ * there, the bases' too (Env's constructor stores Env's before PosixEnv's
+ * overwrites it), so a class from which another one found there derives is
+ * left out: the object is of the most derived class. vslot rests no pruning
+ * on this (a base constructed alone into the same storage would be hidden):
+ * it keeps cha's. */
+static unsigned vptr_targets(engine *E, const ir_vcall *vc, unsigned loc, unsigned *out, unsigned n, bool *unknown)
+{
+	const ir_program *p = E->p;
+	const pta_solver *s = E->pta->solver;
+	const sbitmap *vt = E->m == M_VTA && E->vtable_class ? pta_pts(s, loc) : NULL;
+	*unknown = true;
+	uvec found = {0};          /* the classes, and beside each its subobject offset (INT64_MIN: any) */
+	VEC(int64_t) offs = {0};
+	unsigned l;
+	if (vt)
+		SBM_FOREACH(vt, l) {
+			unsigned obj = pta_loc_object(s, l);
+			const pta_obj_info *o = obj != PTA_NONE ? &E->pta->objects[obj] : NULL;
+			unsigned c = o && o->kind == OBJ_GLOBAL && o->index < p->n_globals ? E->vtable_class[o->index] : 0;
+			if (!c--)
+				continue;
+			const ir_class *k = p->classes[c];
+			bool any = pta_object_collapsed(s, obj);
+			for (unsigned i = 0; i < k->n_points; i++) {
+				const ir_vpoint *vp = &p->vpoints[k->first_point + i];
+				if (any || (int64_t)vp->offset == pta_loc_offset(s, l)) {
+					VEC_PUSH(&found, c);
+					VEC_PUSH(&offs, any ? INT64_MIN : -vp->offset_to_top);
+					if (any)
+						break;
+				}
+			}
+		}
+	for (size_t i = 0; i < found.len; i++) {
+		unsigned c = found.items[i];
+		bool base = false;   /* some other class found here derives from c */
+		for (size_t j = 0; j < found.len && !base; j++)
+			for (unsigned k = 0; k < E->n_subs[c] && !base; k++)
+				base = found.items[j] != c && E->subs[c][k] == found.items[j];
+		if (!base && !this_excludes(E, vc, c))
+			n = lookup(E, c, vc->cls, offs.items[i], vc, out, n);
+	}
+	VEC_FREE(&found);
+	VEC_FREE(&offs);
+	return n;
+}
+
 /* The targets the receiver's objects give (vta), or, with *unknown set when
  * some object has no class we can read, the caller keeps cha's (vslot). */
 static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, bool *unknown)
@@ -255,6 +309,7 @@ static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, boo
 			bool by_name = false;
 			unsigned c = obj != PTA_NONE ? object_class(E, obj, &off, &by_name) : IR_NONE;
 			if (c == IR_NONE) {
+				n = obj != PTA_NONE ? vptr_targets(E, vc, loc, out, n, unknown) : n;
 				*unknown = true;
 				continue;
 			}
@@ -580,10 +635,17 @@ cg_graph *cxx_rta(const ir_program *p)
 cg_graph *cxx_vta(const pta_result *pta, const cg_graph *r0)
 {
 	engine E;
-	engine_init(&E, pta->prog, M_VTA);
+	const ir_program *p = pta->prog;
+	engine_init(&E, p, M_VTA);
 	E.pta = pta;
 	E.other = r0;
-	return engine_graph(&E, "vta");
+	E.vtable_class = xcalloc(p->n_globals ? p->n_globals : 1, sizeof *E.vtable_class);
+	for (unsigned c = 0; c < p->n_classes; c++)
+		if (p->classes[c]->vtable && p->classes[c]->vtable->id < p->n_globals)
+			E.vtable_class[p->classes[c]->vtable->id] = c + 1;
+	cg_graph *g = engine_graph(&E, "vta");
+	free(E.vtable_class);
+	return g;
 }
 
 cg_graph *cxx_vslot(const pta_result *pta, const cg_graph *rpm)
