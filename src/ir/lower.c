@@ -162,17 +162,16 @@ static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, uint64_t 
 	}
 }
 
-/* The byte offset of gep, index `which` read as `value` (0: none replaced). */
-static bool gep_offset_with(lowering *L, LLVMValueRef gep, unsigned which, int64_t value, int64_t *out)
+bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
 {
 	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
 	unsigned n = LLVMGetNumOperands(gep);
 	int64_t off = 0;
 	for (unsigned i = 1; i < n; i++) {
 		LLVMValueRef idx = LLVMGetOperand(gep, i);
-		if (i != which && !LLVMIsAConstantInt(idx))
+		if (!LLVMIsAConstantInt(idx))
 			return false;
-		int64_t k = i == which ? value : LLVMConstIntGetSExtValue(idx);
+		int64_t k = LLVMConstIntGetSExtValue(idx);
 		if (i == 1) {
 			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
 			continue;
@@ -190,72 +189,6 @@ static bool gep_offset_with(lowering *L, LLVMValueRef gep, unsigned which, int64
 	}
 	*out = off;
 	return true;
-}
-
-bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
-{
-	return gep_offset_with(L, gep, 0, 0, out);
-}
-
-/* The values an integer may take when it is a constant or a choice between
- * constants (select, phi, through sext/zext), at most GEP_CHOICES of them. */
-#define GEP_CHOICES 8
-
-static bool constant_choices(LLVMValueRef v, int64_t *vals, unsigned *n, int depth)
-{
-	if (LLVMIsAConstantInt(v)) {
-		if (*n >= GEP_CHOICES)
-			return false;
-		vals[(*n)++] = LLVMConstIntGetSExtValue(v);
-		return true;
-	}
-	if (depth > 3 || !LLVMIsAInstruction(v))
-		return false;
-	LLVMOpcode op = LLVMGetInstructionOpcode(v);
-	if (op == LLVMSelect)
-		return constant_choices(LLVMGetOperand(v, 1), vals, n, depth + 1) &&
-		       constant_choices(LLVMGetOperand(v, 2), vals, n, depth + 1);
-	if (op == LLVMSExt)
-		return constant_choices(LLVMGetOperand(v, 0), vals, n, depth + 1);
-	if (op == LLVMZExt) {
-		unsigned first = *n;
-		if (!constant_choices(LLVMGetOperand(v, 0), vals, n, depth + 1))
-			return false;
-		unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0)));
-		for (unsigned i = first; bits < 64 && i < *n; i++)
-			vals[i] &= (int64_t)((1ull << bits) - 1);
-		return true;
-	}
-	if (op == LLVMPHI) {
-		unsigned k = LLVMCountIncoming(v);
-		for (unsigned i = 0; i < k; i++)
-			if (!constant_choices(LLVMGetIncomingValue(v, i), vals, n, depth + 1))
-				return false;
-		return k > 0;
-	}
-	return false;
-}
-
-/* A gep whose one variable index is a choice between constants (-O2 folds
- * `c ? &p->a : &p->b` into `gep i8, p, select(c, A, B)`): its offsets, one
- * per choice, so that the object keeps its fields. */
-static unsigned gep_choice_offsets(lowering *L, LLVMValueRef gep, int64_t *offs)
-{
-	unsigned n = LLVMGetNumOperands(gep), which = 0;
-	for (unsigned i = 1; i < n; i++)
-		if (!LLVMIsAConstantInt(LLVMGetOperand(gep, i))) {
-			if (which)
-				return 0;
-			which = i;
-		}
-	int64_t vals[GEP_CHOICES];
-	unsigned k = 0;
-	if (!which || !constant_choices(LLVMGetOperand(gep, which), vals, &k, 0))
-		return 0;
-	for (unsigned i = 0; i < k; i++)
-		if (!gep_offset_with(L, gep, which, vals[i], &offs[i]))
-			return 0;
-	return k;
 }
 
 /* "struct.ngx_module_s.123" -> "ngx_module_s"; NULL for unnamed and non-struct types. */
@@ -296,16 +229,8 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 	unsigned base = lower_operand(L, LLVMGetOperand(gep, 0));
 	if (dst == IR_NONE || base == IR_NONE)
 		return;
-	int64_t off = 0, offs[GEP_CHOICES];
+	int64_t off = 0;
 	ir_stmt st = {.op = ST_GEP, .dst = dst, .src = base, .gep_record = struct_record(L, LLVMGetGEPSourceElementType(gep))};
-	unsigned choices = gep_choice_offsets(L, gep, offs);
-	if (choices) {   /* one definition per choice, as a phi has one per arm */
-		for (unsigned i = 0; i < choices; i++) {
-			st.offset = offs[i];
-			emit(L, constant, st);
-		}
-		return;
-	}
 	if (lower_gep_offset(L, gep, &off)) {
 		st.offset = off;
 	} else {
