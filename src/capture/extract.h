@@ -44,4 +44,12 @@ const char *capture_llvm_bindir(void);
 
 void capture_messages_free(capture_messages *w);
 
+/* `facet capture extract DIR PROGRAM` whole (named.c): the capture at dir
+ * loaded, the program named found, its module written to out. */
+bool capture_extract_named(const char *dir, const char *program, const capture_extract_options *opt,
+                           const char *out, capture_messages *warnings, facet_error *err);
+/* The same into a new temporary file under $TMPDIR (or /tmp), its malloc'd
+ * path returned (the caller unlinks and frees it); NULL with err. */
+char *capture_extract_temp(const char *dir, const char *program, capture_messages *warnings, facet_error *err);
+
 #endif

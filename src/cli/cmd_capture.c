@@ -10,13 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "capture/capture.h"
 #include "capture/extract.h"
 #include "capture/manifest.h"
 #include "util/error.h"
-#include "util/xalloc.h"
 
 #define DEFAULT_DIR ".facet-capture"
 
@@ -83,23 +80,23 @@ static int run_list(int argc, char **argv)
 	return cli_flush(cmd) ? EXIT_OK : EXIT_INPUT;
 }
 
+/* The warnings, then the error when !ok: the exit code. */
+static int said(const char *cmd, bool ok, capture_messages *warnings, const facet_error *err)
+{
+	for (size_t i = 0; i < warnings->len; i++)
+		cli_warning(cmd, "%s", warnings->items[i]);
+	if (!ok)
+		cli_error(cmd, "%s", err->msg);
+	capture_messages_free(warnings);
+	return ok ? EXIT_OK : EXIT_INPUT;
+}
+
 int cli_capture_extract(const char *cmd, const char *dir, const char *program, const char *out,
                         const capture_extract_options *opt)
 {
-	capture_manifest *m = load(dir);
-	if (!m)
-		return EXIT_INPUT;
 	facet_error err = {0};
-	const capture_program *p = capture_find_program(m, program, &err);
 	capture_messages warnings = {0};
-	bool ok = p && capture_extract(m, p, opt, out, &warnings, &err);
-	for (size_t i = 0; i < warnings.len; i++)
-		cli_warning(cmd, "%s", warnings.items[i]);
-	if (!ok)
-		cli_error(cmd, "%s", err.msg);
-	capture_messages_free(&warnings);
-	capture_manifest_free(m);
-	return ok ? EXIT_OK : EXIT_INPUT;
+	return said(cmd, capture_extract_named(dir, program, opt, out, &warnings, &err), &warnings, &err);
 }
 
 static int run_extract(int argc, char **argv)
@@ -135,21 +132,11 @@ static int run_extract(int argc, char **argv)
 
 char *cli_capture_module(const char *cmd, const char *dir, const char *program)
 {
-	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s/facet-capture-XXXXXX", tmpdir);
-	int fd = mkstemp(path);
-	if (fd < 0) {
-		cli_error(cmd, "cannot create a temporary file in %s", tmpdir);
-		return NULL;
-	}
-	close(fd);
-	capture_extract_options opt = {0};
-	if (cli_capture_extract(cmd, dir, program, path, &opt) != EXIT_OK) {
-		unlink(path);
-		return NULL;
-	}
-	return xstrdup(path);
+	facet_error err = {0};
+	capture_messages warnings = {0};
+	char *path = capture_extract_temp(dir, program, &warnings, &err);
+	said(cmd, path != NULL, &warnings, &err);
+	return path;
 }
 
 int cmd_capture(int argc, char **argv)
