@@ -95,8 +95,8 @@ static void where_of(const pta_result *r, alloca_map *m, unsigned obj, where *w)
 		const ir_site *s = &p->sites[o->index];
 		bool via = o->context != IR_NONE;
 		w->kind = "heap";
-		snprintf(w->name, sizeof w->name, "heap:%s:%u%s%s%s", s->loc.file ? s->loc.file : s->caller->name,
-		         s->loc.line, via ? " (via " : "", via ? p->functions[o->context]->name : "", via ? ")" : "");
+		snprintf(w->name, sizeof w->name, "heap:%s:%u%s%s%s", s->loc.file ? s->loc.file : ir_function_label(s->caller),
+		         s->loc.line, via ? " (via " : "", via ? ir_function_label(p->functions[o->context]) : "", via ? ")" : "");
 		w->loc = &s->loc;
 		break;
 	}

@@ -206,8 +206,9 @@ static block_obj *object_add(facet_ctx *x, unsigned obj)
 	const pta_obj_info *info = &x->pta->objects[obj];
 	const ir_site *s = &x->prog->sites[info->index];
 	bool via = info->context != IR_NONE;
-	n.name = arena_printf(x->arena, "heap:%s:%u%s%s%s", s->loc.file ? s->loc.file : s->caller->name, s->loc.line,
-	                      via ? "(via " : "", via ? x->prog->functions[info->context]->name : "", via ? ")" : "");
+	n.name = arena_printf(x->arena, "heap:%s:%u%s%s%s", s->loc.file ? s->loc.file : ir_function_label(s->caller),
+	                      s->loc.line, via ? "(via " : "", via ? ir_function_label(x->prog->functions[info->context]) : "",
+	                      via ? ")" : "");
 	VEC_PUSH(&b->objs, n);
 	intmap_put(&b->by_obj, obj, b->objs.len);
 	return &b->objs.items[b->objs.len - 1];

@@ -88,6 +88,11 @@ def walk_pairs(v, funcs, where, seen):
             if sk in v and isinstance(x, str) and k == "object":   # a location: "NAME*+OFF"
                 sym, shown = v[sk], x
                 m = LOC_SUFFIX.search(sym)
+                if sym.startswith("heap:"):   # heap:FILE:LINE(via F)*+OFF: F as a label
+                    want = re.sub(r"_Z\w+", lambda z: funcs.get(z.group(0), z.group(0)), sym)
+                    check(shown == want and want != sym,
+                          "%s: object %r beside object_symbol %r" % (where, shown, sym))
+                    continue
                 check(m is not None and shown.endswith(m.group(0)) and
                       funcs.get(sym[:m.start()]) == shown[:len(shown) - len(m.group(0))],
                       "%s: object %r beside object_symbol %r" % (where, shown, sym))
