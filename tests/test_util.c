@@ -1,4 +1,4 @@
-/* test_util.c — arena, vec, strmap, error. */
+/* test_util.c — arena, vec, strmap, error, arith. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/arena.h"
+#include "util/arith.h"
 #include "util/error.h"
 #include "util/strmap.h"
 #include "util/vec.h"
@@ -82,6 +83,18 @@ static void error_keeps_first_message(void **state)
 	assert_false(e.set);
 }
 
+static void gcd_folds_strides(void **state)
+{
+	(void)state;
+	assert_int_equal(u64_gcd(0, 24), 24);   /* a fold may start from 0 */
+	assert_int_equal(u64_gcd(24, 0), 24);
+	assert_int_equal(u64_gcd(24, 16), 8);
+	assert_int_equal(u64_gcd(16, 24), 8);
+	assert_int_equal(u64_gcd(7, 13), 1);
+	assert_int_equal(u64_gcd(u64_gcd(48, 32), 40), 8);
+	assert_true(u64_gcd(UINT64_MAX, UINT64_MAX - 1) == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +102,7 @@ int main(void)
 		cmocka_unit_test(vec_grows),
 		cmocka_unit_test(strmap_put_get_replace),
 		cmocka_unit_test(error_keeps_first_message),
+		cmocka_unit_test(gcd_folds_strides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
 
 #include <string.h>
 
+#include "util/arith.h"
+
 /* ---- tracked types ------------------------------------------------------------------ */
 
 static bool compute_tracked(lowering *L, LLVMTypeRef ty, int depth)
@@ -83,16 +85,6 @@ static void emit_copy(lowering *L, bool constant, unsigned dst, unsigned src)
 {
 	if (dst != IR_NONE && src != IR_NONE)
 		emit(L, constant, (ir_stmt){.op = ST_COPY, .dst = dst, .src = src});
-}
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 uint64_t lower_array_elem(lowering *L, LLVMTypeRef ty)
@@ -158,7 +150,7 @@ static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, uint64_t 
 		if (LLVMIsAConstantInt(idx))
 			*off += LLVMConstIntGetSExtValue(idx) * (int64_t)scale;
 		else
-			*stride = gcd64(*stride, scale * index_factor(idx));
+			*stride = u64_gcd(*stride, scale * index_factor(idx));
 	}
 }
 

@@ -51,6 +51,7 @@
  * it early never changes the answer either. */
 #include "pta/solver.h"
 #include "pta/pset.h"
+#include "util/arith.h"
 #include "util/clock.h"
 #include "util/ptrmap.h"
 #include "util/vec.h"
@@ -405,16 +406,6 @@ static uint32_t canon(const pta_solver *s, uint32_t loc)
 /* The widest element a stride may name in memory of no known layout. */
 #define HEAP_ELEM_MAX (1u << 20)
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static void merge(pta_solver *s, uint32_t a, uint32_t b);
 
 /* All fields of obj become its offset-0 location: contents merge, and the
@@ -625,7 +616,7 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 			 * pointer or less holds one field: the object collapses (and
 			 * is reported so). */
 			if (!o->collapsed && (o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && x.off > 8) {
-				uint64_t g = o->arr ? gcd_u64(o->arr, (uint64_t)x.off) : (uint64_t)x.off;
+				uint64_t g = o->arr ? u64_gcd(o->arr, (uint64_t)x.off) : (uint64_t)x.off;
 				if (g > 8 && g < HEAP_ELEM_MAX)
 					o->arr = (uint32_t)g;
 			}
