@@ -70,6 +70,8 @@ void cg_print_llvm(FILE *out, const ir_program *p)
 			add_edge(&edges[i], uses, NULL, NULL);
 		for (unsigned k = 0; k < f->n_sites; k++) {
 			const ir_site *s = &p->sites[f->first_site + k];
+			if (s->asm_call)
+				continue;   /* LLVM sees the asm's one call, not the calls its text makes */
 			add_edge(&edges[i], uses, s, s->kind == SITE_DIRECT ? s->callee : NULL);
 			for (unsigned c = 0; c < s->n_callbacks; c++)
 				add_edge(&edges[i], uses, NULL, s->callbacks[c]);

@@ -994,8 +994,8 @@ static bool typed_key_fits_call(const key_result *k, const ir_site *s)
 {
 	di_type *sig = sig_of_pointer(k->member_type);
 	const ir_fn_type *call = s->call_fn_type;
-	if (k->step != STEP_TYPED || !sig || sig->n_params < 1 || !call || call->vararg)
-		return true;
+	if (k->step != STEP_TYPED || !sig || sig->n_params < 1 || !call || call->vararg || s->asm_call)
+		return true;   /* an asm's call has the asm's IR type, not the callee's */
 	if (sig->n_params == 1 && !sig->params[0])
 		return true;   /* void (void): also C's generic function pointer */
 	if (!sig->params[sig->n_params - 1] && sig->n_params > 1)

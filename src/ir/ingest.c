@@ -9,6 +9,7 @@
  *      address-taken flag of every function, by LLVM CallGraph's rule.
  * Nothing LLVM outlives ir_ingest: the module and context are disposed. */
 #include "ir/ingest.h"
+#include "ir/asmcall.h"
 #include "ir/dinfo.h"
 #include "ir/lowering.h"
 #include "ir/sections.h"
@@ -264,8 +265,108 @@ static void lower_inlined_at(lowering *L, ir_site *s, LLVMMetadataRef loc)
 	VEC_FREE(&frames);
 }
 
+/* The function a constant names through casts and aliases, or NULL. */
+static ir_function *constant_function(lowering *L, LLVMValueRef c)
+{
+	for (int depth = 0; c && depth < 8 && !LLVMIsAFunction(c); depth++)
+		c = LLVMIsAGlobalAlias(c) ? LLVMAliasGetAliasee(c)
+		    : LLVMIsAConstantExpr(c) && (LLVMGetConstOpcode(c) == LLVMBitCast ||
+		                                 LLVMGetConstOpcode(c) == LLVMAddrSpaceCast) ? LLVMGetOperand(c, 0)
+		    : NULL;
+	return c && LLVMIsAFunction(c) ? ptrmap_get(&L->functions, c) : NULL;
+}
+
+/* The function a name in asm text calls: a function, or an alias of one. */
+static ir_function *named_function(lowering *L, const char *name, size_t len)
+{
+	char buf[256];
+	if (len >= sizeof buf)
+		return NULL;
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	LLVMValueRef f = LLVMGetNamedFunction(L->mod, buf);
+	if (!f)
+		f = LLVMGetNamedGlobalAlias(L->mod, buf, len);
+	return f ? constant_function(L, f) : NULL;
+}
+
+/* One site for a call the asm's text makes (asmcall.h), after the asm's
+ * own site; false when it names nothing the program has (a jmp to a label). */
+static bool lower_asm_call(lowering *L, const ir_site *asm_site, LLVMValueRef inst, const asm_calls *ac,
+                           const asm_call *c)
+{
+	ir_site s = *asm_site;
+	s.id = (unsigned)L->sites.len;
+	s.kind = SITE_INDIRECT;
+	s.asm_goto = false;
+	s.asm_pointer_operands = s.asm_unread_calls = 0;
+	s.asm_call = true;
+	s.asm_memory = c->form == ASM_CALL_MEMORY;
+	s.asm_arg = c->form == ASM_CALL_SYMBOL ? IR_NONE : c->arg;
+	ir_function *f = c->form == ASM_CALL_SYMBOL ? named_function(L, c->name, c->name_len)
+	                 : c->form == ASM_CALL_VALUE ? constant_function(L, LLVMGetOperand(inst, c->arg)) : NULL;
+	if (f)
+		s.kind = SITE_DIRECT, s.callee = f;
+	else if (c->form == ASM_CALL_SYMBOL)
+		return false;
+	s.result = s.callee_value = IR_NONE;
+	s.n_args = 0;
+	s.args = NULL;
+	s.arg_consts = NULL;
+	if (L->keep_site_insts)
+		VEC_PUSH(&L->site_insts, inst);
+	if (!L->sites_only) {
+		if (f)
+			s.callee_value = f->value;
+		else if (s.asm_memory)
+			s.callee_value = L->prog->n_values++;   /* the load lower.c makes from the operand */
+		else
+			s.callee_value = lower_operand(L, LLVMGetOperand(inst, c->arg));
+		for (unsigned k = 0; k < ASM_ABI_ARGS; k++)
+			if (ac->abi_arg[k] >= 0)
+				s.n_args = k + 1;
+		s.args = ARENA_ARRAY(&L->prog->arena, unsigned, s.n_args ? s.n_args : 1);
+		s.arg_consts = ARENA_ARRAY(&L->prog->arena, int64_t, s.n_args ? s.n_args : 1);
+		for (unsigned k = 0; k < s.n_args; k++) {
+			LLVMValueRef arg = ac->abi_arg[k] >= 0 ? LLVMGetOperand(inst, (unsigned)ac->abi_arg[k]) : NULL;
+			s.args[k] = arg ? lower_operand(L, arg) : IR_NONE;
+			s.arg_consts[k] = arg && LLVMIsAConstantInt(arg) && LLVMGetIntTypeWidth(LLVMTypeOf(arg)) <= 64
+			                      ? LLVMConstIntGetSExtValue(arg) : IR_NOT_CONST;
+		}
+		s.result = ac->returns && lower_tracked_type(L, LLVMTypeOf(inst)) ? s.value : IR_NONE;
+	}
+	VEC_PUSH(&L->sites, s);
+	return true;
+}
+
+/* The sites for the calls an inline asm's text makes, after its own (the
+ * last site). AT&T x86-64 only: another target's or dialect's text is not
+ * read, and its calls are not counted. */
+static void lower_asm_calls(lowering *L, LLVMValueRef inst)
+{
+	LLVMValueRef ia = LLVMGetCalledValue(inst);
+	if (!L->x86_64 || LLVMGetInlineAsmDialect(ia) != LLVMInlineAsmDialectATT)
+		return;
+	size_t tlen = 0, clen = 0;
+	const char *t = LLVMGetInlineAsmAsmString(ia, &tlen), *cons = LLVMGetInlineAsmConstraintString(ia, &clen);
+	asm_calls ac;
+	unsigned asm_id = (unsigned)L->sites.len - 1;
+	if (!t || !cons || !asm_calls_read(t, tlen, cons, clen, &ac))
+		return;
+	L->sites.items[asm_id].asm_unread_calls = ac.unread;
+	for (unsigned i = 0; i < ac.n_calls; i++) {
+		const asm_call *c = &ac.calls[i];
+		ir_site base = L->sites.items[asm_id];   /* copied: pushing may move the vector */
+		if (c->form != ASM_CALL_SYMBOL && c->arg >= LLVMGetNumArgOperands(inst))
+			continue;   /* asmcall counted an argument the call does not pass */
+		if (!lower_asm_call(L, &base, inst, &ac, c) && !c->jump)
+			L->sites.items[asm_id].asm_unread_calls++;   /* a name the program lacks */
+	}
+}
+
 static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned value)
 {
+	L->call_first_site = (unsigned)L->sites.len;
 	ir_site s = {0};
 	s.id = (unsigned)L->sites.len;
 	s.caller = fn;
@@ -298,15 +399,9 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 			s.asm_pointer_operands += LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, i))) == LLVMPointerTypeKind;
 	} else {
 		s.kind = SITE_INDIRECT;
-		LLVMValueRef c = LLVMGetCalledValue(inst);
-		for (int depth = 0; c && depth < 8 && !LLVMIsAFunction(c); depth++)
-			c = LLVMIsAGlobalAlias(c) ? LLVMAliasGetAliasee(c)
-			    : LLVMIsAConstantExpr(c) && (LLVMGetConstOpcode(c) == LLVMBitCast ||
-			                                 LLVMGetConstOpcode(c) == LLVMAddrSpaceCast) ? LLVMGetOperand(c, 0)
-			    : NULL;
-		s.through_alias = c && LLVMIsAFunction(c) ? ptrmap_get(&L->functions, c) : NULL;
+		s.through_alias = constant_function(L, LLVMGetCalledValue(inst));
 	}
-	s.result = s.callee_value = s.vcall = IR_NONE;
+	s.result = s.callee_value = s.vcall = s.asm_arg = IR_NONE;
 	if (L->keep_site_insts)
 		VEC_PUSH(&L->site_insts, inst);   /* indexed by s.id, for the trace instrumentation */
 	LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
@@ -316,6 +411,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	}
 	if (L->sites_only) {
 		VEC_PUSH(&L->sites, s);
+		if (s.kind == SITE_ASM)
+			lower_asm_calls(L, inst);
 		return;
 	}
 	s.callee_value = s.kind == SITE_ASM ? IR_NONE : lower_operand(L, LLVMGetCalledValue(inst));
@@ -330,6 +427,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	}
 	s.result = lower_tracked_type(L, LLVMTypeOf(inst)) ? value : IR_NONE;
 	VEC_PUSH(&L->sites, s);
+	if (s.kind == SITE_ASM)
+		lower_asm_calls(L, inst);
 }
 
 static void lower_dbg_records(lowering *L, ir_function *fn, LLVMValueRef inst)
@@ -738,6 +837,7 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 	L.layout = LLVMGetModuleDataLayout(mod);
 	L.sites_only = opt && opt->sites_only;
 	L.keep_site_insts = site_insts != NULL;
+	L.x86_64 = strncmp(p->triple, "x86_64", 6) == 0;
 	p->pointer_size = LLVMPointerSize(L.layout);
 	L.callback_kind = LLVMGetMDKindIDInContext(ctx, "callback", 8);
 	L.dbg_kind = LLVMGetMDKindIDInContext(ctx, "dbg", 3);

@@ -47,6 +47,21 @@ static bool addressable(LLVMValueRef f)
 }
 
 /* Library calls after which neither atexit handlers nor destructors run. */
+/* The code pointer a call goes to: the called value, or for a call an asm's
+ * text makes (model.h, asm_call) its operand's value or what the operand's
+ * memory holds, read just before the asm. NULL when there is none. */
+static LLVMValueRef asm_callee(LLVMBuilderRef b, const ir_site *site, LLVMValueRef inst, LLVMTypeRef ptr)
+{
+	if (!site->asm_call)
+		return LLVMGetCalledValue(inst);
+	if (site->asm_arg == IR_NONE || site->asm_arg >= LLVMGetNumArgOperands(inst))
+		return NULL;
+	LLVMValueRef op = LLVMGetOperand(inst, site->asm_arg);
+	if (LLVMGetTypeKind(LLVMTypeOf(op)) != LLVMPointerTypeKind)
+		return NULL;
+	return site->asm_memory ? LLVMBuildLoad2(b, ptr, op, "") : op;
+}
+
 static bool ends_image(const char *name)
 {
 	static const char *const names[] = {"execve", "execv", "execvp", "execvpe", "execl", "execlp",
@@ -165,8 +180,8 @@ bool ir_instrument(const char *const *paths, unsigned n, bool verify, const char
 			st.flushes++;
 			continue;
 		}
-		LLVMValueRef callee = LLVMGetCalledValue(inst);
-		if (LLVMGetTypeKind(LLVMTypeOf(callee)) != LLVMPointerTypeKind ||
+		LLVMValueRef callee = asm_callee(b, site, inst, ptr);
+		if (!callee || LLVMGetTypeKind(LLVMTypeOf(callee)) != LLVMPointerTypeKind ||
 		    LLVMGetPointerAddressSpace(LLVMTypeOf(callee)) != 0)
 			continue;   /* not a plain code pointer: nothing the table can name */
 		LLVMValueRef args[2] = {LLVMConstInt(i32, s, 0), callee};

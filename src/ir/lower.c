@@ -390,7 +390,16 @@ void lower_instruction(lowering *L, LLVMValueRef inst)
 		}
 		break;
 	case LLVMCall: case LLVMInvoke: case LLVMCallBr:
-		emit(L, false, (ir_stmt){.op = ST_CALL, .site = (unsigned)L->sites.len - 1, .dst = self});
+		for (unsigned i = L->call_first_site; i < L->sites.len; i++) {
+			const ir_site *s = &L->sites.items[i];
+			/* An asm's call through memory: its callee is loaded from the operand. */
+			if (s->asm_memory && s->callee_value != IR_NONE) {
+				unsigned addr = lower_operand(L, LLVMGetOperand(inst, s->asm_arg));
+				if (addr != IR_NONE)
+					emit(L, false, (ir_stmt){.op = ST_LOAD, .dst = s->callee_value, .src = addr});
+			}
+			emit(L, false, (ir_stmt){.op = ST_CALL, .site = i, .dst = self});
+		}
 		break;
 	case LLVMVAArg:
 		if (self != IR_NONE)

@@ -34,6 +34,8 @@ typedef struct lowering {
 	bool sites_only;           /* ingest_options.sites_only */
 	bool keep_site_insts;      /* record site_insts (the trace instrumentation asks) */
 	VEC(LLVMValueRef) site_insts;   /* call instruction per site id */
+	bool x86_64;               /* the target's asm text is read for calls (asmcall.h) */
+	unsigned call_first_site;  /* the current call's first site: an asm's calls follow its own */
 } lowering;
 
 /* Value ids: a fresh one for v, or v's (IR_NONE when it has none). */

@@ -153,6 +153,18 @@ typedef struct ir_site {
 	 * their address on). */
 	bool asm_goto;
 	unsigned asm_pointer_operands;
+	unsigned asm_unread_calls;  /* `call`s in its text whose target ir/asmcall.h does not read */
+	/* A call an inline asm's text makes (ir/asmcall.h: `call *%[op]`,
+	 * `call %c[fn]`, `call NAME`): a site of its own, after the asm's
+	 * SITE_ASM site, direct or indirect. Its IR type is the asm's, which says
+	 * nothing of the callee's, so the type filter does not apply. asm_arg is
+	 * the asm operand (call argument) the target comes from, IR_NONE for a
+	 * name in the text; asm_memory: the target is loaded from that operand's
+	 * address (callee_value is the load). Its arguments are the operands in
+	 * the x86-64 argument registers, its result the asm's when it has an
+	 * output in rax. */
+	bool asm_call, asm_memory;
+	unsigned asm_arg;
 	unsigned vcall;            /* index in program->vcalls when a C++ virtual call, else IR_NONE */
 	/* SITE_INDIRECT whose callee is a constant naming one function through
 	 * an alias or a cast (LLVM's call graph calls it indirect): that function */

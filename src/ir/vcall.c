@@ -500,6 +500,8 @@ void cxx_vcalls(lowering *L, const strmap *by_key, const strmap *by_name)
 			for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
 				if (lower_is_call(in)) {
 					ir_site *s = &p->sites[site++];
+					while (site < p->n_sites && p->sites[site].asm_call)
+						site++;   /* the calls an asm's text makes follow its own site */
 					if (s->kind == SITE_INDIRECT && p->n_vpoints)
 						classify_site(&V, s, in, &vcalls);
 				}

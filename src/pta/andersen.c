@@ -335,10 +335,11 @@ static bool fits_unprototyped_call(const ir_site *s, const ir_function *f)
 	return call->n_params == s->n_args && fn->n_params == s->n_args && call->ret == fn->ret;
 }
 
-/* The type filter (FLTA, §3.2) with the two exceptions above. */
+/* The type filter (FLTA, §3.2) with the two exceptions above. A call an
+ * asm's text makes has the asm's IR type, not a prototype: nothing to filter by. */
 bool pta_type_fits(const ir_site *s, const ir_function *f)
 {
-	return f->ir_type == s->call_type || calls_itself(s, f) || fits_unprototyped_call(s, f);
+	return s->asm_call || f->ir_type == s->call_type || calls_itself(s, f) || fits_unprototyped_call(s, f);
 }
 
 /* ---- allocation wrappers, cloned per call site ---------------------------------------- */

@@ -48,6 +48,9 @@ pta_program_stats pta_program_stats_of(const ir_program *p)
 		st.sites_with_loc += s->loc.line != 0;
 		st.asm_goto += s->kind == SITE_ASM && s->asm_goto;
 		st.asm_pointer_sites += s->kind == SITE_ASM && s->asm_pointer_operands > 0;
+		st.asm_calls_direct += s->asm_call && s->kind == SITE_DIRECT;
+		st.asm_calls_indirect += s->asm_call && s->kind == SITE_INDIRECT;
+		st.asm_calls_unread += s->kind == SITE_ASM ? s->asm_unread_calls : 0;
 	}
 	st.aliases = p->n_aliases;
 	st.unlowered_insts = p->n_unmodelled_insts;
@@ -167,6 +170,8 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	fprintf(out, "not modelled or approximated:  %u asm goto sites, %u asm sites with pointer operands, "
 	        "%u aliases (read as their aliasees), %u instructions not lowered (va_arg)\n",
 	        st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts);
+	fprintf(out, "calls in inline asm text:      %u direct, %u through an operand (sites of their own), "
+	        "%u not read\n", st->asm_calls_direct, st->asm_calls_indirect, st->asm_calls_unread);
 	fprintf(out, "module asm:                    %u statements, %u section entries read, %u data directives "
 	        "naming symbols not understood, %u functions defined in asm only\n",
 	        st->module_asm.statements, st->module_asm.entries, st->module_asm.unparsed,
@@ -227,11 +232,12 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 	       "\"instructions_not_lowered\": %u, \"module_asm_statements\": %u, \"module_asm_entries\": %u, "
 	       "\"module_asm_unparsed\": %u, \"asm_defined_functions\": %u, \"section_bounds\": %u, "
 	       "\"section_bounds_by_stem\": %u, \"section_members\": %u, \"section_entries\": %u, "
-	       "\"trampolines\": %u, \"trampoline_calls\": %u",
+	       "\"trampolines\": %u, \"trampoline_calls\": %u, \"asm_calls_direct\": %u, "
+	       "\"asm_calls_indirect\": %u, \"asm_calls_unread\": %u",
 	       st->asm_goto, st->asm_pointer_sites, st->aliases, st->unlowered_insts, st->module_asm.statements,
 	       st->module_asm.entries, st->module_asm.unparsed, st->module_asm.function_labels, st->section_bounds,
 	       st->section_bounds_by_stem, st->section_members, st->section_entries, st->module_asm.trampolines,
-	       st->module_asm.trampoline_calls);
+	       st->module_asm.trampoline_calls, st->asm_calls_direct, st->asm_calls_indirect, st->asm_calls_unread);
 	if (st->pta)
 		fprintf(out, ", \"section_members_static\": %u, \"relative_entries_followed\": %u",
 		       st->section_members_static, st->relative_entries);

@@ -26,6 +26,9 @@ typedef struct pta_program_stats {
 	 * through to their aliasees), instructions not lowered (va_arg), module
 	 * asm, and the section arrays found (sections.h). */
 	unsigned asm_goto, asm_pointer_sites, aliases, unlowered_insts;
+	/* Calls an asm's text makes (ir/asmcall.h): sites made, direct and
+	 * indirect (through an operand), and `call`s whose target is not read. */
+	unsigned asm_calls_direct, asm_calls_indirect, asm_calls_unread;
 	ir_module_asm module_asm;
 	unsigned section_bounds, section_bounds_by_stem, section_members, section_entries;
 	/* With --pta: section members read from their initializers only, and
