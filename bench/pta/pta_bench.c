@@ -534,6 +534,7 @@ static int replay(const char *path, int cd)
 	long long off;
 	unsigned long long size;
 	size_t lineno = 0;
+	unsigned nranges = 0;   /* Y lines so far: the ids a Z line may name */
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		int ok = 1;
@@ -545,6 +546,22 @@ static int replay(const char *path, int cd)
 			if (ok)
 				pta_object_elements(s, a, size);
 			break;
+		case 'Y': {
+			unsigned long long st, el, ct;
+			ok = sscanf(line + 1, "%llu %llu %llu %u %u %u", &st, &el, &ct, &a, &b, &id) == 6 &&
+			     (b == 0 || (a != PTA_NONE && a < id && b <= id - a)) && id == nranges &&
+			     pta_array_range(s, st, el, ct, a, b) == id;
+			nranges += ok;
+			break;
+		}
+		case 'Z': {
+			unsigned n;
+			ok = sscanf(line + 1, "%u %u %u", &a, &b, &n) == 3 && a < pta_num_objects(s) &&
+			     (n == 0 || (b < nranges && n <= nranges - b));
+			if (ok)
+				pta_object_arrays(s, a, b, n);
+			break;
+		}
 		case 'F':
 			ok = sscanf(line + 1, "%u %lld %u", &a, &off, &id) == 3;
 			if (ok)
@@ -564,6 +581,14 @@ static int replay(const char *path, int cd)
 			else
 				pta_watch(s, a, b);
 			break;
+		case 'T': {
+			unsigned long long st;
+			ok = sscanf(line + 1, "%u %u %llu %lld", &a, &b, &st, &off) == 4 && map_node(&locs, &a) &&
+			     map_node(&locs, &b);
+			if (ok)
+				pta_gep_stride_at(s, a, b, st, off);
+			break;
+		}
 		case 'L': case 'S': case 'G':
 			ok = sscanf(line + 1, "%u %u %lld", &a, &b, &off) == 3 && map_node(&locs, &a) && map_node(&locs, &b);
 			if (!ok)

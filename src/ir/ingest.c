@@ -177,6 +177,7 @@ static void lower_global_decl(lowering *L, LLVMValueRef g)
 	gl->ir_type = lower_type_string(L, ty);
 	gl->size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
 	gl->elem = lower_array_elem(L, ty);
+	gl->arrays = gl->defined && gl->size ? lower_arrays(L, ty) : NULL;
 	const char *section = LLVMGetSection(g);
 	gl->section = section && *section ? ir_intern(p, section) : NULL;
 	LLVMMetadataRef gve = global_metadata(g, L->dbg_kind);
@@ -848,6 +849,7 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 	ptrmap_init(&L.functions);
 	ptrmap_init(&L.globals);
 	ptrmap_init(&L.tracked);
+	ptrmap_init(&L.arrays);
 	dinfo_init(&L.di, ctx, p);
 
 	lower_module(&L);
@@ -863,6 +865,7 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 	VEC_FREE(&L.stmts);
 	VEC_FREE(&L.const_stmts);
 	ptrmap_free(&L.tracked);
+	ptrmap_free(&L.arrays);
 	if (site_insts)
 		*site_insts = L.site_insts.items;   /* ownership passes to the caller */
 	return p;

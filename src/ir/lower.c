@@ -96,6 +96,57 @@ uint64_t lower_array_elem(lowering *L, LLVMTypeRef ty)
 	return LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
 }
 
+/* Member arrays of ty at byte base, appended to out (see ir_arrays). */
+#define ARRAYS_MAX 64   /* ranges per type: a bound on the work, never on soundness (fewer ranges only collapse more) */
+typedef VEC(ir_array_range) range_vec;
+static void collect_arrays(lowering *L, LLVMTypeRef ty, uint64_t base, range_vec *out, int depth)
+{
+	if (depth > 16 || out->len >= ARRAYS_MAX)
+		return;
+	LLVMTypeKind k = LLVMGetTypeKind(ty);
+	if (k == LLVMArrayTypeKind) {
+		uint64_t n = LLVMGetArrayLength2(ty);
+		LLVMTypeRef e = LLVMGetElementType(ty);
+		uint64_t esz = LLVMTypeIsSized(e) ? LLVMABISizeOfType(L->layout, e) : 0;
+		if (n == 1)
+			collect_arrays(L, e, base, out, depth + 1);
+		else if (n >= 2 && esz > 0) {
+			ir_array_range r = {.start = base, .elem = esz, .count = n, .inner = lower_arrays(L, e)};
+			VEC_PUSH(out, r);
+		}
+		return;
+	}
+	if (k != LLVMStructTypeKind || !LLVMTypeIsSized(ty))
+		return;
+	/* A union's IR type is one of its members; a literal struct may stand
+	 * for a union's initializer: the program may index another layout. */
+	const char *name = LLVMGetStructName(ty);
+	if (!name || strncmp(name, "union.", 6) == 0)
+		return;
+	unsigned n = LLVMCountStructElementTypes(ty);
+	for (unsigned i = 0; i < n; i++)
+		collect_arrays(L, LLVMStructGetTypeAtIndex(ty, i), base + LLVMOffsetOfElement(L->layout, ty, i), out,
+		               depth + 1);
+}
+
+const ir_arrays *lower_arrays(lowering *L, LLVMTypeRef ty)
+{
+	void *v = ptrmap_get(&L->arrays, ty);
+	if (v)
+		return v == (void *)1 ? NULL : v;
+	range_vec out = {0};
+	collect_arrays(L, ty, 0, &out, 0);
+	ir_arrays *a = NULL;
+	if (out.len) {
+		a = arena_alloc(&L->prog->arena, sizeof *a + out.len * sizeof a->r[0]);
+		a->n = (unsigned)out.len;
+		memcpy(a->r, out.items, out.len * sizeof a->r[0]);
+	}
+	VEC_FREE(&out);
+	ptrmap_put(&L->arrays, ty, a ? (void *)a : (void *)1);
+	return a;
+}
+
 /* A constant factor of a variable index: `i * 56` or `i << 3` (-O2 scales
  * an index into a byte gep itself), else 1. */
 static uint64_t index_factor(LLVMValueRef idx)
@@ -118,11 +169,13 @@ static uint64_t index_factor(LLVMValueRef idx)
 
 /* A gep with variable indices: its constant part and the gcd of the element
  * sizes its variable indices scale (0 when one cannot be read). */
-static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, uint64_t *stride)
+static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, int64_t *pre, uint64_t *stride)
 {
 	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
 	unsigned n = LLVMGetNumOperands(gep);
+	bool seen_var = false;
 	*off = 0;
+	*pre = 0;
 	*stride = 0;
 	for (unsigned i = 1; i < n; i++) {
 		LLVMValueRef idx = LLVMGetOperand(gep, i);
@@ -139,18 +192,22 @@ static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, uint64_t 
 			scale = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(L->layout, ty) : 0;
 		} else {
 			*stride = 0;   /* a vector index or a type we cannot walk */
-			*off = 0;
+			*off = *pre = 0;
 			return;
 		}
 		if (scale == 0) {
 			*stride = 0;
-			*off = 0;
+			*off = *pre = 0;
 			return;
 		}
 		if (LLVMIsAConstantInt(idx))
 			*off += LLVMConstIntGetSExtValue(idx) * (int64_t)scale;
-		else
+		else {
+			if (!seen_var)
+				*pre = *off;
+			seen_var = true;
 			*stride = u64_gcd(*stride, scale * index_factor(idx));
+		}
 	}
 }
 
@@ -216,6 +273,21 @@ static const char *struct_record(lowering *L, LLVMTypeRef ty)
 
 static const ir_loc *store_loc(lowering *L, LLVMValueRef inst);
 
+/* Every use of v is a GEP instruction with constant indices based on v. */
+static bool only_constant_geps(lowering *L, LLVMValueRef v)
+{
+	LLVMUseRef u = LLVMGetFirstUse(v);
+	if (!u)
+		return false;
+	for (; u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		int64_t off;
+		if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != v || !lower_gep_offset(L, user, &off))
+			return false;
+	}
+	return true;
+}
+
 static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 {
 	unsigned base = lower_operand(L, LLVMGetOperand(gep, 0));
@@ -228,9 +300,10 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 	} else {
 		uint64_t stride;
 		st.var_offset = true;
-		gep_var_parts(L, gep, &st.offset, &stride);
+		gep_var_parts(L, gep, &st.offset, &st.pre, &stride);
 		st.stride = stride <= UINT32_MAX ? (uint32_t)stride : 0;
 	}
+	st.var_fused = st.var_offset && !constant && only_constant_geps(L, gep);
 	emit(L, constant, st);
 	/* A variable index collapses the object it points into: its position is
 	 * what the catalog names as the collapse's place. */
@@ -309,7 +382,8 @@ static void lower_alloca(lowering *L, LLVMValueRef inst)
 	 * address operand the C API does not expose). */
 	uint64_t elem = lower_array_elem(L, ty);
 	emit(L, false, (ir_stmt){.op = ST_ALLOCA, .dst = lower_value_id(L, inst), .size = size,
-	                         .gep_record = struct_record(L, ty), .stride = elem <= UINT32_MAX ? (uint32_t)elem : 0});
+	                         .gep_record = struct_record(L, ty), .stride = elem <= UINT32_MAX ? (uint32_t)elem : 0,
+	                         .arrays = size ? lower_arrays(L, ty) : NULL});
 }
 
 /* Where a store (or a variable-index GEP) is in the source: the refinement

@@ -30,6 +30,7 @@ typedef struct lowering {
 	VEC(ir_dbg_binding) bindings;
 	VEC(ir_stmt) stmts;        /* the current function's statements */
 	VEC(ir_stmt) const_stmts;  /* statements defining constant-expression values */
+	ptrmap arrays;             /* LLVMTypeRef -> its ir_arrays, (void*)1 when none */
 	ptrmap tracked;            /* LLVMTypeRef -> (void*)1 tracked, (void*)2 not */
 	bool sites_only;           /* ingest_options.sites_only */
 	bool keep_site_insts;      /* record site_insts (the trace instrumentation asks) */
@@ -64,6 +65,8 @@ ir_program *lower_linked_module(LLVMContextRef ctx, LLVMModuleRef mod, const cha
 bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out);
 /* ty an array (of arrays...): the bytes of its innermost element; else 0. */
 uint64_t lower_array_elem(lowering *L, LLVMTypeRef ty);
+/* lower.c: the arrays in ty's layout (model.h's ir_arrays), memoised; NULL when none. */
+const ir_arrays *lower_arrays(lowering *L, LLVMTypeRef ty);
 /* lower.c: can a value of this type hold an address? */
 bool lower_tracked_type(lowering *L, LLVMTypeRef ty);
 /* lower.c: the value id an operand stands for, synthesising constant

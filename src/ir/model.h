@@ -183,6 +183,25 @@ typedef struct ir_site {
 #define IR_NONE 0xffffffffu
 #define IR_NOT_CONST INT64_MIN
 
+/* The arrays inside a type, for the points-to analysis: C's rule for a
+ * subscript is that it stays inside the array it indexes, so a variable
+ * index over a struct's member array reaches that array's elements only and
+ * the rest of the object keeps its fields. Members that are arrays of two
+ * elements or more, nested structs flattened into their container, arrays of
+ * arrays and arrays inside an array's element nested (`inner`, offsets from
+ * the element's start). Unions and unnamed (literal) structs, whose IR type
+ * need not be the one the program indexes, contribute none. */
+typedef struct ir_arrays ir_arrays;
+typedef struct ir_array_range {
+	uint64_t start;            /* byte offset in the enclosing element (the object's start at the top) */
+	uint64_t elem, count;      /* element bytes and number of elements (count >= 2) */
+	const ir_arrays *inner;    /* the arrays inside one element, NULL when none */
+} ir_array_range;
+struct ir_arrays {
+	unsigned n;
+	ir_array_range r[];
+};
+
 /* What the points-to analysis reads, one statement per pointer-moving
  * instruction. Tracked values are those whose type can hold an address:
  * ptr, pointer-sized integers (so ptrtoint/inttoptr round trips and pointers
@@ -201,14 +220,27 @@ typedef enum ir_stmt_op {
 typedef struct ir_stmt {
 	ir_stmt_op op;
 	bool var_offset;
+	/* ST_GEP with var_offset that only constant GEPs use (-O2 writes
+	 * `&s->arr[i].f` as `gep T, s, i` then `gep i8, +offsetof(arr)+f`, the
+	 * member's offset moved past the index): the points-to analysis reads
+	 * it through them, the index applied where the member array is. */
+	bool var_fused;
 	unsigned dst, src;         /* value ids, IR_NONE when absent */
 	int64_t offset;            /* bytes; ST_GEP with var_offset: the constant part */
-	uint64_t size;             /* ST_ALLOCA: object bytes */
+	union {
+		uint64_t size;         /* ST_ALLOCA: object bytes */
+		/* ST_GEP with var_offset: the part of offset added before the
+		 * first variable index (a member's offset, &s->arr[i]): a variable
+		 * index stays in the array it indexes, found at that offset. */
+		int64_t pre;
+	};
 	unsigned site;             /* ST_CALL */
 	/* ST_GEP with var_offset: every variable index moves by a multiple of
 	 * this many bytes (the gcd of their element sizes), 0 when unknown.
 	 * ST_ALLOCA of an array: the bytes of its innermost element, else 0. */
 	uint32_t stride;
+	/* ST_ALLOCA: the arrays in the allocated type (NULL when none). */
+	const struct ir_arrays *arrays;
 	/* ST_GEP whose source element type is a named struct or union (unoptimised
 	 * IR keeps them: getelementptr %struct.S, ptr %p, ...): the tag as the
 	 * source spells it ("S"; clang's "struct."/"union." prefix and the linker's
@@ -273,6 +305,7 @@ struct ir_global {
 	bool constant;
 	uint64_t size;             /* bytes of its value type (data layout) */
 	uint64_t elem;             /* an array: the bytes of its innermost element, else 0 */
+	const ir_arrays *arrays;   /* the arrays in its value type (see ir_arrays), NULL when none */
 	const char *ir_type;       /* IR value type, interned */
 	ir_init_slot *slots;       /* function and global addresses in its initializer */
 	unsigned n_slots;

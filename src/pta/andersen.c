@@ -10,6 +10,7 @@
 
 #include "ir/index.h"
 #include "util/intmap.h"
+#include "util/ptrmap.h"
 #include "util/strmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
@@ -64,6 +65,11 @@ typedef struct extractor {
 	VEC(unsigned) *targets;       /* per site */
 	intmap tramp_slot;            /* a trampoline's address value -> a node pointing to its slot */
 	intmap patcher;               /* function id -> mask of the argument positions a trampoline is passed at */
+	ptrmap arrays;                /* an ir_arrays -> its solver ranges' first id + 1 */
+	/* a value (in a function) that is a variable-index GEP G plus a constant
+	 * (constant GEPs after it) -> G's statement index + 1, the constant
+	 * (int32) in the high half */
+	intmap var_geps;
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -75,6 +81,36 @@ static unsigned node_of(extractor *x, unsigned value)
 	if (x->r->value_node[value] == PTA_NONE)
 		x->r->value_node[value] = pta_node(x->s);
 	return x->r->value_node[value];
+}
+
+/* The solver's ranges for a type's member arrays (one list per type,
+ * shared by its objects): the inner lists first, so each list's ranges are
+ * consecutive. */
+static unsigned solver_arrays(extractor *x, const ir_arrays *a)
+{
+	void *v = ptrmap_get(&x->arrays, a);
+	if (v)
+		return (unsigned)((uintptr_t)v - 1);
+	unsigned inner[64];   /* lower.c's ARRAYS_MAX */
+	unsigned n = a->n < 64 ? a->n : 64;
+	for (unsigned i = 0; i < n; i++)
+		inner[i] = a->r[i].inner ? solver_arrays(x, a->r[i].inner) : PTA_NONE;
+	unsigned first = PTA_NONE;
+	for (unsigned i = 0; i < n; i++) {
+		const ir_array_range *r = &a->r[i];
+		unsigned id = pta_array_range(x->s, r->start, r->elem, r->count, inner[i],
+		                              r->inner ? (r->inner->n < 64 ? r->inner->n : 64) : 0);
+		if (i == 0)
+			first = id;
+	}
+	ptrmap_put(&x->arrays, a, (void *)(uintptr_t)(first + 1));
+	return first;
+}
+
+static void object_arrays(extractor *x, unsigned obj, const ir_arrays *a)
+{
+	if (a && a->n)
+		pta_object_arrays(x->s, obj, solver_arrays(x, a), a->n < 64 ? a->n : 64);
 }
 
 static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
@@ -656,6 +692,59 @@ static void patch_trampolines(extractor *x, const ir_site *s)
 
 /* ---- statements --------------------------------------------------------------------------- */
 
+/* The variable-index GEP defining value v, or NULL. */
+/* The variable-index GEP G that value v is, plus *extra bytes; NULL if none. */
+static const ir_stmt *var_gep(extractor *x, unsigned v, int64_t *extra)
+{
+	uint64_t k = intmap_get_or(&x->var_geps, v, 0);
+	*extra = (int32_t)(uint32_t)(k >> 32);
+	return k ? &x->prog->stmts[(uint32_t)k - 1] : NULL;
+}
+
+/* dst = the variable-index GEP g, then by bytes (pta_gep_stride_at): the
+ * index applied where the address lands, else where g applies it. */
+static void index_then(extractor *x, unsigned dst, const ir_stmt *g, int64_t by)
+{
+	unsigned at = node_of(x, g->src);
+	if (g->pre) {
+		at = pta_node(x->s);
+		pta_gep(x->s, at, node_of(x, g->src), g->pre);
+	}
+	pta_gep_stride_at(x->s, dst, at, g->stride, g->offset - g->pre + by);
+}
+
+/* Fills var_geps: the variable-index GEPs, then the constant GEPs after
+ * them (a few levels: blocks need not come in dominance order). */
+static void find_var_geps(extractor *x)
+{
+	const ir_program *p = x->prog;
+	for (int round = 0; round < 4; round++) {
+		bool more = false;
+		for (unsigned i = 0; i < p->n_functions; i++) {
+			const ir_function *f = p->functions[i];
+			for (unsigned k = 0; k < f->n_stmts; k++) {
+				const ir_stmt *st = &p->stmts[f->first_stmt + k];
+				if (st->op != ST_GEP || st->dst == IR_NONE || st->src == IR_NONE ||
+				    intmap_get_or(&x->var_geps, st->dst, 0))
+					continue;
+				if (st->var_offset) {
+					if (round == 0)
+						intmap_put(&x->var_geps, st->dst, f->first_stmt + k + 1);
+					continue;
+				}
+				uint64_t g = intmap_get_or(&x->var_geps, st->src, 0);
+				int64_t e = (int32_t)(uint32_t)(g >> 32) + st->offset;
+				if (g && e >= INT32_MIN && e <= INT32_MAX) {
+					intmap_put(&x->var_geps, st->dst, (uint64_t)(uint32_t)(int32_t)e << 32 | (uint32_t)g);
+					more = true;
+				}
+			}
+		}
+		if (!more && round > 0)
+			break;
+	}
+}
+
 static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 {
 	/* An operand the lowering does not track (a load from or a store to
@@ -668,14 +757,31 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 	case ST_ALLOCA: {
 		unsigned obj = new_object(x, st->size, OBJ_STACK, st->dst, IR_NONE);
 		pta_object_elements(x->s, obj, st->stride);
+		object_arrays(x, obj, st->arrays);
 		pta_addr(x->s, node_of(x, st->dst), pta_field(x->s, obj, 0));
 		break;
 	}
 	case ST_COPY:
 		pta_copy(x->s, node_of(x, st->dst), node_of(x, st->src));
 		break;
-	case ST_GEP:
-		if (st->var_offset && st->stride && st->offset) {
+	case ST_GEP: {
+		int64_t e = 0;
+		const ir_stmt *g = st->var_offset ? NULL : var_gep(x, st->src, &e);
+		if (st->var_fused && st->stride)
+			break;   /* read through the constant GEPs that use it (below) */
+		if (g && g->stride) {
+			/* `gep T, s, i` then `+c`: the index applied at the member
+			 * it reaches, s + (offset + c), as C wrote it (s->arr[i].f;
+			 * an unrolled loop's &a[i] + 16 is &a[i + 2]). */
+			index_then(x, node_of(x, st->dst), g, e + st->offset);
+		} else if (st->var_offset && st->stride && st->pre) {
+			/* &s->arr[i].f: the member array first, where the index stays
+			 * (solver.h, member arrays), then whole elements, then the field. */
+			unsigned at = pta_node(x->s), elems = pta_node(x->s);
+			pta_gep(x->s, at, node_of(x, st->src), st->pre);
+			pta_gep_stride(x->s, elems, at, st->stride);
+			pta_gep(x->s, node_of(x, st->dst), elems, st->offset - st->pre);
+		} else if (st->var_offset && st->stride && st->offset) {
 			/* &a[i].f: whole elements, then the field (solver.h, arrays). */
 			unsigned elems = pta_node(x->s);
 			pta_gep_stride(x->s, elems, node_of(x, st->src), st->stride);
@@ -685,6 +791,7 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		else
 			pta_gep(x->s, node_of(x, st->dst), node_of(x, st->src), st->offset);
 		break;
+	}
 	case ST_LOAD:
 		pta_load(x->s, node_of(x, st->dst), node_of(x, st->src), st->offset);
 		break;
@@ -774,6 +881,8 @@ static void extract_globals(extractor *x)
 		/* A declared global of unknown size collapses: we cannot see its layout. */
 		gobj[i] = new_object(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE);
 		pta_object_elements(x->s, gobj[i], g->elem);
+		if (g->defined)
+			object_arrays(x, gobj[i], g->arrays);
 		pta_addr(x->s, node_of(x, g->value), pta_field(x->s, gobj[i], 0));
 	}
 	for (unsigned i = 0; i < p->n_globals; i++) {
@@ -876,6 +985,9 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	}
 	intmap_init(&x.cloned);
 	intmap_init(&x.clone_obj);
+	ptrmap_init(&x.arrays);
+	intmap_init(&x.var_geps);
+	find_var_geps(&x);
 
 	extract_globals(&x);
 	extract_trampolines(&x);
@@ -927,6 +1039,8 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	free(x.clones);
 	intmap_free(&x.cloned);
 	intmap_free(&x.clone_obj);
+	ptrmap_free(&x.arrays);
+	intmap_free(&x.var_geps);
 	if (x.have_ix)
 		ir_index_free(&x.ix);
 	VEC_FREE(&x.watches);

@@ -86,7 +86,9 @@ typedef struct pnode {
 /* CX_GEP_PWC: a gep found on a cycle; applies as gep_var, and stays an edge
  * of the flow graph, so that which geps are on cycles depends only on the
  * final graph, never on the order they were found in. */
-enum { CX_LOAD, CX_STORE, CX_GEP, CX_GEP_VAR, CX_GEP_PWC };
+/* CX_GEP_AT: pta_gep_stride_at; off packs the stride (low 32 bits) and the
+ * offset (high 32, signed). */
+enum { CX_LOAD, CX_STORE, CX_GEP, CX_GEP_VAR, CX_GEP_PWC, CX_GEP_AT };
 
 typedef struct pcx {
 	int64_t  off;
@@ -113,7 +115,13 @@ typedef struct pobj {
 	uint32_t origin;    /* origin of what collapsed it */
 	uint32_t arr;       /* an array's element bytes (pta_object_elements), 0 none */
 	uint32_t elem;      /* arr once folded (see fold): offsets count mod elem; 0 before */
+	uint32_t arrays, n_arrays; /* its member arrays: ranges (pta_object_arrays), NIL and 0 none */
 } pobj;
+
+typedef struct prange {   /* a member array (pta_array_range) */
+	uint64_t start, elem, count;
+	uint32_t inner, n_inner;
+} prange;
 
 typedef struct report { unsigned tag, loc; } report;
 typedef struct qent { uint32_t round, rank, seq, node; } qent;   /* a worklist entry */
@@ -142,6 +150,7 @@ struct pta_solver {
 	VEC(uint32_t) vpar, lpar;  /* union-find parents; a representative is its own */
 	VEC(locinfo) linfo;        /* (object, offset) of each location */
 	VEC(pobj) objs;
+	VEC(prange) ranges;     /* member arrays, shared by the objects of one type */
 	VEC(pcx) cxs;
 	VEC(pwatch) watches;
 	ptrmap fields;          /* (object, offset) → location + 1 */
@@ -570,6 +579,49 @@ static void new_marks(pta_solver *s)
  * for loads and stores the distinct nodes holding the memory they touch (in
  * s->targets), for geps the locations they give (in s->acc). The set is one
  * the caller owns: computing may collapse objects and so merge nodes. */
+/* The member array of l's object that a variable index of stride bytes
+ * from l stays in (see pta_gep_stride): its bytes [*lo, *hi); 0 if none. */
+static int member_array(const pta_solver *s, uint32_t obj, uint64_t k, uint64_t stride, uint64_t *lo, uint64_t *hi)
+{
+	const pobj *o = &s->objs.items[obj];
+	uint64_t base = 0;
+	uint32_t r = o->arrays, n = o->n_arrays;
+	for (uint32_t i = 0; i < n; i++) {
+		const prange *a = &s->ranges.items[r + i];
+		uint64_t from = base + a->start, ext = a->elem * a->count;
+		if (k < from || k - from >= ext)
+			continue;
+		if (stride % a->elem == 0 && stride < ext) {
+			*lo = from;
+			*hi = from + ext;
+			return 1;
+		}
+		/* Not by whole elements of this array: an array inside its element. */
+		base = from + (k - from) / a->elem * a->elem;
+		r = a->inner;
+		n = a->n_inner;
+		i = (uint32_t)-1;
+	}
+	return 0;
+}
+
+#define MEMBER_PLACES_MAX 64   /* places a variable index enumerates; past it the object collapses */
+
+/* A variable index of stride bytes from (obj, k) that stays in one of obj's
+ * member arrays: every element's field at k's place, shifted by `by`, joins
+ * acc. 0 (nothing done) when no member array holds it. */
+static int in_member_array(pta_solver *s, uint32_t obj, int64_t k, uint64_t stride, int64_t by)
+{
+	uint64_t lo, hi;
+	if (k < 0 || !member_array(s, obj, (uint64_t)k, stride, &lo, &hi) || (hi - lo) / stride > MEMBER_PLACES_MAX)
+		return 0;
+	for (uint64_t q = lo + ((uint64_t)k - lo) % stride; q < hi; q += stride) {
+		uint32_t t = field(s, obj, (uint32_t)q);
+		sbm_set(&s->acc, by ? shift(s, t, by) : t);
+	}
+	return 1;
+}
+
 static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *set)
 {
 	pcx x = s->cxs.items[c];
@@ -606,27 +658,41 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 		return;
 	default:
 		sbm_clear(&s->acc);
+		int64_t stride = x.off, by = 0;
+		if (x.kind == CX_GEP_AT) {
+			stride = (int64_t)(uint32_t)x.off;
+			by = (int32_t)(uint32_t)((uint64_t)x.off >> 32);
+		}
 		SBM_FOREACH(set, l) {
 			/* A whole number of elements of an array (a variable index of
 			 * that stride, a pointer stepping by it in a loop) lands on
 			 * the same field of some element: the field itself. */
-			pobj *o = &s->objs.items[LOBJ(s, l)];
+			uint32_t obj = LOBJ(s, l);
+			pobj *o = &s->objs.items[obj];
+			int64_t k = s->linfo.items[l & ~LOC_BIT].off;
+			/* pta_gep_stride_at: the member array the address reaches. */
+			if (by && o->n_arrays && !o->collapsed && in_member_array(s, obj, k + by, (uint64_t)stride, 0))
+				continue;
 			/* The strides name the element: their gcd, whatever order they
 			 * come in (a narrower one folds the object again). One of a
 			 * pointer or less holds one field: the object collapses (and
 			 * is reported so). */
-			if (!o->collapsed && (o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && x.off > 8) {
-				uint64_t g = o->arr ? u64_gcd(o->arr, (uint64_t)x.off) : (uint64_t)x.off;
+			if (!o->collapsed && (o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && stride > 8) {
+				uint64_t g = o->arr ? u64_gcd(o->arr, (uint64_t)stride) : (uint64_t)stride;
 				if (g > 8 && g < HEAP_ELEM_MAX)
 					o->arr = (uint32_t)g;
 			}
 			uint32_t e = o->arr;
-			if (e && !o->collapsed && x.off && x.off % e == 0) {
-				fold(s, LOBJ(s, l));
-				sbm_set(&s->acc, canon(s, l));
+			if (e && !o->collapsed && stride && stride % e == 0) {
+				fold(s, obj);
+				uint32_t ct = canon(s, l);
+				sbm_set(&s->acc, by ? shift(s, ct, by) : ct);
 				continue;
 			}
-			sbm_set(&s->acc, collapse(s, LOBJ(s, l), x.kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
+			if (o->n_arrays && !o->collapsed && stride &&
+			    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
+				continue;
+			sbm_set(&s->acc, collapse(s, obj, x.kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
 		}
 		return;
 	}
@@ -1187,6 +1253,7 @@ void pta_free(pta_solver *s)
 	VEC_FREE(&s->lpar);
 	VEC_FREE(&s->linfo);
 	VEC_FREE(&s->objs);
+	VEC_FREE(&s->ranges);
 	VEC_FREE(&s->cxs);
 	VEC_FREE(&s->watches);
 	VEC_FREE(&s->pending);
@@ -1244,7 +1311,7 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 {
 	s->cur_origin = s->origin;
 	assert(s->objs.len < NIL);
-	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL };
+	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL, .arrays = NIL };
 	VEC_PUSH(&s->objs, o);
 	uint32_t id = (uint32_t)(s->objs.len - 1);
 	TRACE(s, "O %" PRIu64 " %u %u\n", size_bytes, flags, id);
@@ -1261,6 +1328,26 @@ void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem)
 	TRACE(s, "E %u %" PRIu64 "\n", obj, elem);
 	if (!o->collapsed && elem > 0 && elem < o->size && o->size % elem == 0)
 		o->arr = (uint32_t)elem;
+}
+
+unsigned pta_array_range(pta_solver *s, uint64_t start, uint64_t elem, uint64_t count, unsigned inner,
+                         unsigned n_inner)
+{
+	assert(n_inner == 0 || (inner != NIL && inner + n_inner <= s->ranges.len));
+	assert(s->ranges.len < NIL);
+	prange r = { .start = start, .elem = elem, .count = count, .inner = n_inner ? inner : NIL, .n_inner = n_inner };
+	VEC_PUSH(&s->ranges, r);
+	unsigned id = (unsigned)(s->ranges.len - 1);
+	TRACE(s, "Y %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %u %u\n", start, elem, count, inner, n_inner, id);
+	return id;
+}
+
+void pta_object_arrays(pta_solver *s, unsigned obj, unsigned first, unsigned n)
+{
+	assert(obj < s->objs.len && (n == 0 || first + n <= s->ranges.len));
+	TRACE(s, "Z %u %u %u\n", obj, first, n);
+	s->objs.items[obj].arrays = n ? first : NIL;
+	s->objs.items[obj].n_arrays = n;
 }
 
 unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
@@ -1360,6 +1447,20 @@ void pta_gep_stride(pta_solver *s, unsigned dst, unsigned src, uint64_t stride)
 		TRACE(s, "V %u %u\n", dst, src);
 	s->st.gep_var++;
 	add_cx(s, CX_GEP_VAR, src, dst, (int64_t)stride);   /* off: the stride, 0 unknown */
+}
+
+void pta_gep_stride_at(pta_solver *s, unsigned dst, unsigned src, uint64_t stride, int64_t off)
+{
+	if (!off || !stride || stride > INT32_MAX || off < INT32_MIN || off > INT32_MAX) {
+		/* Not packable: the index where it is, then the offset. */
+		unsigned mid = pta_node(s);
+		pta_gep_stride(s, mid, src, stride);
+		pta_gep(s, dst, mid, off);
+		return;
+	}
+	TRACE(s, "T %u %u %" PRIu64 " %" PRId64 "\n", dst, src, stride, off);
+	s->st.gep_var++;
+	add_cx(s, CX_GEP_AT, src, dst, (int64_t)((uint64_t)(uint32_t)(int32_t)off << 32 | stride));
 }
 
 void pta_watch(pta_solver *s, unsigned node, unsigned tag)

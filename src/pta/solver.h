@@ -94,7 +94,8 @@ void        pta_free(pta_solver *s);
 void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; off only to measure */
 /* Logs every later call to out (NULL: stop), one line each, for replay by
  * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
- * (with the id returned), "E obj elem", "A dst loc", "C dst src",
+ * (with the id returned), "E obj elem", "Y start elem count inner n_inner id",
+ * "Z obj first n", "T dst src stride off", "A dst loc", "C dst src",
  * "L|S|G dst src off", "V dst src [stride]", "W node tag", "X" (pta_solve),
  * "D on". */
 void        pta_trace(pta_solver *s, FILE *out);
@@ -107,6 +108,16 @@ unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset);      /* locatio
  * Collapse). Ignored when elem does not divide the size, is 0 or the whole
  * size, or obj is collapsed. */
 void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem);
+/* Member arrays (C's rule: a subscript stays in the array it indexes). A
+ * range is count (>= 2) elements of elem bytes at byte start of the
+ * enclosing element (of the object, at the top level); inner, n_inner: the
+ * ranges inside one element (consecutive ids from this call, PTA_NONE and
+ * 0 for none). Returns the range's id; ranges made one after another have
+ * consecutive ids, so a list is (first id, count). */
+unsigned pta_array_range(pta_solver *s, uint64_t start, uint64_t elem, uint64_t count, unsigned inner,
+                         unsigned n_inner);
+/* obj's member arrays: the n ranges from first (see pta_gep_stride). */
+void pta_object_arrays(pta_solver *s, unsigned obj, unsigned first, unsigned n);
 
 void pta_addr(pta_solver *s, unsigned dst, unsigned loc);               /* loc ∈ pts(dst) */
 void pta_copy(pta_solver *s, unsigned dst, unsigned src);               /* pts(src) ⊆ pts(dst) */
@@ -116,8 +127,17 @@ void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off);   /* ∀(o
 void pta_gep_var(pta_solver *s, unsigned dst, unsigned src);            /* ∀o ∈ pts(src): collapse o; (o,0) ∈ pts(dst) */
 /* A variable index that moves by multiples of stride bytes (0: unknown):
  * ∀(o,k) ∈ pts(src): (o,k) ∈ pts(dst) when o is an array whose element
- * size divides stride, else as pta_gep_var. */
+ * size divides stride; else, when k lies in a member array of o
+ * (pta_object_arrays) whose element size divides stride and whose extent
+ * is wider than stride (the innermost such; at most 64 places), every
+ * (o,k') with k' in that array and k' ≡ k mod stride; else as pta_gep_var.
+ * The rest of o keeps its fields. */
 void pta_gep_stride(pta_solver *s, unsigned dst, unsigned src, uint64_t stride);
+/* A variable index of stride bytes, then off bytes (-O2's `gep T, s, i`
+ * then `+offsetof(arr) + f`): ∀(o,k) ∈ pts(src): when k + off lies in a
+ * member array of o that a stride fits (see pta_gep_stride), every place of
+ * it ≡ k + off mod stride; else as pta_gep_stride then pta_gep by off. */
+void pta_gep_stride_at(pta_solver *s, unsigned dst, unsigned src, uint64_t stride, int64_t off);
 /* Calls on_new(ctx, tag, loc) for every location that is or will be in
  * pts(node), once per (watch, location), from inside pta_solve. loc is
  * canonical when reported; if its object collapses later, the object's
