@@ -211,16 +211,17 @@ static void gep_var_parts(lowering *L, LLVMValueRef gep, int64_t *off, int64_t *
 	}
 }
 
-bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
+/* The byte offset of gep, index `which` read as `value` (0: none replaced). */
+static bool gep_offset_with(lowering *L, LLVMValueRef gep, unsigned which, int64_t value, int64_t *out)
 {
 	LLVMTypeRef ty = LLVMGetGEPSourceElementType(gep);
 	unsigned n = LLVMGetNumOperands(gep);
 	int64_t off = 0;
 	for (unsigned i = 1; i < n; i++) {
 		LLVMValueRef idx = LLVMGetOperand(gep, i);
-		if (!LLVMIsAConstantInt(idx))
+		if (i != which && !LLVMIsAConstantInt(idx))
 			return false;
-		int64_t k = LLVMConstIntGetSExtValue(idx);
+		int64_t k = i == which ? value : LLVMConstIntGetSExtValue(idx);
 		if (i == 1) {
 			off += k * (int64_t)LLVMABISizeOfType(L->layout, ty);
 			continue;
@@ -238,6 +239,72 @@ bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
 	}
 	*out = off;
 	return true;
+}
+
+bool lower_gep_offset(lowering *L, LLVMValueRef gep, int64_t *out)
+{
+	return gep_offset_with(L, gep, 0, 0, out);
+}
+
+/* The values an integer may take when it is a constant or a choice between
+ * constants (select, phi, through sext/zext), at most GEP_CHOICES of them. */
+#define GEP_CHOICES 8
+
+static bool constant_choices(LLVMValueRef v, int64_t *vals, unsigned *n, int depth)
+{
+	if (LLVMIsAConstantInt(v)) {
+		if (*n >= GEP_CHOICES)
+			return false;
+		vals[(*n)++] = LLVMConstIntGetSExtValue(v);
+		return true;
+	}
+	if (depth > 3 || !LLVMIsAInstruction(v))
+		return false;
+	LLVMOpcode op = LLVMGetInstructionOpcode(v);
+	if (op == LLVMSelect)
+		return constant_choices(LLVMGetOperand(v, 1), vals, n, depth + 1) &&
+		       constant_choices(LLVMGetOperand(v, 2), vals, n, depth + 1);
+	if (op == LLVMSExt)
+		return constant_choices(LLVMGetOperand(v, 0), vals, n, depth + 1);
+	if (op == LLVMZExt) {
+		unsigned first = *n;
+		if (!constant_choices(LLVMGetOperand(v, 0), vals, n, depth + 1))
+			return false;
+		unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0)));
+		for (unsigned i = first; bits < 64 && i < *n; i++)
+			vals[i] &= (int64_t)((1ull << bits) - 1);
+		return true;
+	}
+	if (op == LLVMPHI) {
+		unsigned k = LLVMCountIncoming(v);
+		for (unsigned i = 0; i < k; i++)
+			if (!constant_choices(LLVMGetIncomingValue(v, i), vals, n, depth + 1))
+				return false;
+		return k > 0;
+	}
+	return false;
+}
+
+/* A gep whose one variable index is a choice between constants: the count
+ * and the offsets, one per choice (ir_stmt.choices); NULL otherwise. */
+static const int64_t *gep_choices(lowering *L, LLVMValueRef gep)
+{
+	unsigned n = LLVMGetNumOperands(gep), which = 0;
+	for (unsigned i = 1; i < n; i++)
+		if (!LLVMIsAConstantInt(LLVMGetOperand(gep, i))) {
+			if (which)
+				return NULL;
+			which = i;
+		}
+	int64_t vals[GEP_CHOICES], offs[GEP_CHOICES + 1];
+	unsigned k = 0;
+	if (!which || !constant_choices(LLVMGetOperand(gep, which), vals, &k, 0))
+		return NULL;
+	offs[0] = k;
+	for (unsigned i = 0; i < k; i++)
+		if (!gep_offset_with(L, gep, which, vals[i], &offs[i + 1]))
+			return NULL;
+	return arena_memdup(&L->prog->arena, offs, (k + 1) * sizeof offs[0]);
 }
 
 /* "struct.ngx_module_s.123" -> "ngx_module_s"; NULL for unnamed and non-struct types. */
@@ -302,8 +369,9 @@ static void emit_gep(lowering *L, bool constant, unsigned dst, LLVMValueRef gep)
 		st.var_offset = true;
 		gep_var_parts(L, gep, &st.offset, &st.pre, &stride);
 		st.stride = stride <= UINT32_MAX ? (uint32_t)stride : 0;
+		st.choices = gep_choices(L, gep);
 	}
-	st.var_fused = st.var_offset && !constant && only_constant_geps(L, gep);
+	st.var_fused = st.var_offset && !st.choices && !constant && only_constant_geps(L, gep);
 	emit(L, constant, st);
 	/* A variable index collapses the object it points into: its position is
 	 * what the catalog names as the collapse's place. */

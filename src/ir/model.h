@@ -239,8 +239,16 @@ typedef struct ir_stmt {
 	 * this many bytes (the gcd of their element sizes), 0 when unknown.
 	 * ST_ALLOCA of an array: the bytes of its innermost element, else 0. */
 	uint32_t stride;
-	/* ST_ALLOCA: the arrays in the allocated type (NULL when none). */
-	const struct ir_arrays *arrays;
+	union {
+		/* ST_ALLOCA: the arrays in the allocated type (NULL when none). */
+		const struct ir_arrays *arrays;
+		/* ST_GEP with var_offset whose one variable index is a choice between
+		 * constants (-O2 folds `c ? &p->a : &p->b` into `gep i8, p,
+		 * select(c, A, B)`): the count, then the offsets, one per choice;
+		 * the points-to analysis reads one constant GEP per choice. NULL
+		 * otherwise. */
+		const int64_t *choices;
+	};
 	/* ST_GEP whose source element type is a named struct or union (unoptimised
 	 * IR keeps them: getelementptr %struct.S, ptr %p, ...): the tag as the
 	 * source spells it ("S"; clang's "struct."/"union." prefix and the linker's

@@ -727,6 +727,8 @@ static void find_var_geps(extractor *x)
 				if (st->op != ST_GEP || st->dst == IR_NONE || st->src == IR_NONE ||
 				    intmap_get_or(&x->var_geps, st->dst, 0))
 					continue;
+				if (st->var_offset && st->choices)
+					continue;   /* constant GEPs, one per choice */
 				if (st->var_offset) {
 					if (round == 0)
 						intmap_put(&x->var_geps, st->dst, f->first_stmt + k + 1);
@@ -769,7 +771,12 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		const ir_stmt *g = st->var_offset ? NULL : var_gep(x, st->src, &e);
 		if (st->var_fused && st->stride)
 			break;   /* read through the constant GEPs that use it (below) */
-		if (g && g->stride) {
+		if (st->var_offset && st->choices) {
+			/* One constant GEP per choice (c ? &p->a : &p->b), as a phi
+			 * is one copy per arm: the object keeps its fields. */
+			for (int64_t i = 1; i <= st->choices[0]; i++)
+				pta_gep(x->s, node_of(x, st->dst), node_of(x, st->src), st->choices[i]);
+		} else if (g && g->stride) {
 			/* `gep T, s, i` then `+c`: the index applied at the member
 			 * it reaches, s + (offset + c), as C wrote it (s->arr[i].f;
 			 * an unrolled loop's &a[i] + 16 is &a[i + 2]). */
