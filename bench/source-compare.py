@@ -167,10 +167,13 @@ def within(cdir, file):
     return os.path.join(cdir, file)
 
 
-def edges(catalog, graph, rel):
+def edges(catalog, graph, rel, drop_rule=None):
     """{(file, line): {"kind": set, "targets": {name}}} and the raw reference
-    edge lists (direct and indirect) of a catalog's graph."""
+    edge lists (direct and indirect) of a catalog's graph; with drop_rule,
+    without the edges whose decision has that rule (Type-Fallback: the
+    graph facet source gives with --no-type-fallback)."""
     db = sqlite3.connect(catalog)
+    dropped = set(db.execute("SELECT site, function FROM decisions WHERE rule = ?", (drop_rule,))) if drop_rule else set()
     names = {i: (n, bool(intr), bool(d)) for i, n, intr, d in
              db.execute("SELECT id, source_name, intrinsic, defined FROM functions")}
     sites = {}
@@ -179,7 +182,8 @@ def edges(catalog, graph, rel):
         sites[sid] = (kind, within(cdir, file), line)
     per_site = {}
     for site, target in db.execute(f"SELECT site, target FROM edges_{graph}"):
-        per_site.setdefault(site, []).append(target)
+        if (site, target) not in dropped:
+            per_site.setdefault(site, []).append(target)
     db.close()
     out = {"direct": set(), "indirect": set(), "indirect_sites": {}, "missing_file": {"direct": 0, "indirect": 0},
            "direct_defined": set()}
@@ -202,9 +206,9 @@ def edges(catalog, graph, rel):
     return out
 
 
-def tool_edges(catalog, graph, rel):
+def tool_edges(catalog, graph, rel, drop_rule=None):
     """All of a tool's edges as (file, line, name), and its indirect targets by line."""
-    e = edges(catalog, graph, rel)
+    e = edges(catalog, graph, rel, drop_rule)
     return e["direct"] | e["indirect"], e["indirect_sites"]
 
 
@@ -287,15 +291,18 @@ def one(args, subject):
             sys.exit(f"source-compare: facet build {subject}: {p.stderr.strip()}")
     ref = edges(ref_cat, "rpm", rel)
     defines = [a for d in (source_hints.hints(tree) if args.hints else []) for a in ("-D", d)]
-    src_cat = os.path.join(args.work, subject + (".hints" if args.hints else "") + ".src.facet")
+    fallback = ["--no-type-fallback"] if args.type_fallback == "none" else ["--type-fallback", args.type_fallback]
+    src_cat = os.path.join(args.work, subject + (".hints" if args.hints else "") +
+                           ("" if args.type_fallback == "c" else "." + args.type_fallback) + ".src.facet")
     if args.reuse and os.path.exists(src_cat):
         rc, secs, rss, err = 0, 0.0, 0.0, ""
     else:
-        rc, secs, rss, err = timed([args.facet, "source", *defines, "-o", src_cat, "."], cwd=tree)
+        rc, secs, rss, err = timed([args.facet, "source", *defines, *fallback, "-o", src_cat, "."], cwd=tree)
     if rc:
         sys.exit(f"source-compare: facet source {subject}: {err.strip()[-2000:]}")
     summary = [l for l in err.splitlines() if l.startswith("facet source: wrote")]
     found, found_lines = tool_edges(src_cat, "source", lambda f: normalise(f) if f else None)
+    named, named_lines = tool_edges(src_cat, "source", lambda f: normalise(f) if f else None, "Type-Fallback")
     t0 = time.time()
     base_all, base_lines = namematch.edges(tree)
     base_secs = time.time() - t0
@@ -304,13 +311,14 @@ def one(args, subject):
     if obs is not None:
         ref_all = ref["direct"] | ref["indirect"]
         trace_fig = {"edges": len(obs), "source": len(obs & found), "rpm": len(obs & ref_all),
-                     "baseline": len(obs & base_all)}
+                     "baseline": len(obs & base_all), "source_named": len(obs & named)}
     row = {"subject": subject, "package": pkg, "tree_files": len(files), "seconds": secs, "peak_kib": rss,
            "defines": defines,
            "traced": trace_fig,
            "summary": summary[-1] if summary else "", "baseline_seconds": base_secs,
            "reference_missing_file": ref["missing_file"],
-           "source": figures(ref, found, found_lines), "baseline": figures(ref, base_all, base_lines)}
+           "source": figures(ref, found, found_lines), "baseline": figures(ref, base_all, base_lines),
+           "source_named": figures(ref, named, named_lines)}
     return row
 
 
@@ -339,6 +347,31 @@ def speed(args, subject, prior):
             "facet_exit": frc, "ratio": fsecs / secs if secs else None}
 
 
+def headline(rows):
+    """The pooled figures with the type fallback's edges and without them
+    (the same catalogs, the Type-Fallback edges left out)."""
+    def pooled(tool, key):
+        hit = sum(r[tool][key + "_found"] for r in rows)
+        all_ = sum(r[tool][key + "_edges"] for r in rows)
+        return hit / all_ if all_ else None
+
+    def mean(tool):
+        v = [r[tool]["targets_per_site"] for r in rows if r[tool]["targets_per_site"] is not None]
+        return sum(v) / len(v) if v else None
+
+    def traced(key):
+        t = [r["traced"] for r in rows if r["traced"]]
+        e = sum(x["edges"] for x in t)
+        return f"{sum(x[key] for x in t) / e:.3f}" if e else "—"
+    print("\n| pooled over the subjects | with the type fallback | without (names and fields only) |")
+    print("|---|--:|--:|")
+    for label, key in (("direct recall (goal 0.95)", "direct"), ("indirect recall (goal 0.80)", "indirect")):
+        print(f"| {label} | {pct(pooled('source', key))} | {pct(pooled('source_named', key))} |")
+    print(f"| traced indirect edges found | {traced('source')} | {traced('source_named')} |")
+    print(f"| mean targets per indirect line (mean of subjects) | {pct(mean('source'))} | {pct(mean('source_named'))} |",
+          flush=True)
+
+
 def pct(x):
     return "—" if x is None else f"{x:.3f}"
 
@@ -355,6 +388,9 @@ def main():
                     help="run facet source with the -D switches the tree's build files state (bench/source-hints.py)")
     ap.add_argument("--reuse", action="store_true",
                     help="read WORK/SUBJECT[.hints].src.facet when it exists instead of running facet source again")
+    ap.add_argument("--type-fallback", choices=("c", "ir", "none"), default="c",
+                    help="facet source's type fallback rule (default c); the figures without the "
+                         "Type-Fallback edges are printed beside in any case")
     ap.add_argument("subjects", nargs="*")
     args = ap.parse_args()
     args.facet = os.path.abspath(args.facet)
@@ -421,6 +457,8 @@ def main():
         e = tot["edges"] or 1
         print(f"| all (pooled) | {tot['edges']} | {tot['source'] / e:.3f} ({tot['source']}) | {tot['rpm'] / e:.3f} | "
               f"{tot['baseline'] / e:.3f} |", flush=True)
+    if rows:
+        headline(rows)
     for s in args.speed:
         sp = speed(args, s, next((r for r in rows if r["subject"] == s), None))
         speeds.append(sp)

@@ -163,7 +163,7 @@ static bool write_sites(writer *w, const catalog_build *b, const catalog_edge_se
 		const ir_site *s = &p->sites[i];
 		unsigned resolved = 0;
 		for (int g = 0; g < CG_N_GRAPHS; g++)
-			if (b->graphs[g] && b->graphs[g]->n_targets[i] > 0)
+			if (b->graphs[g] && !cg_site_unresolved(b->graphs[g], i))
 				resolved |= 1u << g;
 		unsigned field = IR_NONE;
 		if (r && r->site_index && r->site_index[i] != IR_NONE)
@@ -335,7 +335,7 @@ static bool write_graphs(writer *w, const catalog_build *b)
 			edges += cg->n_targets[s];
 			if (p->sites[s].kind == SITE_INDIRECT) {
 				ind += cg->n_targets[s];
-				unresolved += cg->n_targets[s] == 0;
+				unresolved += cg_site_unresolved(cg, s);
 			}
 		}
 		const char *note = NULL;

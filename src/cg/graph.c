@@ -48,6 +48,7 @@ void cg_free(cg_graph *g)
 		free(g->targets[i]);
 	free(g->targets);
 	free(g->n_targets);
+	free(g->open);
 	free(g);
 }
 

@@ -139,9 +139,9 @@ void cg_print_text(FILE *out, const cg_graph *g)
 			        site_kind_name(s->kind));
 			if (s->kind != SITE_DIRECT) {
 				indirect++;
-				unresolved += g->n_targets[sid] == 0;
+				unresolved += cg_site_unresolved(g, sid);
 			}
-			if (g->n_targets[sid] == 0)
+			if (g->n_targets[sid] == 0 || (s->kind != SITE_DIRECT && cg_site_unresolved(g, sid)))
 				fputs(s->kind == SITE_DIRECT ? " (external)" : " ? (unresolved)", out);
 			const char **names = target_names(g, sid, true);
 			for (unsigned t = 0; t < g->n_targets[sid]; t++)
@@ -150,7 +150,8 @@ void cg_print_text(FILE *out, const cg_graph *g)
 			fprintf(out, "   [site %u]\n", sid);
 		}
 	}
-	fprintf(out, "\n%u of %u indirect or asm call sites have no target in '%s'\n", unresolved, indirect, g->name);
+	fprintf(out, "\n%u of %u indirect or asm call sites have no target%s in '%s'\n", unresolved, indirect,
+	        g->open ? " or evidence incomplete" : "", g->name);
 }
 
 /* ---- json ---------------------------------------------------------------------------- */
@@ -214,6 +215,8 @@ void cg_print_json(FILE *out, const cg_graph *g)
 		fprintf(out, "], \"kind\": \"%s\", ", site_kind_name(s->kind));
 		if (s->vcall != IR_NONE)
 			print_vcall(out, p, &p->vcalls[s->vcall]);
+		if (g->open && g->open[i])   /* facet source: unresolved, whatever the targets (graph.h) */
+			fputs("\"evidence_incomplete\": true, ", out);
 		fputs("\"targets\": [", out);
 		const char **names = target_names(g, i, false);
 		for (unsigned k = 0; k < g->n_targets[i]; k++) {
@@ -256,12 +259,13 @@ void cg_print_dot(FILE *out, const cg_graph *g)
 		for (unsigned k = 0; k < f->n_sites; k++) {
 			unsigned sid = f->first_site + k;
 			const ir_site *s = &p->sites[sid];
-			if (s->kind != SITE_DIRECT && g->n_targets[sid] == 0) {
+			if (s->kind != SITE_DIRECT && cg_site_unresolved(g, sid)) {
 				fputs("  ", out);
 				dot_id(out, f->name);
 				fputs(" -> \"<unresolved>\" [style=dashed];\n", out);
 				unresolved_node = true;
-				continue;
+				if (g->n_targets[sid] == 0)
+					continue;
 			}
 			for (unsigned c = 0; c < s->n_callbacks; c++) {
 				/* A broker's callback (LLVM's CS<None> edge): the broker calls it. */

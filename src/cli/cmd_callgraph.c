@@ -46,7 +46,7 @@ static int print_source(const char *cmd, const cli_args *a, char **paths, int n)
 	int rc = EXIT_USAGE;
 	const char *graph = cli_str(a, "--graph"), *format = cli_str_or(a, "--format", "text");
 	if (!cli_has(a, "--source"))
-		cli_error(cmd, "--compile-commands, -I and -D go with --source PATH... (see --help)");
+		cli_error(cmd, "--compile-commands, -I, -D and --[no-]type-fallback go with --source PATH... (see --help)");
 	else if (graph && strcmp(graph, "source") != 0)
 		cli_error(cmd, "--source makes graph source (not %s)", graph);
 	else if (n == 0 && !cli_has(a, "--compile-commands"))

@@ -53,9 +53,11 @@ int cmd_source(int argc, char **argv)
 	} else if (r) {
 		const source_counts *c = &r->counts;
 		fprintf(stderr, "facet source: wrote %s (%u units, %u with errors; %u functions; %u direct sites: "
-		        "%u ambiguous, %u external; %u indirect sites: %u unresolved, %u targets, %u refuted by Prune-Sig)\n",
+		        "%u ambiguous, %u external; %u indirect sites: %u unresolved, %u targets, %u refuted by Prune-Sig; "
+		        "evidence incomplete at %u (%u of them with targets), %u Type-Fallback targets at %u)\n",
 		        out, c->units, c->units_with_errors, r->prog->n_functions, c->direct, c->ambiguous, c->external,
-		        c->indirect, c->unresolved, c->indirect_edges, c->pruned_sig);
+		        c->indirect, c->unresolved, c->indirect_edges, c->pruned_sig, c->open, c->open_named,
+		        c->fallback_edges, c->fallback_sites);
 		rc = EXIT_OK;
 	}
 	free(out);

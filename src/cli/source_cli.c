@@ -2,6 +2,7 @@
 #include "cli/source_cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -11,6 +12,13 @@ source_result *cli_source_analyze(const char *cmd, const cli_args *a, char **pat
 	source_options so = {.paths = (const char *const *)paths, .n_paths = (unsigned)n,
 	                     .compile_commands = cli_str(a, "--compile-commands"),
 	                     .includes = inc->v, .n_includes = inc->n, .defines = def->v, .n_defines = def->n};
+	const char *rule = cli_str(a, "--type-fallback");
+	if (rule && strcmp(rule, "c") != 0 && strcmp(rule, "ir") != 0) {
+		cli_error(cmd, "--type-fallback takes c or ir, not '%s'", rule);
+		return NULL;
+	}
+	so.fallback = cli_has(a, "--no-type-fallback") ? SOURCE_FALLBACK_OFF
+	              : rule && strcmp(rule, "ir") == 0 ? SOURCE_FALLBACK_IR : SOURCE_FALLBACK_C;
 	facet_error err = {0};
 	source_result *r = source_analyze(&so, &err);
 	if (!r) {

@@ -162,13 +162,13 @@ const char *facet_rule_name(facet_rule r)
 {
 	static const char *const names[] = {"residual", "Add-Witness", "Add-Store", "Prune-Store",
 	                                    "Add-Unstored", "Prune-Sig", "Add-Sig", "Add-Type", "Keep-Cast",
-	                                    "Add-Cast", "Prune-Class"};
+	                                    "Add-Cast", "Prune-Class", "Type-Fallback"};
 	return r < FACET_N_RULES ? names[r] : "?";
 }
 
 const char *facet_premise_name(facet_premise p)
 {
-	static const char *const names[] = {"true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "pi_class", ""};
+	static const char *const names[] = {"true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "pi_class", "pi_open", ""};
 	return p <= PREMISE_NONE ? names[p] : "?";
 }
 

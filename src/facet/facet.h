@@ -159,14 +159,19 @@ typedef enum facet_rule {
 	 * in the slot of the vtable of a class C ⪯ the receiver's static class) */
 	RULE_PRUNE_CLASS,     /* every class of the receiver's points-to objects
 	                         places another function in the slot     π_class */
+	/* facet source's (source/source.h), at a site whose evidence is
+	 * incomplete: f's address is taken and its type fits the call's */
+	RULE_TYPE_FALLBACK,   /* add supported                           π_open */
 } facet_rule;
-#define FACET_N_RULES (RULE_PRUNE_CLASS + 1)
+#define FACET_N_RULES (RULE_TYPE_FALLBACK + 1)
 /* π_cast: the program calls a function cast to another function-pointer
  * type through that type (a deliberate conversion, not a stray one). */
 /* π_class: an object's dynamic class is the one its allocation site
  * constructs (no placement new over it, no cast to an unrelated class). */
+/* π_open: what the site's location holds is not all named in the code (the
+ * evidence says why), so any function whose address is taken may be there. */
 typedef enum facet_premise {
-	PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_CAST, PREMISE_CLASS, PREMISE_NONE
+	PREMISE_TRUE, PREMISE_BIND, PREMISE_PROJ, PREMISE_SIG, PREMISE_CAST, PREMISE_CLASS, PREMISE_OPEN, PREMISE_NONE
 } facet_premise;
 typedef enum fact_source { SOURCE_SYMBOLIC, SOURCE_ORACLE } fact_source;
 
@@ -237,8 +242,8 @@ cg_graph *facet_graph(const facet_result *r, cg_graph_id kind);
 
 const char *disp_status_name(disp_status s);   /* "field", "global", "array", "unrecovered", "named" */
 const char *disp_step_name(disp_step s);       /* "direct", "chained", "typed", "rebased", "" */
-const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "residual" */
-const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "pi_class", "" */
+const char *facet_rule_name(facet_rule r);     /* "Add-Witness", ..., "Type-Fallback", "residual" */
+const char *facet_premise_name(facet_premise p); /* "true", "pi_bind", "pi_proj", "pi_sig", "pi_cast", "pi_class", "pi_open", "" */
 const char *fact_kind_name(fact_kind k);       /* "add", "prune" */
 const char *fact_outcome_name(fact_outcome o); /* "supported", "rejected", "residual" */
 const char *assign_form_name(assign_form f);   /* "init", "store", "copy" */

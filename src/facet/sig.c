@@ -121,6 +121,11 @@ static const char *canonical(di_type *t, char *buf, size_t size)
 	return buf;
 }
 
+const char *sig_canonical(di_type *t, char *buf, size_t size)
+{
+	return canonical(t, buf, size);
+}
+
 bool sig_type_equal(di_type *a, di_type *b)
 {
 	char x[512], y[512];

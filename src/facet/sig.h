@@ -54,6 +54,8 @@ bool sig_compatible_cached(sig_cache *c, di_type *fn, di_type *field);
 
 /* Canonical equality of two types, as above. */
 bool sig_type_equal(di_type *a, di_type *b);
+/* The canonical spelling equality compares, into buf (NUL-terminated). */
+const char *sig_canonical(di_type *t, char *buf, size_t size);
 /* The type as the source spells it ("void *(ngx_conf_t *)" for a subroutine),
  * written into buf (always NUL-terminated, truncated with "..."). */
 const char *sig_text(di_type *t, char *buf, size_t size);

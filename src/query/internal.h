@@ -59,6 +59,14 @@ typedef struct qctx {
 	size_t n_amb;
 	unsigned n_ambiguous_seen;
 	json_t *ambiguous_ids;
+	/* Indirect sites with Type-Fallback targets (graph source: evidence
+	 * incomplete, so unresolved though they have targets), ascending; the
+	 * unresolved sites counted so far that are among them. */
+	unsigned *fb_site;
+	size_t n_fb;
+	bool fb_loaded;
+	unsigned n_fallback_seen;
+	json_t *fallback_ids;
 	unsigned max_depth, max_fanout;   /* walks' bounds (0: none): past them, "unknown" */
 	char loc_file[4096];       /* q_file_line's FILE when given as "location" */
 } qctx;
@@ -113,6 +121,9 @@ void q_build_agents(qctx *q);
 
 /* The "uncertainty" object every answer carries; extra keys are added by the verb. */
 json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids);
+/* Counts an unresolved site of the answer in uncertainty.type_fallback_sites
+ * when the type fallback gave it targets. */
+void q_note_fallback(qctx *q, unsigned site);
 json_t *q_agent_json(const overlay_edge *e);    /* {key, confidence, provenance, verdict} */
 
 /* Proof labels (proof.c): how an edge of an answer is known. */

@@ -580,11 +580,34 @@ void q_unresolved_sites(qctx *q, unsigned fn, json_t *ids, unsigned *n, unsigned
 	for (size_t i = lo; i < q->n_unres && q->unres_caller[i] == fn; i++) {
 		unsigned site = q->unres_site[i];
 		(*n)++;
+		q_note_fallback(q, site);
 		if (covered && q->include_overlay && site_covered(q, site))
 			(*covered)++;
 		if (ids && json_array_size(ids) < 50)
 			json_array_append_new(ids, json_integer(site));
 	}
+}
+
+void q_note_fallback(qctx *q, unsigned site)
+{
+	if (!q->fb_loaded) {
+		q->fb_loaded = true;
+		VEC(unsigned) v = {0};
+		sqlite3_stmt *st = q_stmt(q->s, "SELECT DISTINCT site FROM decisions WHERE rule = 'Type-Fallback' "
+		                                "ORDER BY site");
+		while (q_step(q->s, st))
+			VEC_PUSH(&v, (unsigned)sqlite3_column_int64(st, 0));
+		q->fb_site = v.items;
+		q->n_fb = v.len;
+	}
+	size_t i = first_of(q->fb_site, q->n_fb, site);
+	if (i == q->n_fb || q->fb_site[i] != site)
+		return;
+	q->n_fallback_seen++;
+	if (!q->fallback_ids)
+		q->fallback_ids = json_array();
+	if (json_array_size(q->fallback_ids) < 50)
+		json_array_append_new(q->fallback_ids, json_integer(site));
 }
 
 json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
@@ -597,6 +620,10 @@ json_t *q_uncertainty(qctx *q, unsigned n_unresolved, json_t *unresolved_ids)
 	 * to each definition, only one of which a build would keep. */
 	json_object_set_new(u, "ambiguous_call_sites", json_integer(q->n_ambiguous_seen));
 	json_object_set_new(u, "ambiguous_site_ids", q->ambiguous_ids ? json_incref(q->ambiguous_ids) : json_array());
+	/* Of the unresolved sites, those whose evidence is incomplete and which
+	 * the type fallback gave targets (graph source, Type-Fallback). */
+	json_object_set_new(u, "type_fallback_sites", json_integer(q->n_fallback_seen));
+	json_object_set_new(u, "type_fallback_site_ids", q->fallback_ids ? json_incref(q->fallback_ids) : json_array());
 	/* Whole-program overlay coverage in this graph: the build counted the
 	 * unresolved sites, and agent edges attach only to those. */
 	unsigned total = 0;
@@ -723,6 +750,8 @@ out:
 	free(q.amb_caller);
 	free(q.amb_site);
 	json_decref(q.ambiguous_ids);
+	free(q.fb_site);
+	json_decref(q.fallback_ids);
 	json_decref(empty);
 	if (s->damage.set) {   /* an answer read past a failure may be short: none at all */
 		json_decref(result);

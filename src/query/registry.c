@@ -227,8 +227,9 @@ const query_verb_info query_verb_table[] = {
 	 .walks = true, .edges = true, .list = "sites", .writes = false,
 	 .summary = "NAME's call sites, classified, with targets",
 	 .title = "What a function calls",
-	 .description = "NAME's call sites, each classified (direct, asm, indirect-resolved, indirect-unresolved, and "
-	                "with include_overlay indirect-agent) with its targets in the chosen graph.",
+	 .description = "NAME's call sites, each classified (direct, asm, indirect-resolved, indirect-unresolved, "
+	                "indirect-incomplete (graph source: targets, evidence incomplete), and with include_overlay "
+	                "indirect-agent) with its targets in the chosen graph.",
 	 .params = ARGS(&a_name, &a_graph, &a_include_overlay, &a_min_confidence, &a_limit, &a_offset)},
 	{.name = "uses", .cli = "uses", .args = {"name", NULL}, .usage = "NAME", .group = QV_QUERY, .run = qv_uses,
 	 .walks = false, .edges = false, .list = "uses", .writes = false,

@@ -279,13 +279,17 @@ json_t *qv_callees(qctx *q)
 		return NULL;
 	json_t *sites = json_array(), *unres = json_array();
 	unsigned n_unres = 0;
-	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.id, s.kind, s.callee FROM sites s WHERE s.caller = ?1 ORDER BY s.id");
+	sqlite3_stmt *st = q_stmt(q->s, "SELECT s.id, s.kind, s.callee, s.resolved FROM sites s WHERE s.caller = ?1 "
+	                                "ORDER BY s.id");
 	sqlite3_bind_int64(st, 1, fn);
 	VEC(unsigned) ids = {0};
 	VEC(int) direct_intrinsic = {0};
 	VEC(int) no_callee = {0};
+	VEC(int) unresolved = {0};   /* an indirect site the graph leaves unresolved, targets or not */
 	while (q_step(q->s, st)) {
 		sqlite3_int64 callee = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
+		VEC_PUSH(&unresolved, strcmp((const char *)sqlite3_column_text(st, 1), "indirect") == 0 &&
+		                      (sqlite3_column_int64(st, 3) & q->bit) == 0);
 		VEC_PUSH(&ids, (unsigned)sqlite3_column_int64(st, 0));
 		VEC_PUSH(&direct_intrinsic, callee >= 0 && callee < q->s->n_functions && q->s->intrinsic[callee]);
 		VEC_PUSH(&no_callee, callee < 0);
@@ -323,11 +327,13 @@ json_t *qv_callees(qctx *q)
 		}
 		const char *cls = ambiguous ? "direct-ambiguous" : strcmp(kind, "direct") == 0 ? "direct"
 		                  : strcmp(kind, "asm") == 0 ? "asm"
+		                  : json_array_size(targets) && unresolved.items[i] ? "indirect-incomplete"
 		                  : json_array_size(targets) ? "indirect-resolved"
 		                  : json_array_size(agents) ? "indirect-agent" : "indirect-unresolved";
-		if (strcmp(kind, "indirect") == 0 && json_array_size(targets) == 0) {
+		if (strcmp(kind, "indirect") == 0 && (json_array_size(targets) == 0 || unresolved.items[i])) {
 			n_unres++;
 			json_array_append_new(unres, json_integer(ids.items[i]));
+			q_note_fallback(q, ids.items[i]);
 		}
 		json_object_set_new(sj, "class", json_string(cls));
 		json_object_set_new(sj, "targets", targets);
@@ -342,6 +348,7 @@ json_t *qv_callees(qctx *q)
 	VEC_FREE(&ids);
 	VEC_FREE(&direct_intrinsic);
 	VEC_FREE(&no_callee);
+	VEC_FREE(&unresolved);
 	return json_pack("{s:o, s:o, s:o}", "function", q_fn_json(q, fn), "sites", sites, "uncertainty",
 	                 q_uncertainty(q, n_unres, unres));
 }

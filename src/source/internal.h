@@ -61,12 +61,24 @@ typedef struct src_keyinfo {
 } src_keyinfo;
 
 /* A value written somewhere or passed: a function's name, or the contents
- * of another location (a copy: `x->f = y->g`, `x->f = param`). */
+ * of another location (a copy: `x->f = y->g`, `x->f = param`); or, naming
+ * no function, a constant (`NULL`, `SIG_IGN`: the location is written, with
+ * nothing) or an expression facet source cannot follow (`(fn_t) dlsym(..)`,
+ * `ops->lookup(name)`: the location's evidence is incomplete, resolve.c's
+ * type fallback). */
 typedef struct src_value {
 	bool is_key;
+	bool constant;             /* a constant: no function */
+	const char *opaque;        /* non-NULL: an expression naming no function or location, what it is */
 	src_fnref fn;
 	const char *key;
 } src_value;
+
+/* A value naming a function, the one kind resolve_ref reads. */
+static inline bool src_value_names_fn(const src_value *v)
+{
+	return !v->is_key && !v->constant && !v->opaque;
+}
 
 typedef struct src_call {
 	unsigned caller;           /* def index */
@@ -79,6 +91,7 @@ typedef struct src_call {
 	const char *reason;        /* CALLEE_UNKNOWN: why, for people */
 	di_type *sig;              /* the callee's function type, NULL when unknown */
 	unsigned first_arg, n_args;   /* function values among the arguments: facts.args[..] */
+	unsigned n_written;        /* the arguments the call passes */
 } src_call;
 
 /* Argument `index` of a call is a function value (a registration). */
@@ -97,6 +110,7 @@ typedef struct src_flow {
 	unsigned in_def;           /* the function holding it, SRC_NONE at file scope */
 	const char *global;        /* FORM_INIT: the initialised variable, when one is named */
 	unsigned unit;
+	bool by_type;              /* resolve.c's copy into a by-type read, not a write in the code */
 } src_flow;
 
 /* A call's result used as a location (`lookup(name)(x)`, `*get_handler() = h`):
@@ -110,6 +124,15 @@ typedef struct src_retof {
 	unsigned line, col, in_def;
 } src_retof;
 
+/* A function named other than as a direct callee (its address is taken),
+ * once per unit and name: the type fallback's candidates. */
+typedef struct src_taken {
+	src_fnref fn;
+	di_type *sig;              /* the declaration's type as the naming unit sees it, NULL when unknown */
+	const char *file;          /* the first place it is named */
+	unsigned line;
+} src_taken;
+
 typedef struct src_facts {
 	arena arena;
 	strmap interned;           /* string -> itself, in the arena */
@@ -119,6 +142,8 @@ typedef struct src_facts {
 	VEC(src_arg) args;
 	VEC(src_flow) flows;
 	VEC(src_retof) retofs;
+	VEC(src_taken) taken;
+	strmap taken_seen;         /* "UNIT\x01name" of taken[] */
 	strmap keys;               /* key -> src_keyinfo* */
 	strmap unit_defs;          /* "UNIT\x01name" -> def index + 1: what each unit defines */
 	VEC(source_unit) units;
@@ -139,7 +164,19 @@ unsigned src_unit_def(src_facts *f, unsigned unit, const char *name);
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
                     void *unsaved, unsigned n_unsaved, source_unit *unit, facet_error *err);
 
-/* The graph from the facts (resolve.c): fills r's program, graph and resolution. */
-void src_resolve(src_facts *f, source_result *r);
+/* The type fallback's candidates (fallback.c): functions whose address is
+ * taken, each added once with its type, and the ones that fit a call's
+ * type under the rule (ascending id, in a buffer valid until the next call;
+ * n_written: the arguments the call passes). */
+typedef struct src_fallback src_fallback;
+src_fallback *src_fallback_new(source_fallback rule);
+void src_fallback_add(src_fallback *fb, unsigned fn, di_type *sig);
+unsigned src_fallback_fits(src_fallback *fb, di_type *call, unsigned n_written, const unsigned **out);
+const char *src_fallback_rule_name(source_fallback rule);   /* "C's rule", "the IR shape" */
+void src_fallback_free(src_fallback *fb);
+
+/* The graph from the facts (resolve.c): fills r's program, graph and
+ * resolution; fallback is the type fallback's rule (source.h). */
+void src_resolve(src_facts *f, source_fallback fallback, source_result *r);
 
 #endif

@@ -34,6 +34,13 @@ typedef struct walk {
 	unsigned cur_def;          /* the function whose body is read, SRC_NONE at file scope */
 	CXCursor cur_fn;
 	ptrmap files;              /* CXFile -> interned normalised name */
+	/* The current body's direct callees (DeclRefExprs), so the visit that
+	 * meets them after their call does not count them as taken addresses,
+	 * by their source location (one per token, macro expansions too):
+	 * clang_equalCursors cannot tell, since a cursor reached through
+	 * another path names another parent declaration. */
+	ptrmap callee_at;          /* the location's raw encoding (loc_key) -> VEC index + 1 */
+	VEC(CXSourceLocation) callees;
 } walk;
 
 typedef VEC(CXCursor) cursor_vec;
@@ -471,12 +478,40 @@ static bool is_void_pointer(CXType t)
 	return c.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(c)).kind == CXType_Void;
 }
 
+/* What else an expression's leaves are, beside the values values_of
+ * returns: a constant (`NULL`, `SIG_IGN`: no function), or something naming
+ * neither a function nor a location (`(fn_t) dlsym(h, s)`, `ops->get(x)`,
+ * `va_arg(ap, fn_t)`): opaque, the first such leaf's kind. */
+typedef struct leaves {
+	bool constant;
+	const char *opaque;
+} leaves;
+
+static bool is_constant(CXCursor e)
+{
+	enum CXCursorKind k = clang_getCursorKind(e);
+	return k == CXCursor_IntegerLiteral || k == CXCursor_GNUNullExpr || k == CXCursor_CXXNullPtrLiteralExpr ||
+	       k == CXCursor_CharacterLiteral;
+}
+
+static void opaque_leaf(walk *w, CXCursor e, leaves *lv)
+{
+	if (!lv || lv->opaque)
+		return;
+	enum CXCursorKind k = clang_getCursorKind(e);
+	lv->opaque = k == CXCursor_CallExpr ? "what a call returns"
+	             : k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ? "a location of another type"
+	                                                                        : "an expression naming no function";
+	(void)w;
+}
+
 /* The values an expression may have as a function pointer: functions it
  * names (through `&`, casts and both arms of `?:`) and locations it copies.
  * With generic (the value goes into a function-pointer location) a `void *`
  * location counts too: what a function converted to `void *` went into
- * comes back out through a cast (`j->run = (job_fn) fn` with `void *fn`). */
-static unsigned values_of(walk *w, CXCursor e, src_value *out, unsigned max, int depth, bool generic)
+ * comes back out through a cast (`j->run = (job_fn) fn` with `void *fn`).
+ * lv (may be NULL) learns of the other leaves. */
+static unsigned values_of(walk *w, CXCursor e, src_value *out, unsigned max, int depth, bool generic, leaves *lv)
 {
 	if (max == 0 || depth > 8)
 		return 0;
@@ -487,9 +522,14 @@ static unsigned values_of(walk *w, CXCursor e, src_value *out, unsigned max, int
 		children(e, &v);
 		unsigned n = 0;
 		for (size_t i = v.len >= 3 ? 1 : 0; i < v.len; i++)
-			n += values_of(w, v.items[i], out + n, max - n, depth + 1, generic);
+			n += values_of(w, v.items[i], out + n, max - n, depth + 1, generic, lv);
 		VEC_FREE(&v);
 		return n;
+	}
+	if (is_constant(e)) {
+		if (lv)
+			lv->constant = true;
+		return 0;
 	}
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(e);
@@ -502,21 +542,34 @@ static unsigned values_of(walk *w, CXCursor e, src_value *out, unsigned max, int
 	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
 	    k == CXCursor_CallExpr || deref) {
 		CXType t = clang_getCursorType(e);
-		if (!ctype_holds_function_pointer(t) && !(generic && is_void_pointer(t)))
+		const char *key = ctype_holds_function_pointer(t) || (generic && is_void_pointer(t)) ? location_key(w, e)
+		                                                                                    : NULL;
+		if (!key) {
+			opaque_leaf(w, e, lv);
 			return 0;
-		const char *key = location_key(w, e);
-		if (!key)
-			return 0;
+		}
 		out[0] = (src_value){.is_key = true, .key = key};
 		return 1;
 	}
+	opaque_leaf(w, e, lv);
 	return 0;
 }
 
 /* The values of e as a function pointer, without `void *` locations. */
-static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int depth)
+static unsigned values(walk *w, CXCursor e, src_value *out, unsigned max, int depth, leaves *lv)
 {
-	return values_of(w, e, out, max, depth, false);
+	return values_of(w, e, out, max, depth, false, lv);
+}
+
+/* The leaves' flows beside the values: a constant writes the location with
+ * nothing, an opaque leaf makes its evidence incomplete (src_value). */
+static unsigned leaf_values(const leaves *lv, unsigned n, src_value *out, unsigned max)
+{
+	if (lv->opaque && n < max)
+		out[n++] = (src_value){.opaque = lv->opaque};
+	if (lv->constant && n < max)
+		out[n++] = (src_value){.constant = true};
+	return n;
 }
 
 static void add_flow(walk *w, const char *key, const src_value *v, assign_form form, CXCursor at, const char *global)
@@ -579,10 +632,18 @@ static void cast_away(walk *w, CXCursor value, CXCursor at, const char *global, 
 		add_flow(w, mem, &v, form, at, global);
 }
 
-static void flows_of(walk *w, const char *key, CXCursor value, assign_form form, CXCursor at, const char *global)
+/* The flows of value into key. to is the location's type: only a
+ * location holding function pointers itself takes the value's other
+ * leaves; into a pointer to them (`handler_pt *h = array_push(a)`) a
+ * pointer goes, whose pointees are the memory of their type (memory_key). */
+static void flows_of(walk *w, const char *key, CXCursor value, assign_form form, CXCursor at, const char *global,
+                     CXType to)
 {
-	src_value v[16];
-	unsigned n = values_of(w, value, v, 16, 0, true);
+	src_value v[18];
+	leaves lv = {0};
+	unsigned n = values_of(w, value, v, 16, 0, true, &lv);
+	if (ctype_is_function_pointer(to))
+		n = leaf_values(&lv, n, v, 18);
 	for (unsigned i = 0; i < n; i++)
 		add_flow(w, key, &v[i], form, at, global);
 	cast_away(w, value, at, global, form);
@@ -614,10 +675,12 @@ static void init_value(init_ctx *ic, CXCursor v, CXType type, const char *key, i
 		return;
 	}
 	if (key && ctype_is_function_pointer(type)) {
-		flows_of(ic->w, key, v, FORM_INIT, v, ic->global);
+		flows_of(ic->w, key, v, FORM_INIT, v, ic->global, type);
 	} else if (key && is_void_pointer(type)) {   /* `{ "name", (void *) fn }`: generic_store's rule */
 		src_value fv[16];
-		unsigned n = values(ic->w, v, fv, 16, 0);
+		unsigned n = values(ic->w, v, fv, 16, 0, NULL);
+		if (n == 0)   /* data: written, naming no function */
+			fv[n++] = (src_value){.constant = true};
 		for (unsigned i = 0; i < n; i++)
 			add_flow(ic->w, key, &fv[i], FORM_INIT, v, ic->global);
 	}
@@ -702,7 +765,7 @@ static void var_decl(walk *w, CXCursor d)
 	if (clang_getCursorKind(s) == CXCursor_InitListExpr)
 		init_list(&ic, s, type, key, 0);
 	else
-		flows_of(w, key, init, FORM_INIT, d, ic.global);
+		flows_of(w, key, init, FORM_INIT, d, ic.global, type);
 }
 
 /* ---- calls and assignments ----------------------------------------------------------------- */
@@ -777,7 +840,7 @@ static void memory_copy(walk *w, CXCursor c)
 		return;
 	const char *key = store_key(w, location_key(w, dst), dst);
 	if (key)
-		flows_of(w, key, clang_Cursor_getArgument(c, 1), FORM_STORE, c, NULL);
+		flows_of(w, key, clang_Cursor_getArgument(c, 1), FORM_STORE, c, NULL, clang_getCursorType(dst));
 }
 
 /* A callee chosen by a conditional expression (`(tagged ? scan_tag :
@@ -788,16 +851,63 @@ static void memory_copy(walk *w, CXCursor c)
  * arm is a function value (the call stays unresolved). */
 static const char *choice_key(walk *w, CXCursor cond, CXCursor call_expr)
 {
-	src_value v[16];
-	unsigned n = values(w, cond, v, 16, 0);
+	src_value v[18];
+	leaves lv = {0};
+	unsigned n = values(w, cond, v, 16, 0, &lv);
 	if (n == 0)
 		return NULL;
+	n = leaf_values(&lv, n, v, 18);
 	char buf[4300];
 	snprintf(buf, sizeof buf, "choice:%s", place(w, cond));
 	const char *key = key_info(w, src_intern(w->f, buf), KEY_LOCAL, NULL, "(?:)", cond);
 	for (unsigned i = 0; i < n; i++)
-		add_flow(w, key, &v[i], v[i].is_key ? FORM_STORE : FORM_INIT, call_expr, NULL);
+		add_flow(w, key, &v[i], src_value_names_fn(&v[i]) ? FORM_INIT : FORM_STORE, call_expr, NULL);
 	return key;
+}
+
+/* A location's key for the map: its raw encoding (a CXSourceLocation is
+ * the unit's source manager, its options and the raw location: within one
+ * unit the raw location alone tells two apart). */
+static const void *loc_key(CXSourceLocation l)
+{
+	return (const void *)((uintptr_t)l.int_data + 1);
+}
+
+static void note_callee(walk *w, CXCursor ref)
+{
+	CXSourceLocation l = clang_getCursorLocation(ref);
+	VEC_PUSH(&w->callees, l);
+	if (!ptrmap_get(&w->callee_at, loc_key(l)))
+		ptrmap_put(&w->callee_at, loc_key(l), (void *)(uintptr_t)w->callees.len);
+}
+
+static bool is_callee(walk *w, CXCursor ref)
+{
+	CXSourceLocation l = clang_getCursorLocation(ref);
+	size_t i = (uintptr_t)ptrmap_get(&w->callee_at, loc_key(l));
+	return i && clang_equalLocations(w->callees.items[i - 1], l);
+}
+
+/* A reference to a function that is not a direct call's callee: its address
+ * is taken (internal.h src_taken), once per unit and name. */
+static void taken_ref(walk *w, CXCursor ref)
+{
+	CXCursor d = clang_getCursorReferenced(ref);
+	if (clang_getCursorKind(d) != CXCursor_FunctionDecl || is_callee(w, ref))
+		return;
+	src_fnref fn = fnref(w, d);
+	if (fn.builtin)
+		return;
+	const char *k = unit_key(w->f, w->unit, fn.name);
+	if (strmap_has(&w->f->taken_seen, k))
+		return;
+	strmap_put(&w->f->taken_seen, k, NULL);
+	src_taken t = {.fn = fn, .sig = ctype_signature(&w->f->arena, clang_getCursorType(d))};
+	const char *file;
+	unsigned col;
+	where(w, ref, &file, &t.line, &col);
+	t.file = file;
+	VEC_PUSH(&w->f->taken, t);
 }
 
 static void call(walk *w, CXCursor c)
@@ -814,6 +924,7 @@ static void call(walk *w, CXCursor c)
 	if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
 		sc.kind = CALLEE_NAME;
 		sc.fn = fnref(w, d);
+		note_callee(w, s);
 	} else if ((sc.key = location_key(w, s)) != NULL) {
 		sc.kind = CALLEE_KEY;
 	} else if (written_name(w, s, &sc.fn)) {
@@ -830,9 +941,14 @@ static void call(walk *w, CXCursor c)
 		sc.sig = NULL;
 	sc.first_arg = (unsigned)w->f->args.len;
 	int n = clang_Cursor_getNumArguments(c);
+	sc.n_written = n > 0 ? (unsigned)n : 0;
 	for (int i = 0; sc.kind != CALLEE_UNKNOWN && i < n; i++) {
-		src_value v[8];
-		unsigned nv = values(w, clang_Cursor_getArgument(c, (unsigned)i), v, 8, 0);
+		src_value v[10];
+		leaves lv = {0};
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		unsigned nv = values(w, arg, v, 8, 0, &lv);
+		if (ctype_is_function_pointer(clang_getCursorType(arg)))   /* a function-pointer parameter's other values (flows_of) */
+			nv = leaf_values(&lv, nv, v, 10);
 		for (unsigned j = 0; j < nv; j++) {
 			src_arg a = {(unsigned)i, v[j]};
 			VEC_PUSH(&w->f->args, a);
@@ -858,6 +974,7 @@ static void recovered_call(walk *w, CXCursor c)
 	CXCursor d = clang_getCursorReferenced(first);
 	if (clang_getCursorKind(d) != CXCursor_FunctionDecl)
 		return;
+	note_callee(w, first);
 	src_call sc = {.caller = w->cur_def, .unit = w->unit, .kind = CALLEE_NAME, .fn = fnref(w, d),
 	               .first_arg = (unsigned)w->f->args.len};
 	call_where(w, c, &sc.file, &sc.line, &sc.col);
@@ -886,8 +1003,10 @@ static const char *store_key(walk *w, const char *key, CXCursor at)
 static void generic_store(walk *w, CXCursor lhs, CXCursor value, CXCursor at)
 {
 	src_value v[16];
-	unsigned n = values(w, value, v, 16, 0);
-	const char *key = n ? store_key(w, location_key(w, lhs), lhs) : NULL;
+	unsigned n = values(w, value, v, 16, 0, NULL);
+	const char *key = store_key(w, location_key(w, lhs), lhs);
+	if (n == 0 && key)   /* written with data (`a->elts = realloc(..)`): a write naming no function */
+		v[n++] = (src_value){.constant = true};
 	for (unsigned i = 0; key && i < n; i++)
 		add_flow(w, key, &v[i], FORM_STORE, at, NULL);
 }
@@ -901,7 +1020,7 @@ static void assignment(walk *w, CXCursor c)
 	if (kids.len == 2 && ctype_holds_function_pointer(clang_getCursorType(kids.items[0]))) {
 		const char *key = store_key(w, location_key(w, kids.items[0]), kids.items[0]);
 		if (key)
-			flows_of(w, key, kids.items[1], FORM_STORE, c, NULL);
+			flows_of(w, key, kids.items[1], FORM_STORE, c, NULL, clang_getCursorType(kids.items[0]));
 	} else if (kids.len == 2 && is_void_pointer(clang_getCursorType(kids.items[0]))) {
 		generic_store(w, kids.items[0], kids.items[1], c);
 	}
@@ -922,9 +1041,12 @@ static void return_stmt(walk *w, CXCursor c)
 		return;
 	src_def *d = &w->f->defs.items[w->cur_def];
 	const char *key = key_info(w, src_ret_key(w->f, d), KEY_RET, NULL, d->name, w->cur_fn);
-	src_value v[16];
-	unsigned n = values(w, e, v, 16, 0);
+	src_value v[18];
+	leaves lv = {0};
 	bool pointer = !ctype_is_function_pointer(rt);
+	unsigned n = values(w, e, v, 16, 0, &lv);
+	if (!pointer)   /* as flows_of: a returned pointer to function pointers is no function */
+		n = leaf_values(&lv, n, v, 18);
 	for (unsigned i = 0; i < n; i++) {
 		add_flow(w, key, &v[i], FORM_STORE, c, NULL);
 		if (pointer && v[i].is_key) {
@@ -953,6 +1075,9 @@ static enum CXChildVisitResult body(CXCursor c, CXCursor parent, CXClientData da
 	case CXCursor_ReturnStmt:
 		return_stmt(w, c);
 		break;
+	case CXCursor_DeclRefExpr:
+		taken_ref(w, c);
+		break;
 	case CXCursor_InitListExpr: {
 		/* Lists inside lists, designators and declarations are read by
 		 * their parent (init_list, var_decl): here only compound literals
@@ -967,6 +1092,16 @@ static enum CXChildVisitResult body(CXCursor c, CXCursor parent, CXClientData da
 	default:
 		break;
 	}
+	return CXChildVisit_Recurse;
+}
+
+/* A file-scope initializer's function names (`long tag = (long) f;`, a
+ * table of any type): taken addresses too. */
+static enum CXChildVisitResult file_scope_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		taken_ref(data, c);
 	return CXChildVisit_Recurse;
 }
 
@@ -986,8 +1121,12 @@ static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData dat
 		w->cur_fn = c;
 		clang_visitChildren(c, body, w);
 		w->cur_def = SRC_NONE;
+		VEC_CLEAR(&w->callees);
+		ptrmap_free(&w->callee_at);
+		ptrmap_init(&w->callee_at);
 	} else if (k == CXCursor_VarDecl) {
 		var_decl(w, c);
+		clang_visitChildren(c, file_scope_refs, w);
 	}
 	return CXChildVisit_Continue;
 }
@@ -1015,6 +1154,7 @@ bool src_parse_unit(src_facts *f, void *index, const char *file, const char *con
 {
 	walk w = {.f = f, .unit = (unsigned)f->units.len, .cur_def = SRC_NONE};
 	ptrmap_init(&w.files);
+	ptrmap_init(&w.callee_at);
 	CXTranslationUnit tu = NULL;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
 	enum CXErrorCode rc = clang_parseTranslationUnit2((CXIndex)index, file, args, (int)n_args, unsaved, n_unsaved,
@@ -1024,6 +1164,7 @@ bool src_parse_unit(src_facts *f, void *index, const char *file, const char *con
 		unit->parsed = false;
 		error_set(err, "%s: libclang cannot parse it (error %d)", file, (int)rc);
 		ptrmap_free(&w.files);
+		ptrmap_free(&w.callee_at);
 		return false;
 	}
 	unit->parsed = true;
@@ -1032,5 +1173,7 @@ bool src_parse_unit(src_facts *f, void *index, const char *file, const char *con
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), top, &w);
 	clang_disposeTranslationUnit(tu);
 	ptrmap_free(&w.files);
+	ptrmap_free(&w.callee_at);
+	VEC_FREE(&w.callees);
 	return true;
 }

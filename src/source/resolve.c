@@ -38,6 +38,8 @@ typedef struct keyset {
 	unsigned n_cands;
 	unsigned field;            /* its facet_field id, SRC_NONE until it has one */
 	unsigned n_sites;          /* indirect sites reading it */
+	bool written;              /* something in the tree writes it (open_locations) */
+	const char *open;          /* why its evidence is incomplete, NULL when complete */
 } keyset;
 
 typedef struct resolver {
@@ -52,6 +54,10 @@ typedef struct resolver {
 	VEC(keyset *) field_keys;  /* by facet_field id */
 	VEC(unsigned) scratch;
 	source_counts *counts;
+	source_fallback rule;
+	src_fallback *fb;          /* the taken functions, NULL when the fallback is off */
+	strmap taken_at;           /* linked name -> "file:line" where the tree first takes its address */
+	VEC(unsigned char) mark;   /* by function id: a decision at the site being made */
 } resolver;
 
 typedef VEC(unsigned) uvec;
@@ -229,8 +235,10 @@ static void type_flows(resolver *r)
 		for (size_t j = 0; j < r->f->keys.cap; j++) {
 			const src_keyinfo *k = r->f->keys.slots[j].value;
 			if (r->f->keys.slots[j].key && j != i && !k->by_type && (k->kind == KEY_FIELD || k->kind == KEY_VAR) &&
-			    k->canon && strcmp(k->canon, cast->canon) == 0)
+			    k->canon && strcmp(k->canon, cast->canon) == 0) {
 				copy_flow(r, r->f->keys.slots[i].key, r->f->keys.slots[j].key, &none);
+				VEC_LAST(&r->f->flows).by_type = true;
+			}
 		}
 	}
 }
@@ -291,7 +299,7 @@ static void propagate(resolver *r)
 		cand_vec v = {0};
 		for (size_t f = 0; f < k->flows.len; f++) {
 			const src_flow *fl = &r->f->flows.items[k->flows.items[f]];
-			if (fl->value.is_key)
+			if (!src_value_names_fn(&fl->value))
 				continue;
 			bool amb;
 			resolve_ref(r, &fl->value.fn, &targets, &amb);
@@ -370,6 +378,127 @@ static bool indirect_argument_flows(resolver *r, strmap *done)
 	return r->f->flows.len > before;
 }
 
+/* ---- incomplete evidence (source.h: the type fallback) ------------------------------------ */
+
+/* A location as people read it: "S.m", "variable v", "parameter 2 (cb) of
+ * register_cb", "what lookup returns", "memory of type T". */
+static const char *key_label(resolver *r, const char *key)
+{
+	const src_keyinfo *ki = strmap_get(&r->f->keys, key);
+	if (strncmp(key, "param:", 6) == 0) {
+		const char *idx = strrchr(key, ':'), *end = idx;   /* param:FILE:LINE:NAME:I */
+		const char *fn = end;
+		while (fn > key + 6 && fn[-1] != ':')
+			fn--;
+		return arena_printf(&r->p->arena, "parameter %s%s%s%s of %.*s", idx + 1, ki ? " (" : "",
+		                    ki ? ki->name : "", ki ? ")" : "", (int)(end - fn), fn);
+	}
+	if (strncmp(key, "choice:", 7) == 0)
+		return arena_printf(&r->p->arena, "the callee chosen at %s", key + 7);
+	if (!ki)
+		return key;
+	switch (ki->kind) {
+	case KEY_FIELD:
+		return arena_printf(&r->p->arena, "%s.%s", ki->record, ki->name);
+	case KEY_RET:
+		return arena_printf(&r->p->arena, "what %s returns", ki->name);
+	case KEY_VAR:
+		if (strncmp(key, "mem:", 4) == 0 || strncmp(key, "cast:", 5) == 0)
+			return arena_printf(&r->p->arena, "memory of type %s", ki->name);
+		return arena_printf(&r->p->arena, "variable %s", ki->name);
+	default:
+		return arena_printf(&r->p->arena, "%s %s", ki->kind == KEY_PARAM ? "parameter" : "local", ki->name);
+	}
+}
+
+static const char *flow_place(resolver *r, const src_flow *fl)
+{
+	const char *in = fl->in_def != SRC_NONE ? r->f->defs.items[fl->in_def].name : NULL;
+	return arena_printf(&r->p->arena, "%s:%u%s%s", fl->file ? fl->file : "?", fl->line, in ? " in " : "",
+	                    in ? in : "");
+}
+
+/* Forward along the copy flows out of the queued keys: `written` (to
+ * mark written) or `open` (to pass each one's reason on). */
+static void spread(resolver *r, uvec *work, bool written)
+{
+	while (work->len) {
+		keyset *src = r->all_keys.items[work->items[--work->len]];
+		for (size_t o = 0; o < src->out.len; o++) {
+			keyset *dst = strmap_get(&r->keysets, r->f->flows.items[src->out.items[o]].key);
+			if (dst == src || (written ? dst->written : dst->open != NULL))
+				continue;
+			if (written)
+				dst->written = true;
+			else
+				dst->open = src->open;
+			VEC_PUSH(work, dst->field);
+		}
+	}
+}
+
+/* Which locations hold what the tree does not name: one written with an
+ * expression naming no function (`(fn_t) dlsym(h, s)`), one copied (in the
+ * code, not by a by-type read) from a location nothing in the tree writes
+ * (a parameter no call passes anything, a field no code stores), and every
+ * location copied from one of those. A location written only with
+ * constants is written, with nothing: complete. */
+static void open_locations(resolver *r)
+{
+	uvec work = {0};
+	for (size_t i = 0; i < r->all_keys.len; i++) {
+		keyset *k = r->all_keys.items[i];
+		k->field = (unsigned)i;   /* temporarily: the index, for the worklist */
+		for (size_t f = 0; f < k->flows.len && !k->written; f++)
+			k->written = !r->f->flows.items[k->flows.items[f]].value.is_key;
+		if (k->written)
+			VEC_PUSH(&work, (unsigned)i);
+	}
+	spread(r, &work, true);
+	for (size_t i = 0; i < r->all_keys.len; i++) {
+		keyset *k = r->all_keys.items[i];
+		for (size_t f = 0; f < k->flows.len && !k->open; f++) {
+			const src_flow *fl = &r->f->flows.items[k->flows.items[f]];
+			const keyset *from = fl->value.is_key ? strmap_get(&r->keysets, fl->value.key) : NULL;
+			if (fl->value.opaque)
+				k->open = arena_printf(&r->p->arena, "%s receives %s at %s", key_label(r, k->key), fl->value.opaque,
+				                       flow_place(r, fl));
+			else if (from && from != k && !from->written && !fl->by_type)
+				k->open = arena_printf(&r->p->arena, "%s is copied at %s from %s, which nothing in the tree writes",
+				                       key_label(r, k->key), flow_place(r, fl), key_label(r, from->key));
+		}
+		if (k->open)
+			VEC_PUSH(&work, (unsigned)i);
+	}
+	spread(r, &work, false);
+	for (size_t i = 0; i < r->all_keys.len; i++)
+		r->all_keys.items[i]->field = SRC_NONE;
+	VEC_FREE(&work);
+}
+
+/* Every function whose name the tree uses other than as a direct callee:
+ * address-taken (as LLVM counts it), and the type fallback's candidates. */
+static void taken_functions(resolver *r)
+{
+	uvec targets = {0};
+	for (size_t i = 0; i < r->f->taken.len; i++) {
+		const src_taken *t = &r->f->taken.items[i];
+		bool amb;
+		resolve_ref(r, &t->fn, &targets, &amb);
+		for (size_t k = 0; k < targets.len; k++) {
+			ir_function *fn = r->fns.items[targets.items[k]];
+			fn->address_taken = true;
+			if (strmap_has(&r->taken_at, fn->name))
+				continue;
+			strmap_put(&r->taken_at, fn->name,
+			           (void *)arena_printf(&r->p->arena, "%s:%u", t->file ? t->file : "?", t->line));
+			if (r->fb)
+				src_fallback_add(r->fb, fn->id, fn->defined ? fn->di_sig : t->sig);
+		}
+	}
+	VEC_FREE(&targets);
+}
+
 /* ---- the program model's sites ------------------------------------------------------------- */
 
 /* Calls ordered by caller (each body's calls stay in order): a function's
@@ -438,6 +567,52 @@ static void decide(resolver *r, site_out *o, unsigned site, const src_call *c, c
 	}
 }
 
+/* Why the site's evidence is incomplete, NULL when it is complete. */
+static const char *site_open(resolver *r, const src_call *c, const keyset *k, unsigned n_targets)
+{
+	if (!k)
+		return c->reason ? c->reason : "the callee is a computed function pointer";
+	if (k->open)
+		return k->open;
+	if (n_targets == 0 && k->n_cands)
+		return arena_printf(&r->p->arena, "every function %s holds is refuted by its signature",
+		                    key_label(r, k->key));
+	if (n_targets == 0)
+		return arena_printf(&r->p->arena, k->written ? "no function the tree names reaches %s"
+		                                             : "nothing in the tree writes %s", key_label(r, k->key));
+	return NULL;
+}
+
+/* The type fallback at an open site: every taken function whose type fits
+ * the call's and that no decision at the site names yet, warranted
+ * Type-Fallback (premise pi_open), appended to targets. */
+static void fallback(resolver *r, site_out *o, unsigned site, const src_call *c, const keyset *k, const char *why,
+                     uvec *targets)
+{
+	for (unsigned i = 0; k && i < k->n_cands; i++)
+		r->mark.items[k->cands[i].fn] = 1;
+	const unsigned *fits;
+	unsigned n = src_fallback_fits(r->fb, c->sig, c->n_written, &fits);
+	unsigned added = 0;
+	for (unsigned i = 0; i < n; i++) {
+		ir_function *fn = r->fns.items[fits[i]];
+		if (r->mark.items[fits[i]])
+			continue;
+		facet_decision d = {.site = site, .function = fits[i], .fact = FACT_ADD, .outcome = OUTCOME_SUPPORTED,
+		                    .source = SOURCE_SYMBOLIC, .rule = RULE_TYPE_FALLBACK, .premise = PREMISE_OPEN};
+		d.evidence = arena_printf(&r->p->arena, "evidence incomplete at this site: %s; %s's address is taken at %s "
+		                          "and its type fits the call's by %s", why, fn->name,
+		                          (const char *)strmap_get(&r->taken_at, fn->name), src_fallback_rule_name(r->rule));
+		VEC_PUSH(&o->decisions, d);
+		VEC_PUSH(targets, fits[i]);
+		added++;
+	}
+	for (unsigned i = 0; k && i < k->n_cands; i++)
+		r->mark.items[k->cands[i].fn] = 0;
+	r->counts->fallback_sites += added > 0;
+	r->counts->fallback_edges += added;
+}
+
 static disp_status status_of(const src_facts *f, const char *key)
 {
 	const src_keyinfo *ki = key ? strmap_get(&f->keys, key) : NULL;
@@ -461,13 +636,22 @@ static void indirect_site(resolver *r, site_out *o, ir_site *s, const src_call *
 		k->n_sites++;
 	}
 	decide(r, o, s->id, c, k, targets);
+	unsigned named = (unsigned)targets->len;
+	const char *why = site_open(r, c, k, named);
+	if (why) {
+		o->graph->open[s->id] = 1;
+		r->counts->open++;
+		r->counts->open_named += named > 0;
+		if (r->fb)
+			fallback(r, o, s->id, c, k, why, targets);
+	}
 	fs.n_sym = (unsigned)targets->len;
 	o->res->site_index[s->id] = (unsigned)o->sites.len;
 	VEC_PUSH(&o->sites, fs);
 	cg_set_targets(o->graph, s->id, targets->items, (unsigned)targets->len);
 	r->counts->indirect++;
-	r->counts->unresolved += targets->len == 0;
-	r->counts->indirect_edges += (unsigned)targets->len;
+	r->counts->unresolved += named == 0;
+	r->counts->indirect_edges += named;
 }
 
 static void make_sites(resolver *r, site_out *o)
@@ -478,6 +662,10 @@ static void make_sites(resolver *r, site_out *o)
 	p->sites = ARENA_ARRAY(&p->arena, ir_site, p->n_sites ? p->n_sites : 1);
 	o->res->site_index = xmalloc((p->n_sites ? p->n_sites : 1) * sizeof *o->res->site_index);
 	o->graph = cg_new(p, "source");
+	o->graph->open = xcalloc(p->n_sites ? p->n_sites : 1, 1);
+	VEC_RESERVE(&r->mark, r->fns.len);
+	memset(r->mark.items, 0, r->fns.len);
+	r->mark.len = r->fns.len;
 	uvec targets = {0};
 	for (unsigned i = 0; i < p->n_sites; i++) {
 		const src_call *c = &r->f->calls.items[order[i]];
@@ -520,7 +708,7 @@ static void fill_assigns(resolver *r, facet_result *res, facet_field *ff, keyset
 	uvec targets = {0};
 	for (size_t i = 0; i < k->flows.len; i++) {
 		const src_flow *fl = &r->f->flows.items[k->flows.items[i]];
-		if (fl->value.is_key)
+		if (!src_value_names_fn(&fl->value))
 			continue;
 		bool amb;
 		resolve_ref(r, &fl->value.fn, &targets, &amb);
@@ -598,6 +786,9 @@ static void resolver_free(resolver *r)
 	strmap_free(&r->names);
 	VEC_FREE(&r->fns);
 	VEC_FREE(&r->scratch);
+	VEC_FREE(&r->mark);
+	strmap_free(&r->taken_at);
+	src_fallback_free(r->fb);
 }
 
 static ir_program *new_program(const src_facts *f)
@@ -620,9 +811,11 @@ static ir_program *new_program(const src_facts *f)
 	return p;
 }
 
-void src_resolve(src_facts *f, source_result *out)
+void src_resolve(src_facts *f, source_fallback rule, source_result *out)
 {
-	resolver r = {.f = f, .counts = &out->counts};
+	resolver r = {.f = f, .counts = &out->counts, .rule = rule};
+	r.fb = rule == SOURCE_FALLBACK_OFF ? NULL : src_fallback_new(rule);
+	strmap_init(&r.taken_at);
 	strmap_init(&r.names);
 	strmap_init(&r.externals);
 	strmap_init(&r.undefined);
@@ -639,6 +832,8 @@ void src_resolve(src_facts *f, source_result *out)
 	for (int round = 0; round < 8 && indirect_argument_flows(&r, &done); round++)
 		propagate(&r);
 	strmap_free(&done);
+	open_locations(&r);
+	taken_functions(&r);
 	facet_result *res = xcalloc(1, sizeof *res);
 	arena_init(&res->arena);
 	res->prog = r.p;

@@ -33,6 +33,8 @@ static void facts_free(src_facts *f)
 	VEC_FREE(&f->args);
 	VEC_FREE(&f->flows);
 	VEC_FREE(&f->retofs);
+	VEC_FREE(&f->taken);
+	strmap_free(&f->taken_seen);
 	VEC_FREE(&f->units);
 	strmap_free(&f->def_by_key);
 	strmap_free(&f->keys);
@@ -80,6 +82,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	strmap_init(&f->def_by_key);
 	strmap_init(&f->keys);
 	strmap_init(&f->unit_defs);
+	strmap_init(&f->taken_seen);
 	source_result *r = xcalloc(1, sizeof *r);
 	r->counts.include_dirs = in.n_include_dirs;
 	bool ok = parse_all(f, &in, &r->counts, err);
@@ -96,7 +99,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 		free(r);
 		return NULL;
 	}
-	src_resolve(f, r);
+	src_resolve(f, o->fallback, r);
 	r->n_units = (unsigned)f->units.len;
 	r->units = f->units.items;   /* their strings live in the facts' arena, kept with them */
 	r->owner = f;

@@ -37,6 +37,21 @@
  * call's, by facet/sig.h's relation). A call with no candidate is an
  * unresolved site: kept, never dropped.
  *
+ * Over-approximate by design (never infer safety): at a site whose
+ * evidence is incomplete (no candidate; or its location also receives what
+ * the tree does not name: an expression that is no function, a copy of a
+ * location nothing in the tree writes, a parameter no call in the tree
+ * passes anything, or a copy of such a location) the site stays unresolved
+ * (cg_graph.open: counted so in the catalog and in every answer's
+ * uncertainty) and, unless turned off, also gets the type fallback: every
+ * function whose name the tree uses other than as a direct callee whose
+ * type fits the call's, each edge warranted Type-Fallback with the premise
+ * pi_open and why the evidence is incomplete. Two rules of fit: C's
+ * (the canonical function types are equal: typedefs resolved, qualifiers
+ * dropped; an unprototyped side by C11 6.7.6.3p15) or the IR shape's
+ * (clang's x86-64 lowering: every pointer alike, integers by width, as the
+ * bitcode's R0 filter compares function types).
+ *
  * The result is the program model shape the catalog stores (graph
  * `source`), with the warrants as the refinement's decisions, so every
  * query verb, the overlay and MCP read it unchanged. */
@@ -51,6 +66,9 @@
 
 typedef struct facet_result facet_result;   /* facet/facet.h */
 
+/* The type fallback's rule of fit (the head); SOURCE_FALLBACK_C is the default. */
+typedef enum source_fallback { SOURCE_FALLBACK_C, SOURCE_FALLBACK_IR, SOURCE_FALLBACK_OFF } source_fallback;
+
 typedef struct source_options {
 	const char *const *paths;  /* files (.c, .h) and directories (searched for them) */
 	unsigned n_paths;
@@ -59,6 +77,7 @@ typedef struct source_options {
 	unsigned n_includes;
 	const char *const *defines;     /* -D NAME[=V] */
 	unsigned n_defines;
+	source_fallback fallback;       /* the type fallback's rule, or none */
 } source_options;
 
 /* One parsed .c file. */
@@ -83,6 +102,8 @@ typedef struct source_counts {
 	unsigned direct, ambiguous, external;   /* direct call sites by how their name resolved */
 	unsigned indirect, unresolved;          /* indirect sites; those with no target */
 	unsigned indirect_edges, pruned_sig;    /* targets at indirect sites; candidates Prune-Sig refuted */
+	unsigned open, open_named;              /* sites whose evidence is incomplete; of them, with named targets too */
+	unsigned fallback_sites, fallback_edges; /* sites with Type-Fallback targets; those targets */
 } source_counts;
 
 typedef struct source_result {

@@ -8,9 +8,13 @@ reading the program: /* -> T ... */ where a token is
   name          a function no unit defines (external)
   name@file:W   an indirect target warranted by an initializer (Add-Witness)
   name@file:S   an indirect target warranted by a store, copy or argument (Add-Store)
+  name@file:T   an indirect target of the type fallback (Type-Fallback): the
+                site's evidence is incomplete and the function's address is
+                taken somewhere in the tree with a type that fits the call's
   !name@file    a candidate Prune-Sig refutes (a decision, not an edge)
   ambiguous     a direct call whose name several units define (no one callee)
-  unresolved    an indirect call with no target
+  unresolved    an indirect call with no target, or whose evidence is
+                incomplete (counted unresolved in the catalog: sites.resolved)
 A line with a call and no marker, or a marker and no call, fails.
 Then: the compile_commands.json path, hostile inputs, every query verb on
 a source catalog, and the ambiguous/unresolved counts in uncertainty."""
@@ -37,18 +41,21 @@ def run(args, cwd=None):
 
 
 MARK = re.compile(r"/\* -> (.*?) \*/")
+MARK_IR = re.compile(r"^\s*/\* ir -> (.*?) \*/")
 
 
-def expected(tree):
+def expected(tree, mark=MARK):
+    """{(file, line): tokens}; with MARK_IR, the lines whose next line is an
+    `/* ir -> ... */` comment: what --type-fallback ir gives there."""
     want = {}
     for name in sorted(os.listdir(tree)):
         if not name.endswith(".c"):
             continue
         with open(os.path.join(tree, name)) as f:
             for i, line in enumerate(f, 1):
-                m = MARK.search(line)
+                m = mark.search(line)
                 if m:
-                    want[(name, i)] = set(m.group(1).split())
+                    want[(name, i - 1 if mark is MARK_IR else i)] = set(m.group(1).split())
     return want
 
 
@@ -64,7 +71,9 @@ def actual(catalog):
     got = {}
     for site, fn, fact, rule in db.execute("SELECT site, function, fact, rule FROM decisions"):
         rules[(site, fn)] = (fact, rule)
-    for sid, kind, callee, file, line in db.execute("SELECT id, kind, callee, file, line FROM sites"):
+    (bit,) = db.execute("SELECT bit FROM graphs WHERE name = 'source'").fetchone()
+    for sid, kind, callee, file, line, resolved in db.execute(
+            "SELECT id, kind, callee, file, line, resolved FROM sites"):
         toks = got.setdefault((file, line), set())
         targets = [t for (t,) in db.execute("SELECT target FROM edges_source WHERE site = ?", (sid,))]
         if kind == "direct":
@@ -72,11 +81,12 @@ def actual(catalog):
                 toks.add("ambiguous")
             toks.update(label(t) for t in targets)
             continue
-        if not targets:
+        check(bool(targets) or not resolved & bit, f"{file}:{line}: a site with no target is unresolved")
+        if not resolved & bit:
             toks.add("unresolved")
         for t in targets:
             fact, rule = rules.get((sid, t), ("?", "?"))
-            toks.add(label(t) + {"Add-Witness": ":W", "Add-Store": ":S"}.get(rule, ":?" + rule))
+            toks.add(label(t) + {"Add-Witness": ":W", "Add-Store": ":S", "Type-Fallback": ":T"}.get(rule, ":?" + rule))
         for (s2, fn), (fact, rule) in rules.items():
             if s2 == sid and fact == "prune" and rule == "Prune-Sig":
                 toks.add("!" + label(fn))
@@ -132,11 +142,89 @@ def trees(tmp):
     if os.path.exists(cat_s):
         compare("compat", expected(tree), actual(cat_s))
     check("u.c: " not in err, f"compat: u.c parses against the system's stdint.h, not the tree's shim: {err.strip()}")
+    fallback_tree(tmp)
     tree, cat_m, err = source_tree(tmp, "missing")
     if os.path.exists(cat_m):
         compare("missing", expected(tree), actual(cat_m))
     check("m.c: " in err and "not_there.h" in err, f"missing: a warning names m.c and not_there.h: {err.strip()}")
     return cat
+
+
+def line_of(path, text):
+    with open(path) as f:
+        return next(i for i, line in enumerate(f, 1) if text in line)
+
+
+def fallback_tree(tmp):
+    """The type fallback: each case of incomplete evidence, exact edges and
+    labels under C's rule (the default), the IR shape's rule, and none; the
+    warrant's premise and why; the summary's counts; a bad rule refused."""
+    tree, cat, err = source_tree(tmp, "fallback")
+    if not os.path.exists(cat):
+        return
+    want = expected(tree)
+    compare("fallback", want, actual(cat))
+    n_t = sum(1 for v in want.values() for t in v if t.endswith(":T"))
+    # 10 open sites (g.c:14 holds two, one with no fitting function), 1 with a named target (o->parse)
+    check(f"evidence incomplete at 10 (1 of them with targets), {n_t} Type-Fallback targets at 9" in err,
+          f"fallback: the summary counts the open sites and the fallback's {n_t} targets ({err.strip()})")
+    out_ir = os.path.join(tmp, "fallback-ir.facet")
+    rc, _, err = run([FACET, "source", "--type-fallback", "ir", "-o", out_ir, "."], cwd=tree)
+    check(rc == 0, f"fallback --type-fallback ir: exit 0 ({rc}: {err.strip()})")
+    if rc == 0:
+        compare("fallback (ir)", {**want, **expected(tree, MARK_IR)}, actual(out_ir))
+    out_no = os.path.join(tmp, "fallback-no.facet")
+    rc, _, err = run([FACET, "source", "--no-type-fallback", "-o", out_no, "."], cwd=tree)
+    check(rc == 0, f"fallback --no-type-fallback: exit 0 ({rc}: {err.strip()})")
+    if rc == 0:
+        compare("fallback (none)", {k: {t for t in v if not t.endswith(":T")} for k, v in want.items()},
+                actual(out_no))
+    f = os.path.join(tree, "f.c")
+    setup_line = line_of(f, '(str_fn) lookup_symbol("parse")')
+    why = {  # the call's line -> why its evidence is incomplete, as the warrant says
+        line_of(f, "o->parse(s)"): f"ops.parse receives what a call returns at f.c:{setup_line} in setup",
+        line_of(f, "o->never(s)"): "nothing in the tree writes ops.never",
+        line_of(f, "o->copied(s)"): f"ops.copied is copied at f.c:{line_of(f, 'o->copied = o->never')} in setup "
+                                    "from ops.never, which nothing in the tree writes",
+        line_of(f, "o->dup(s)"): f"ops.dup is copied at f.c:{line_of(f, 'o->dup = o->copied')} in setup from "
+                                 "ops.copied, which nothing in the tree writes",
+        line_of(f, "o->api(s)"): f"ops.api is copied at f.c:{line_of(f, 'o->api = cb')} in api_register from "
+                                 "parameter 1 (cb) of api_register, which nothing in the tree writes",
+    }
+    db = sqlite3.connect(cat)
+    rows = db.execute("SELECT s.file, s.line, f.name, d.premise, d.evidence FROM decisions d JOIN sites s "
+                      "ON s.id = d.site JOIN functions f ON f.id = d.function WHERE d.rule = 'Type-Fallback'").fetchall()
+    db.close()
+    check(len(rows) == n_t and all(p == "pi_open" for _, _, _, p, _ in rows),
+          f"fallback: {n_t} Type-Fallback decisions, premise pi_open ({len(rows)})")
+    for file, line, fn, _, ev in rows:
+        if file == "f.c" and line in why:
+            taken = line_of(f, "static long tag") if fn == "by_cast" else None
+            check(ev.startswith(f"evidence incomplete at this site: {why[line]}; {fn}'s address is taken at ") and
+                  ev.endswith("its type fits the call's by C's rule") and
+                  (taken is None or f"taken at f.c:{taken} " in ev), f"fallback f.c:{line} {fn}: the warrant says "
+                  f"why ({why[line]}), where the address is taken and by which rule: {ev}")
+    # answers: the open sites count as unresolved, those with fallback targets apart; a path through one is premised
+    rc, out, err = run([QUERY, "callees", "run", "--catalog", cat, "--format", "json"])
+    a = json.loads(out) if rc == 0 else {}
+    u = a.get("uncertainty", {})
+    classes = {s["line"]: s["class"] for s in a.get("sites", [])}
+    check(rc == 0 and u.get("indirect_call_sites") == 5 and u.get("type_fallback_sites") == 5 and
+          classes.get(line_of(f, "o->parse(s)")) == "indirect-incomplete" and
+          classes.get(line_of(f, "o->never(s)")) == "indirect-incomplete" and
+          classes.get(line_of(f, "o->fine(s)")) == "indirect-resolved",
+          f"callees run: 5 unresolved sites, all 5 with Type-Fallback targets; classes ({rc} {err} {u} {classes})")
+    rc, out, err = run([QUERY, "reach", "run", "p_mut", "--catalog", cat, "--format", "json"])
+    d = json.loads(out) if rc == 0 else {}
+    rules = [p.get("rule") for p in d.get("proof", {}).get("premises", [])]
+    check(rc == 0 and d.get("reachable") and d["proof"]["label"] == "premised" and "Type-Fallback" in rules and
+          d["uncertainty"]["type_fallback_sites"] >= 1,
+          f"reach run p_mut: through a Type-Fallback edge, premised ({rc} {err} {d.get('proof')})")
+    rc, out, err = run([QUERY, "reach", "run", "p_void", "--catalog", cat, "--format", "json"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and not d.get("reachable"), f"reach run p_void: no path under C's rule ({rc} {err})")
+    rc, _, err = run([FACET, "source", "--type-fallback", "both", "-o", os.path.join(tmp, "x.facet"), "."], cwd=tree)
+    check(rc != 0 and "--type-fallback takes c or ir" in err, f"--type-fallback both: refused ({rc}: {err.strip()})")
 
 
 DBG_LOC = re.compile(r"^(!\d+) = !DILocation\(line: (\d+)", re.M)

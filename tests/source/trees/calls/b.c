@@ -19,5 +19,5 @@ void setup(struct conn *c)
 {
 	reg(c, ping);                              /* -> reg@b.c */
 	c->on_event(7);                            /* -> ping@b.c:S tick@a.c:S !wrong@a.c */
-	get()(1);                                  /* -> get unresolved */
+	get()(1);                                  /* -> get unresolved alt@a.c:T boom@a.c:T ping@b.c:T tick@a.c:T */
 }

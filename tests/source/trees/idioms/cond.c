@@ -29,5 +29,5 @@ int scan_nested(const char *s, int a, int b)
 
 int scan_any(const char *s, scan_fn *table, int i)
 {
-	return (i ? table[i] : table[0])(s);                 /* -> unresolved */
+	return (i ? table[i] : table[0])(s);                 /* -> unresolved scan_fmt@cond.c:T scan_notag@cond.c:T scan_tag@cond.c:T */
 }

@@ -51,5 +51,5 @@ void pass(struct box *b, void *p)
 
 void open_box(struct box *b)
 {
-	((job_fn) b->data)(0);                   /* -> unresolved */
+	((job_fn) b->data)(0);                   /* -> unresolved free_db@param.c:T free_node@copy.c:T free_obj@param.c:T job_free@voidp.c:T job_noop@voidp.c:T job_print@voidp.c:T */
 }
