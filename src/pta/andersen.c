@@ -70,6 +70,7 @@ typedef struct extractor {
 	 * (constant GEPs after it) -> G's statement index + 1, the constant
 	 * (int32) in the high half */
 	intmap var_geps;
+	intmap di_arrays;             /* a debug-info struct's id -> its solver ranges: first + 1 (low half), count */
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -111,6 +112,115 @@ static void object_arrays(extractor *x, unsigned obj, const ir_arrays *a)
 {
 	if (a && a->n)
 		pta_object_arrays(x->s, obj, solver_arrays(x, a), a->n < 64 ? a->n : 64);
+}
+
+/* ---- heap memory typed by the pointer it is assigned to ---- */
+
+typedef struct range_tmp { uint64_t start, elem, count; unsigned inner, n_inner; } range_tmp;
+typedef VEC(range_tmp) range_tmps;
+
+static void di_collect(extractor *x, di_type *t, uint64_t base, range_tmps *out, int depth);
+
+/* The solver's list for the ranges in out (pushed consecutively): first id, *n. */
+static unsigned push_ranges(extractor *x, const range_tmps *out, unsigned *n)
+{
+	unsigned first = PTA_NONE;
+	*n = (unsigned)out->len;
+	for (size_t i = 0; i < out->len; i++) {
+		const range_tmp *r = &out->items[i];
+		unsigned id = pta_array_range(x->s, r->start, r->elem, r->count, r->inner, r->n_inner);
+		if (i == 0)
+			first = id;
+	}
+	return first;
+}
+
+/* An array of dims[0] x dims[1] x ... elements of type elem at base. */
+static void di_collect_array(extractor *x, di_type *elem, const uint64_t *dims, unsigned nd, uint64_t bytes,
+                             uint64_t base, range_tmps *out, int depth)
+{
+	if (nd == 0) {
+		di_collect(x, elem, base, out, depth + 1);
+		return;
+	}
+	uint64_t n = dims[0];
+	if (n == 0 || bytes == 0 || bytes % n)
+		return;   /* unknown bound (a flexible array member): not a range */
+	uint64_t esz = bytes / n;
+	if (n == 1) {
+		di_collect_array(x, elem, dims + 1, nd - 1, esz, base, out, depth + 1);
+		return;
+	}
+	range_tmps in = {0};
+	di_collect_array(x, elem, dims + 1, nd - 1, esz, 0, &in, depth + 1);
+	unsigned n_in = 0, first = in.len ? push_ranges(x, &in, &n_in) : PTA_NONE;
+	VEC_FREE(&in);
+	range_tmp r = {base, esz, n, first, n_in};
+	VEC_PUSH(out, r);
+}
+
+/* The member arrays of debug-info type t at byte base (as lower.c's
+ * collect_arrays does for IR types); unions contribute none. */
+static void di_collect(extractor *x, di_type *t, uint64_t base, range_tmps *out, int depth)
+{
+	t = di_strip(t);
+	if (!t || depth > 8 || out->len >= 64)
+		return;
+	if (t->kind == DI_ARRAY && t->n_dims > 0)
+		di_collect_array(x, t->base, t->dims, t->n_dims, t->size_bits / 8, base, out, depth);
+	else if (t->kind == DI_STRUCT && !t->forward_decl)
+		for (unsigned i = 0; i < t->n_members; i++) {
+			const di_member *m = &t->members[i];
+			if (!m->bitfield && !m->virtual_base && m->offset_bits % 8 == 0)
+				di_collect(x, m->type, base + m->offset_bits / 8, out, depth + 1);
+		}
+}
+
+/* The struct a heap allocation's result is assigned to (every debug binding
+ * of the call's result a pointer to one struct), or NULL. */
+static di_type *heap_struct(extractor *x, unsigned site)
+{
+	const ir_site *s = &x->prog->sites[site];
+	if (s->result == IR_NONE)
+		return NULL;
+	if (!x->have_ix) {
+		ir_index_build(x->prog, &x->ix);
+		x->have_ix = true;
+	}
+	di_type *found = NULL;
+	for (unsigned i = x->ix.value_binding[s->result]; i; i = x->ix.next_binding[i - 1]) {
+		const ir_dbg_binding *b = &x->prog->bindings[i - 1];
+		di_type *t = b->var ? di_strip(b->var->type) : NULL;
+		di_type *st = t && t->kind == DI_POINTER ? di_strip(t->base) : NULL;
+		if (!st || st->kind != DI_STRUCT || st->forward_decl)
+			return NULL;
+		/* One struct: the same record, or one of the same name and size
+		 * (each unit has its own); an anonymous one only as itself. */
+		if (found && found != st &&
+		    (!found->name || !st->name || found->size_bits != st->size_bits || strcmp(found->name, st->name) != 0))
+			return NULL;
+		found = st;
+	}
+	return found;
+}
+
+/* Heap object obj, made for call site `site`: the member arrays of the struct its result is assigned to. */
+static void heap_arrays(extractor *x, unsigned obj, unsigned site)
+{
+	di_type *st = heap_struct(x, site);
+	if (!st)
+		return;
+	uint64_t v;
+	if (!intmap_get(&x->di_arrays, st->id, &v)) {
+		range_tmps out = {0};
+		di_collect(x, st, 0, &out, 0);
+		unsigned n = 0, first = out.len ? push_ranges(x, &out, &n) : PTA_NONE;
+		VEC_FREE(&out);
+		v = (uint64_t)n << 32 | (first == PTA_NONE ? 0 : first + 1);
+		intmap_put(&x->di_arrays, st->id, v);
+	}
+	if ((uint32_t)v)
+		pta_object_arrays(x->s, obj, (uint32_t)v - 1, (unsigned)(v >> 32));
 }
 
 static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
@@ -274,8 +384,10 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 			if (target == PTA_NONE)
 				break;
 			unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, s->id, IR_NONE);
-			if (ef->a == LIB_RET)
+			if (ef->a == LIB_RET) {
+				heap_arrays(x, obj, s->id);
 				pta_addr(x->s, target, pta_field(x->s, obj, 0));
+			}
 			else
 				pta_store(x->s, target, address_node(x, obj), 0);
 			break;
@@ -392,6 +504,7 @@ static unsigned clone_object(extractor *x, unsigned ctx, unsigned w)
 	if (intmap_get(&x->clone_obj, ctx, &v))
 		return (unsigned)v;
 	unsigned obj = new_object(x, HEAP_SIZE, OBJ_HEAP, ctx, w);
+	heap_arrays(x, obj, ctx);
 	intmap_put(&x->clone_obj, ctx, obj);
 	x->r->n_clones++;
 	return obj;
@@ -994,6 +1107,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	intmap_init(&x.clone_obj);
 	ptrmap_init(&x.arrays);
 	intmap_init(&x.var_geps);
+	intmap_init(&x.di_arrays);
 	find_var_geps(&x);
 
 	extract_globals(&x);
@@ -1048,6 +1162,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	intmap_free(&x.clone_obj);
 	ptrmap_free(&x.arrays);
 	intmap_free(&x.var_geps);
+	intmap_free(&x.di_arrays);
 	if (x.have_ix)
 		ir_index_free(&x.ix);
 	VEC_FREE(&x.watches);

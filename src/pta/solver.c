@@ -673,6 +673,10 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 			/* pta_gep_stride_at: the member array the address reaches. */
 			if (by && o->n_arrays && !o->collapsed && in_member_array(s, obj, k + by, (uint64_t)stride, 0))
 				continue;
+			/* Typed heap memory: a member array before the element by stride. */
+			if ((o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && o->n_arrays && !o->collapsed && stride &&
+			    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
+				continue;
 			/* The strides name the element: their gcd, whatever order they
 			 * come in (a narrower one folds the object again). One of a
 			 * pointer or less holds one field: the object collapses (and

@@ -69,7 +69,9 @@ enum {
 	 * stride of whole elements first reaches it by (a variable index a[i],
 	 * a pointer stepping in a loop), one wider than a pointer. That stride
 	 * folds it (see Collapse) instead of collapsing it; memory is not
-	 * typed, so a struct with an array member folds as a whole too. */
+	 * typed, so a struct with an array member folds as a whole too, unless
+	 * its member arrays are given (pta_object_arrays): a stride that fits
+	 * one of them stays inside it first. */
 	PTA_OBJ_ELEMENTS_BY_STRIDE = 4u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
