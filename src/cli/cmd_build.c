@@ -49,11 +49,11 @@ static void on_note(void *arg, const char *note)
 
 /* The catalog's path: -o, else the first input's (--capture: the
  * program's) name with .facet. */
-static char *output_path(const cli_args *a, char **files)
+static char *output_path(const args_set *a, char **files)
 {
-	if (cli_str(a, "-o"))
-		return xstrdup(cli_str(a, "-o"));
-	const char *prog = cli_pair(a, "--capture")[1], *slash = prog ? strrchr(prog, '/') : NULL;
+	if (args_str(a, "-o"))
+		return xstrdup(args_str(a, "-o"));
+	const char *prog = args_pair(a, "--capture")[1], *slash = prog ? strrchr(prog, '/') : NULL;
 	return default_output(prog ? (slash ? slash + 1 : prog) : files[0]);
 }
 
@@ -61,13 +61,13 @@ int cmd_build(int argc, char **argv)
 {
 	const char *cmd = "build";
 	cli_progress_start(cmd);
-	cli_args a;
+	args_set a;
 	int begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
 	int nfiles = a.n_pos;
-	const char *const *capture = cli_pair(&a, "--capture");
-	const char *tau_s = cli_str(&a, "--tau");
+	const char *const *capture = args_pair(&a, "--capture");
+	const char *tau_s = args_str(&a, "--tau");
 	cli_oracle_args oa = cli_oracle_args_of(&a);
 	unsigned tau = 2;
 	if (!cli_inputs_check(cmd, nfiles, capture) || (tau_s && !cli_parse_tau(cmd, tau_s, &tau)))
@@ -94,7 +94,7 @@ int cmd_build(int argc, char **argv)
 		double t0 = clock_seconds();
 		cli_progress("reading and linking the inputs", 0, 0);
 		fflush(stderr);
-		rc = cli_run_load(&run, !cli_has(&a, "--no-verify"), false);
+		rc = cli_run_load(&run, !args_has(&a, "--no-verify"), false);
 		cli_progress_clear();   /* before ingest's warnings or errors */
 		b.prog = run.prog;
 		b.seconds_ingest = clock_seconds() - t0;

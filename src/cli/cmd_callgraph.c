@@ -41,15 +41,15 @@ static bool is_catalog(const char *path)
 }
 
 /* --source PATH...: the C files' graph `source`, printed like the others. */
-static int print_source(const char *cmd, const cli_args *a, char **paths, int n)
+static int print_source(const char *cmd, const args_set *a, char **paths, int n)
 {
 	int rc = EXIT_USAGE;
-	const char *graph = cli_str(a, "--graph"), *format = cli_str_or(a, "--format", "text");
-	if (!cli_has(a, "--source"))
+	const char *graph = args_str(a, "--graph"), *format = args_str_or(a, "--format", "text");
+	if (!args_has(a, "--source"))
 		cli_error(cmd, "--compile-commands, -I, -D and --[no-]type-fallback go with --source PATH... (see --help)");
 	else if (graph && strcmp(graph, "source") != 0)
 		cli_error(cmd, "--source makes graph source (not %s)", graph);
-	else if (n == 0 && !cli_has(a, "--compile-commands"))
+	else if (n == 0 && !args_has(a, "--compile-commands"))
 		cli_error(cmd, "--source needs PATHs (C files or directories)");
 	else if (cli_choice(cmd, "format", format, "text\0json\0dot\0")) {
 		source_result *r = cli_source_analyze(cmd, a, paths, n);
@@ -61,9 +61,9 @@ static int print_source(const char *cmd, const cli_args *a, char **paths, int n)
 	return rc;
 }
 
-static int from_bitcode(const char *cmd, const cli_args *a, char **files, int nfiles)
+static int from_bitcode(const char *cmd, const args_set *a, char **files, int nfiles)
 {
-	const char *format = cli_str_or(a, "--format", "text"), *graph = cli_str(a, "--graph"), *tau = cli_str(a, "--tau");
+	const char *format = args_str_or(a, "--format", "text"), *graph = args_str(a, "--graph"), *tau = args_str(a, "--tau");
 	if (cli_any(a, "--root --focus --depth --direction --cluster --max-nodes --hide-external") ||
 	    !strcmp(format, "graphml") || !strcmp(format, "svg")) {
 		cli_error(cmd, "--root, --focus, --cluster, --hide-external, graphml and svg draw from a catalog, where "
@@ -90,9 +90,9 @@ static int from_bitcode(const char *cmd, const cli_args *a, char **files, int nf
 		return EXIT_USAGE;
 	}
 	cli_run run;
-	int rc = cli_run_open(&run, cmd, a, files, nfiles, cli_pair(a, "--capture"));
+	int rc = cli_run_open(&run, cmd, a, files, nfiles, args_pair(a, "--capture"));
 	if (rc == EXIT_OK)
-		rc = cli_run_load(&run, !cli_has(a, "--no-verify"), !want_pta);
+		rc = cli_run_load(&run, !args_has(a, "--no-verify"), !want_pta);
 	if (rc == EXIT_OK && llvm) {
 		cg_print_llvm(stdout, run.prog);
 	} else if (rc == EXIT_OK) {
@@ -109,21 +109,21 @@ static int from_bitcode(const char *cmd, const cli_args *a, char **files, int nf
 int cmd_callgraph(int argc, char **argv)
 {
 	const char *cmd = "callgraph";
-	cli_args a;
+	args_set a;
 	int begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
 	int nfiles = a.n_pos;
-	const char *const *capture = cli_pair(&a, "--capture");
+	const char *const *capture = args_pair(&a, "--capture");
 	int rc = EXIT_USAGE;
 	if (cli_any(&a, "--source @source"))
 		rc = print_source(cmd, &a, argv + 1, nfiles);
 	else if (!cli_inputs_check(cmd, nfiles, capture))
 		rc = EXIT_USAGE;
 	else if (nfiles == 1 && !capture[0] && is_catalog(argv[1]))   /* a drawing, dot unless told */
-		rc = cli_view_catalog(cmd, argv[1], cli_str(&a, "--graph"), &a, cli_str_or(&a, "--format", "dot"));
+		rc = cli_view_catalog(cmd, argv[1], args_str(&a, "--graph"), &a, args_str_or(&a, "--format", "dot"));
 	else
 		rc = from_bitcode(cmd, &a, argv + 1, nfiles);
-	cli_args_free(&a);
+	args_free(&a);
 	return rc;
 }

@@ -19,7 +19,7 @@
 
 static int run_capture(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	if (!cli_args_parse("capture", "+ -o= --no-exec-hook", &a, argc, argv))   /* the command follows, -- or not */
 		return EXIT_USAGE;
 	if (a.n_pos == 0) {
@@ -32,8 +32,8 @@ static int run_capture(int argc, char **argv)
 		free(wrapper);
 		return EXIT_INPUT;
 	}
-	char *exec_hook = cli_has(&a, "--no-exec-hook") ? NULL : capture_exec_hook_path();
-	capture_run_options opt = {.dir = cli_str_or(&a, "-o", DEFAULT_DIR), .argv = a.pos, .wrapper = wrapper,
+	char *exec_hook = args_has(&a, "--no-exec-hook") ? NULL : capture_exec_hook_path();
+	capture_run_options opt = {.dir = args_str_or(&a, "-o", DEFAULT_DIR), .argv = a.pos, .wrapper = wrapper,
 	                           .exec_hook = exec_hook};
 	facet_error err = {0};
 	int status;
@@ -58,11 +58,11 @@ static capture_manifest *load(const char *dir)
 
 static int run_list(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	const char *cmd = "capture list";
 	if (!cli_args_parse(cmd, "--format=", &a, argc, argv))
 		return EXIT_USAGE;
-	const char *format = cli_str_or(&a, "--format", "text");
+	const char *format = args_str_or(&a, "--format", "text");
 	if (a.n_pos > 1) {
 		cli_error(cmd, "unexpected argument '%s' (see --help)", a.pos[1]);
 		return EXIT_USAGE;
@@ -101,13 +101,13 @@ int cli_capture_extract(const char *cmd, const char *dir, const char *program, c
 
 static int run_extract(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	const char *cmd = "capture extract";
 	if (!cli_args_parse(cmd, "-o= --allow-missing --with-shared --keep-dead", &a, argc, argv))
 		return EXIT_USAGE;
-	capture_extract_options opt = {.allow_missing = cli_has(&a, "--allow-missing"),
-	                               .with_shared = cli_has(&a, "--with-shared"), .keep_dead = cli_has(&a, "--keep-dead")};
-	const char *const *pos = (const char *const *)a.pos, *out = cli_str(&a, "-o");
+	capture_extract_options opt = {.allow_missing = args_has(&a, "--allow-missing"),
+	                               .with_shared = args_has(&a, "--with-shared"), .keep_dead = args_has(&a, "--keep-dead")};
+	const char *const *pos = (const char *const *)a.pos, *out = args_str(&a, "-o");
 	int npos = a.n_pos;
 	if (npos > 2) {
 		cli_error(cmd, "unexpected argument '%s' (see --help)", pos[2]);
@@ -142,9 +142,9 @@ char *cli_capture_module(const char *cmd, const char *dir, const char *program)
 int cmd_capture(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "list") == 0)
-		return cli_wants_help(argc - 1, argv + 1) ? (cli_help(stdout, "capture", NULL), EXIT_OK) : run_list(argc - 1, argv + 1);
+		return args_wants_help(argc - 1, argv + 1) ? (cli_help(stdout, "capture", NULL), EXIT_OK) : run_list(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "extract") == 0)
-		return cli_wants_help(argc - 1, argv + 1) ? (cli_help(stdout, "capture", NULL), EXIT_OK) : run_extract(argc - 1, argv + 1);
+		return args_wants_help(argc - 1, argv + 1) ? (cli_help(stdout, "capture", NULL), EXIT_OK) : run_extract(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		cli_help(stdout, "capture", NULL);
 		return EXIT_OK;

@@ -13,7 +13,7 @@
 
 int cmd_dump(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv) || argc < 2) {
+	if (args_wants_help(argc, argv) || argc < 2) {
 		cli_help(argc < 2 ? stderr : stdout, "dump", NULL);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}

@@ -43,9 +43,9 @@ static const char options[] = "--format= --site= --at= --tau= --all --no-verify 
 
 /* The selection the options and arguments name: sel, the bitcode files
  * packed at argv + 1 (*nfiles). False after the usage message. */
-static bool selection(const cli_args *a, char **argv, int *nfiles, facet_explain_select *sel, char **at_file)
+static bool selection(const args_set *a, char **argv, int *nfiles, facet_explain_select *sel, char **at_file)
 {
-	const char *cmd = "explain", *at = cli_str(a, "--at"), *site = cli_str(a, "--site");
+	const char *cmd = "explain", *at = args_str(a, "--at"), *site = args_str(a, "--site");
 	int npos = a->n_pos;
 	*nfiles = 0;
 	for (int i = 0; i < npos; i++) {
@@ -54,13 +54,13 @@ static bool selection(const cli_args *a, char **argv, int *nfiles, facet_explain
 		else
 			argv[1 + (*nfiles)++] = argv[1 + i];
 	}
-	if (!cli_choice(cmd, "format", cli_str_or(a, "--format", "text"), "text\0json\0"))
+	if (!cli_choice(cmd, "format", args_str_or(a, "--format", "text"), "text\0json\0"))
 		return false;
-	if (*nfiles == 0 || (!site && !at && !cli_has(a, "--all"))) {
+	if (*nfiles == 0 || (!site && !at && !args_has(a, "--all"))) {
 		cli_error(cmd, "need input files and one of FILE:LINE, --site ID, --all (see --help)");
 		return false;
 	}
-	sel->all = cli_has(a, "--all");
+	sel->all = args_has(a, "--all");
 	if (at && !parse_at(at, at_file, &sel->line)) {
 		cli_error(cmd, "'%s' is not FILE:LINE", at);
 		return false;
@@ -110,7 +110,7 @@ static void render(const facet_result *r, json_t *sites, bool json, const cli_or
 int cmd_explain(int argc, char **argv)
 {
 	const char *cmd = "explain";
-	cli_args a;
+	args_set a;
 	int nfiles, begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
@@ -118,7 +118,7 @@ int cmd_explain(int argc, char **argv)
 	char *at_file = NULL;
 	facet_options fo;
 	facet_options_default(&fo);
-	const char *tau = cli_str(&a, "--tau");
+	const char *tau = args_str(&a, "--tau");
 	if (!selection(&a, argv, &nfiles, &sel, &at_file) || (tau && !cli_parse_tau(cmd, tau, &fo.tau))) {
 		free(at_file);
 		return EXIT_USAGE;
@@ -126,7 +126,7 @@ int cmd_explain(int argc, char **argv)
 	cli_run run;
 	int rc = cli_run_open(&run, cmd, &a, argv + 1, nfiles, NULL);
 	if (rc == EXIT_OK)
-		rc = cli_run_load(&run, !cli_has(&a, "--no-verify"), false);
+		rc = cli_run_load(&run, !args_has(&a, "--no-verify"), false);
 	if (rc == EXIT_OK) {
 		fo.oracle = run.oracle.oracle;
 		pta_result *pta = pta_analyze(run.prog, NULL);
@@ -138,7 +138,7 @@ int cmd_explain(int argc, char **argv)
 		cg_free(andersen);
 		if (json_array_size(sites) == 0)
 			rc = nothing_selected(run.prog, &sel);
-		render(r, sites, !strcmp(cli_str_or(&a, "--format", "text"), "json"), &run.oracle);
+		render(r, sites, !strcmp(args_str_or(&a, "--format", "text"), "json"), &run.oracle);
 		facet_result_free(r);
 		pta_result_free(pta);
 	}

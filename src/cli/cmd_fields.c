@@ -26,11 +26,11 @@ static const char options[] = "--format= --tau= --list --no-verify @oracle";
 int cmd_fields(int argc, char **argv)
 {
 	const char *cmd = "fields";
-	cli_args a;
+	args_set a;
 	int begun = cli_begin(cmd, options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	const char *format = cli_str_or(&a, "--format", "text"), *tau = cli_str(&a, "--tau");
+	const char *format = args_str_or(&a, "--format", "text"), *tau = args_str(&a, "--tau");
 	facet_options fo;
 	facet_options_default(&fo);
 	if (!cli_choice(cmd, "format", format, "text\0json\0") || !cli_inputs_check(cmd, a.n_pos, NULL) ||
@@ -39,7 +39,7 @@ int cmd_fields(int argc, char **argv)
 	cli_run run;
 	int rc = cli_run_open(&run, cmd, &a, argv + 1, a.n_pos, NULL);
 	if (rc == EXIT_OK)
-		rc = cli_run_load(&run, !cli_has(&a, "--no-verify"), false);
+		rc = cli_run_load(&run, !args_has(&a, "--no-verify"), false);
 	if (rc != EXIT_OK)
 		return cli_run_close(&run, rc);
 	fo.oracle = run.oracle.oracle;
@@ -47,7 +47,7 @@ int cmd_fields(int argc, char **argv)
 	pta_result *pta = pta_analyze(run.prog, NULL);
 	double pta_seconds = now() - t0;
 	facet_result *r = facet_refine(pta, &fo);
-	json_t *j = facet_fields_report(r, pta, pta_seconds, cli_has(&a, "--list"));
+	json_t *j = facet_fields_report(r, pta, pta_seconds, args_has(&a, "--list"));
 	json_object_set_new(j, "oracle", cli_oracle_stats_json(&run.oracle));
 	if (!strcmp(format, "json")) {
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));

@@ -16,32 +16,32 @@
 
 int cmd_mcp(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
+	if (args_wants_help(argc, argv)) {
 		char max[32];
 		snprintf(max, sizeof max, "%d", MCP_DEFAULT_MAX_MESSAGE);
 		cli_help(stdout, "mcp", (const cli_help_value[]){{"max_message", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
-	cli_args a;
+	args_set a;
 	int rc = EXIT_USAGE;
 	unsigned long n = 0;
 	const char *max = NULL;
 	bool ok = cli_args_parse("mcp", "--read-dir=* --catalog= --overlay= --max-message-bytes= --write-dir= --verbose|-v",
 	                         &a, argc, argv);
-	const cli_list *dirs = cli_all(&a, "--read-dir");
+	const args_list *dirs = args_all(&a, "--read-dir");
 	if (!ok)
 		;
 	else if (a.n_pos > 0)
 		cli_error("mcp", "unexpected argument '%s' (see --help)", argv[1]);
 	else if (dirs->n > 62)
 		cli_error("mcp", "at most 62 --read-dir");
-	else if ((max = cli_str(&a, "--max-message-bytes")) && !cli_uint("mcp", "--max-message-bytes", max, 1, INT_MAX, &n))
+	else if ((max = args_str(&a, "--max-message-bytes")) && !cli_uint("mcp", "--max-message-bytes", max, 1, INT_MAX, &n))
 		;
-	else if (cli_has(&a, "--overlay") && !cli_has(&a, "--catalog"))
+	else if (args_has(&a, "--overlay") && !args_has(&a, "--catalog"))
 		cli_error("mcp", "--overlay needs --catalog (see --help)");
 	else {
-		mcp_run_options ro = {.catalog = cli_str(&a, "--catalog"), .overlay = cli_str(&a, "--overlay"),
-		                      .write_dir = cli_str(&a, "--write-dir"), .verbose = cli_has(&a, "--verbose"),
+		mcp_run_options ro = {.catalog = args_str(&a, "--catalog"), .overlay = args_str(&a, "--overlay"),
+		                      .write_dir = args_str(&a, "--write-dir"), .verbose = args_has(&a, "--verbose"),
 		                      .log = stderr, .writer = ir_slice_write, .max_message = (size_t)n,
 		                      .read_dirs = dirs->v, .n_read_dirs = dirs->n};
 		facet_error err = {0};
@@ -50,6 +50,6 @@ int cmd_mcp(int argc, char **argv)
 			cli_error("mcp", "%s", err.msg);
 		rc = r == 2 ? EXIT_USAGE : r ? EXIT_INPUT : EXIT_OK;
 	}
-	cli_args_free(&a);
+	args_free(&a);
 	return rc;
 }

@@ -63,10 +63,10 @@ static bool number(const char *opt, const char *s, long lo, long hi, long *out)
 }
 
 /* The arguments' values checked and converted; -1 on success, else the exit code. */
-static int convert(const cli_args *a, opts *o)
+static int convert(const args_set *a, opts *o)
 {
-	const char *algo = cli_str(a, "--algo"), *format = cli_str(a, "--format"), *rta = cli_str(a, "--rta");
-	const char *difficulty = cli_str(a, "--difficulty");
+	const char *algo = args_str(a, "--algo"), *format = args_str(a, "--format"), *rta = args_str(a, "--rta");
+	const char *difficulty = args_str(a, "--difficulty");
 	if (algo && (o->algo = oo_algo_parse(algo)) < 0)
 		return bad_usage("unknown algorithm '%s' (cha, rta, xta, vta, pta or dyn)", algo);
 	if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0)
@@ -75,17 +75,17 @@ static int convert(const cli_args *a, opts *o)
 		return bad_usage("unknown RTA mode '%s' (worklist or rounds)", rta);
 	if (difficulty && (o->difficulty = oo_difficulty_parse(difficulty)) < 0)
 		return bad_usage("unknown difficulty '%s' (easy, medium or hard)", difficulty);
-	if (!number("--max-states", cli_str(a, "--max-states"), 1, LONG_MAX, &o->max_states) ||
-	    !number("--seed", cli_str(a, "--seed"), 0, LONG_MAX, &o->seed) ||
-	    !number("--size", cli_str(a, "--size"), 1, 1000000, &o->size) ||
-	    !number("--pathological", cli_str(a, "--pathological"), 1, 100000, &o->pathological))
+	if (!number("--max-states", args_str(a, "--max-states"), 1, LONG_MAX, &o->max_states) ||
+	    !number("--seed", args_str(a, "--seed"), 0, LONG_MAX, &o->seed) ||
+	    !number("--size", args_str(a, "--size"), 1, 1000000, &o->size) ||
+	    !number("--pathological", args_str(a, "--pathological"), 1, 100000, &o->pathological))
 		return EXIT_USAGE;
 	o->json = format && !strcmp(format, "json");
 	o->rta_rounds = rta && !strcmp(rta, "rounds");
-	o->trace = cli_has(a, "--trace");
-	o->table = cli_has(a, "--table");
-	o->generate = cli_has(a, "--generate");
-	o->factory = cli_has(a, "--factory");
+	o->trace = args_has(a, "--trace");
+	o->table = args_has(a, "--table");
+	o->generate = args_has(a, "--generate");
+	o->factory = args_has(a, "--factory");
 	return -1;
 }
 
@@ -93,7 +93,7 @@ static int convert(const cli_args *a, opts *o)
 static int parse_args(int argc, char **argv, opts *o)
 {
 	*o = (opts){.algo = -1, .difficulty = OO_MEDIUM, .seed = 1, .pathological = -1};
-	cli_args a;
+	args_set a;
 	if (!cli_args_parse("oo", options, &a, argc, argv))
 		return EXIT_USAGE;
 	o->nfiles = a.n_pos;
@@ -182,7 +182,7 @@ static int run_table(const opts *o)
 
 int cmd_oo(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
+	if (args_wants_help(argc, argv)) {
 		char max[32];
 		snprintf(max, sizeof max, "%d", OO_DYN_MAX_STATES);
 		cli_help(stdout, "oo", (const cli_help_value[]){{"max_states", max}, {NULL, NULL}});

@@ -15,11 +15,11 @@
 
 int cmd_pts(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	int begun = cli_begin("pts", "--site= --global=", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	const char *site = cli_str(&a, "--site"), *global = cli_str(&a, "--global");
+	const char *site = args_str(&a, "--site"), *global = args_str(&a, "--global");
 	int nfiles = a.n_pos;
 	char **files = argv + 1;
 	if (nfiles == 0 || (!site) == (!global)) {

@@ -56,10 +56,10 @@ static const char options[] = "--catalog= --graph=:graph --format= --min-confide
 /* facet overlay's own: the query options above mean nothing to it. */
 static const char overlay_options[] = "--catalog= --graph= --format= --overlay=";
 
-bool cli_view_args(const char *cmd, const cli_args *a, json_t *args)
+bool cli_view_args(const char *cmd, const args_set *a, json_t *args)
 {
 	cli_args_json(a, args);
-	const char *cluster = cli_str(a, "--cluster");
+	const char *cluster = args_str(a, "--cluster");
 	if (cluster && strcmp(cluster, "file") != 0) {
 		cli_error(cmd, "--cluster takes 'file' (the one grouping there is), not '%s'", cluster);
 		return false;
@@ -67,9 +67,9 @@ bool cli_view_args(const char *cmd, const cli_args *a, json_t *args)
 	return true;
 }
 
-int cli_view_print(const cli_args *a, json_t *view, const char *format, const char *title)
+int cli_view_print(const args_set *a, json_t *view, const char *format, const char *title)
 {
-	report_view_options ro = {.cluster_file = cli_has(a, "--cluster"), .legend = !cli_has(a, "--no-legend"),
+	report_view_options ro = {.cluster_file = args_has(a, "--cluster"), .legend = !args_has(a, "--no-legend"),
 	                          .title = title};
 	if (strcmp(format, "dot") == 0)
 		report_view_dot(stdout, view, &ro);
@@ -81,28 +81,28 @@ int cli_view_print(const cli_args *a, json_t *view, const char *format, const ch
 }
 
 /* Parses the options every verb shares; false after the message. */
-static bool parse_common(const char *cmd, const char *spec, int argc, char **argv, cli_args *a)
+static bool parse_common(const char *cmd, const char *spec, int argc, char **argv, args_set *a)
 {
 	if (!cli_args_parse(cmd, spec, a, argc, argv))
 		return false;
-	if (!cli_str(a, "--catalog")) {
+	if (!args_str(a, "--catalog")) {
 		cli_error(cmd, "--catalog FILE is required (make one with 'facet build')");
 		return false;
 	}
-	return cli_choice(cmd, "format", cli_str_or(a, "--format", "text"), "text\0json\0dot\0graphml\0svg\0");
+	return cli_choice(cmd, "format", args_str_or(a, "--format", "text"), "text\0json\0dot\0graphml\0svg\0");
 }
 
 /* Opens the session and switches to --overlay PATH when given. */
-static query_session *open_session(const char *cmd, const cli_args *a, bool overlay_may_be_new)
+static query_session *open_session(const char *cmd, const args_set *a, bool overlay_may_be_new)
 {
 	facet_error err = {0};
-	query_session *s = query_open(cli_str(a, "--catalog"), &err);
+	query_session *s = query_open(args_str(a, "--catalog"), &err);
 	if (!s) {
 		cli_error(cmd, "%s", err.msg);
 		return NULL;
 	}
-	if (cli_str(a, "--overlay")) {
-		json_t *args = json_pack("{s:s, s:b, s:b}", "path", cli_str(a, "--overlay"), "discard_pending", 1, "create",
+	if (args_str(a, "--overlay")) {
+		json_t *args = json_pack("{s:s, s:b, s:b}", "path", args_str(a, "--overlay"), "discard_pending", 1, "create",
 		                         overlay_may_be_new);
 		json_t *r = query_call(s, "load_overlay", args, &err);
 		json_decref(args);
@@ -120,7 +120,7 @@ static query_session *open_session(const char *cmd, const cli_args *a, bool over
 #define TEXT_LIMIT 100
 
 /* The JSON arguments of verb v from the command line. */
-static json_t *verb_args(const query_verb_info *v, const cli_args *a)
+static json_t *verb_args(const query_verb_info *v, const args_set *a)
 {
 	json_t *args = json_object();
 	for (int i = 0; i < a->n_pos; i++) {
@@ -129,17 +129,17 @@ static json_t *verb_args(const query_verb_info *v, const cli_args *a)
 		json_object_set_new(args, v->args[i], x ? x : json_string(a->pos[i]));
 	}
 	cli_args_json(a, args);
-	if (cli_has(a, "--overlay"))   /* naming an overlay means using it */
+	if (args_has(a, "--overlay"))   /* naming an overlay means using it */
 		json_object_set_new(args, "include_overlay", json_true());
-	if (cli_has(a, "--in") || cli_has(a, "--out"))
-		json_object_set_new(args, "direction", json_string(cli_has(a, "--in") ? "in" : "out"));
-	if (!cli_has(a, "--limit") && v->list && strcmp(cli_str_or(a, "--format", "text"), "text") == 0)
+	if (args_has(a, "--in") || args_has(a, "--out"))
+		json_object_set_new(args, "direction", json_string(args_has(a, "--in") ? "in" : "out"));
+	if (!args_has(a, "--limit") && v->list && strcmp(args_str_or(a, "--format", "text"), "text") == 0)
 		json_object_set_new(args, "limit", json_integer(TEXT_LIMIT));   /* people read the first page; page says the rest */
 	return args;
 }
 
 /* Runs verb v as the options say and prints its answer: the exit code. */
-static int run_verb(const query_verb_info *v, const cli_args *a, query_module_writer writer)
+static int run_verb(const query_verb_info *v, const args_set *a, query_module_writer writer)
 {
 	query_session *s = open_session("query", a, false);
 	if (!s)
@@ -149,7 +149,7 @@ static int run_verb(const query_verb_info *v, const cli_args *a, query_module_wr
 	facet_error err = {0};
 	char cmd[64];
 	snprintf(cmd, sizeof cmd, "query %s", v->cli);
-	const char *format = cli_str_or(a, "--format", "text");
+	const char *format = args_str_or(a, "--format", "text");
 	bool drawing = strcmp(format, "dot") == 0 || strcmp(format, "graphml") == 0 || strcmp(format, "svg") == 0;
 	json_t *r = NULL;
 	int rc = EXIT_INPUT;
@@ -169,7 +169,7 @@ static int run_verb(const query_verb_info *v, const cli_args *a, query_module_wr
 
 int cli_query(int argc, char **argv, query_module_writer writer)
 {
-	if (cli_wants_help(argc, argv) || argc < 2) {
+	if (args_wants_help(argc, argv) || argc < 2) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;   /* the facet binary adds cli_rpm_note */
 	}
@@ -180,7 +180,7 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 	}
 	char **vargv = calloc((size_t)argc, sizeof *vargv);   /* parsing packs the positionals in place */
 	memcpy(vargv, argv + 1, (size_t)(argc - 1) * sizeof *vargv);
-	cli_args a;
+	args_set a;
 	int rc = EXIT_USAGE;
 	unsigned want = query_verb_n_args(v);
 	if (!parse_common("query", options, argc - 1, vargv, &a))
@@ -188,16 +188,16 @@ int cli_query(int argc, char **argv, query_module_writer writer)
 	else if ((unsigned)a.n_pos != want)
 		cli_error("query", "%s takes %u argument%s, got %d (see --help)", v->cli, want, want == 1 ? "" : "s",
 		          a.n_pos);
-	else if (cli_has(&a, "--in") && cli_has(&a, "--out"))
+	else if (args_has(&a, "--in") && args_has(&a, "--out"))
 		cli_error("query", "give one of --in and --out");
 	else
 		rc = run_verb(v, &a, writer);
-	cli_args_free(&a);
+	args_free(&a);
 	free(vargv);
 	return rc;
 }
 
-int cli_view_catalog(const char *cmd, const char *path, const char *graph, const cli_args *o, const char *format)
+int cli_view_catalog(const char *cmd, const char *path, const char *graph, const args_set *o, const char *format)
 {
 	if (!cli_choice(cmd, "format for a catalog", format, "dot\0graphml\0svg\0json\0"))
 		return EXIT_USAGE;
@@ -243,7 +243,7 @@ static char *read_stdin(size_t *len)
 
 int cli_overlay(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv) || argc < 2) {
+	if (args_wants_help(argc, argv) || argc < 2) {
 		cli_help(argc < 2 ? stderr : stdout, "overlay", NULL);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
@@ -253,7 +253,7 @@ int cli_overlay(int argc, char **argv)
 		cli_error("overlay", "unknown subcommand '%s' (record, list)", sub);
 		return EXIT_USAGE;
 	}
-	cli_args c;
+	args_set c;
 	if (!parse_common("overlay", overlay_options, argc - 1, argv + 1, &c))
 		return EXIT_USAGE;
 	if (c.n_pos) {
@@ -263,7 +263,7 @@ int cli_overlay(int argc, char **argv)
 	query_session *s = open_session("overlay", &c, record);
 	if (!s)
 		return EXIT_INPUT;
-	const char *graph = cli_str(&c, "--graph"), *ov = cli_str(&c, "--overlay");
+	const char *graph = args_str(&c, "--graph"), *ov = args_str(&c, "--overlay");
 	facet_error err = {0};
 	json_t *r = NULL;
 	int rc = EXIT_INPUT;
@@ -304,7 +304,7 @@ int cli_overlay(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = print_result(r, sub, strcmp(cli_str_or(&c, "--format", "text"), "json") == 0);
+	rc = print_result(r, sub, strcmp(args_str_or(&c, "--format", "text"), "json") == 0);
 	json_decref(r);
 out:
 	query_close(s);

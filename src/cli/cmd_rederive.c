@@ -18,7 +18,7 @@
 
 int cmd_rederive(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	int begun = cli_begin("rederive", "--catalog= --tau= --graph= --format= --check", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
@@ -26,8 +26,8 @@ int cmd_rederive(int argc, char **argv)
 		cli_error("rederive", "unexpected argument '%s' (see --help)", argv[1]);
 		return EXIT_USAGE;
 	}
-	const char *cmd = "rederive", *path = cli_str(&a, "--catalog"), *graph = cli_str_or(&a, "--graph", "rpm");
-	const char *format = cli_str_or(&a, "--format", "text"), *tau_s = cli_str(&a, "--tau");
+	const char *cmd = "rederive", *path = args_str(&a, "--catalog"), *graph = args_str_or(&a, "--graph", "rpm");
+	const char *format = args_str_or(&a, "--format", "text"), *tau_s = args_str(&a, "--tau");
 	int id = cg_graph_parse(graph);
 	if (!path || id < 0 || !cg_graph_info_of((cg_graph_id)id)->refined) {
 		cli_error(cmd, !path ? "--catalog is required (see --help)" : "--graph is rpm, rplus or rulesonly");
@@ -59,7 +59,7 @@ int cmd_rederive(int argc, char **argv)
 		rc = EXIT_INPUT;
 	} else {
 		cg_graph *g = facet_derive(&pv.shell, pv.r0, pv.decisions, pv.n_decisions, tau, (cg_graph_id)id);
-		if (cli_has(&a, "--check")) {
+		if (args_has(&a, "--check")) {
 			unsigned first[10], n = catalog_provenance_differences(&pv, g, first, 10);
 			for (unsigned i = 0; i < n && i < 10; i++)
 				fprintf(stderr, "facet rederive: site %u differs from the stored graph\n", first[i]);

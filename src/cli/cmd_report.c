@@ -19,19 +19,19 @@ int cmd_report(int argc, char **argv)
 {
 	const char *cmd = "report";
 	cli_progress_start(cmd);
-	cli_args a;
+	args_set a;
 	unsigned long max = 0;
 	int begun = cli_begin(cmd, "-o= --graph= --max-site-pages=", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
-	const char *out = cli_str(&a, "-o"), *max_pages = cli_str(&a, "--max-site-pages");
+	const char *out = args_str(&a, "-o"), *max_pages = args_str(&a, "--max-site-pages");
 	if (a.n_pos != 1 || !out) {
 		cli_error(cmd, "give one catalog and -o DIR (see --help)");
 		return EXIT_USAGE;
 	}
 	if (max_pages && !cli_uint(cmd, "--max-site-pages", max_pages, 0, 10000000, &max))
 		return EXIT_USAGE;
-	report_options ro = {.graph = cli_str(&a, "--graph"), .max_site_pages = (unsigned)max, .progress = on_page};
+	report_options ro = {.graph = args_str(&a, "--graph"), .max_site_pages = (unsigned)max, .progress = on_page};
 	report_result res = {0};
 	facet_error err = {0};
 	bool ok = report_write(argv[1], out, &ro, &res, &err);

@@ -19,17 +19,17 @@
 #include "util/xalloc.h"
 
 /* What scoring needs before it reads anything; EXIT_OK or EXIT_USAGE. */
-static int check_options(const cli_args *a, int nfiles)
+static int check_options(const args_set *a, int nfiles)
 {
 	const char *cmd = "score";
-	const cli_list *graphs = cli_all(a, "--graph");
-	if (!cli_choice(cmd, "format", cli_str_or(a, "--format", "text"), "text\0json\0"))
+	const args_list *graphs = args_all(a, "--graph");
+	if (!cli_choice(cmd, "format", args_str_or(a, "--format", "text"), "text\0json\0"))
 		return EXIT_USAGE;
-	if (!cli_has(a, "--trace"))
+	if (!args_has(a, "--trace"))
 		cli_error(cmd, "no --trace FILE (see --help)");
 	else if (nfiles == 0 && graphs->n > 0)
 		cli_error(cmd, "--graph needs the program's bitcode (PROG.bc...)");
-	else if (nfiles == 0 && !cli_has(a, "--graph-file"))
+	else if (nfiles == 0 && !args_has(a, "--graph-file"))
 		cli_error(cmd, "nothing to score: give PROG.bc (with --graph) or --graph-file (see --help)");
 	else {
 		for (unsigned i = 0; i < graphs->n; i++)
@@ -42,7 +42,7 @@ static int check_options(const cli_args *a, int nfiles)
 	return EXIT_USAGE;
 }
 
-static bool read_traces(const cli_list *traces, trace_observed *o)
+static bool read_traces(const args_list *traces, trace_observed *o)
 {
 	facet_error err = {0};
 	for (unsigned i = 0; i < traces->n; i++)
@@ -90,7 +90,7 @@ static bool program_graphs(char **files, int nfiles, bool verify, const char **g
 }
 
 /* The graph files: gs[*ng...]; false after the message. */
-static bool file_graphs(const cli_list *files, const trace_observed *o, trace_scored *gs, unsigned *ng,
+static bool file_graphs(const args_list *files, const trace_observed *o, trace_scored *gs, unsigned *ng,
                         long *indirect)
 {
 	for (unsigned i = 0; i < files->n; i++) {
@@ -113,24 +113,24 @@ static bool file_graphs(const cli_list *files, const trace_observed *o, trace_sc
 
 int cmd_score(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	int rc = cli_begin("score", "--trace=* --graph-file=* --graph=* --format= --per-site --no-verify", &a, argc, argv);
 	if (rc >= 0)
 		return rc;
 	int nfiles = a.n_pos;
 	rc = check_options(&a, nfiles);
-	const cli_list *sg = cli_all(&a, "--graph"), *files = cli_all(&a, "--graph-file");
-	const char *defaults[] = {"andersen", "r0"}, *format = cli_str_or(&a, "--format", "text");
+	const args_list *sg = args_all(&a, "--graph"), *files = args_all(&a, "--graph-file");
+	const char *defaults[] = {"andersen", "r0"}, *format = args_str_or(&a, "--format", "text");
 	const char **graphs = sg->n || !nfiles ? sg->v : defaults;
 	unsigned ngr = sg->n || !nfiles ? sg->n : 2, ng = 0;
-	bool per_site = cli_has(&a, "--per-site");
+	bool per_site = args_has(&a, "--per-site");
 	trace_observed o = {0};
 	trace_scored *gs = xcalloc(ngr + files->n + 1, sizeof *gs);
 	long indirect = -1;
 	if (rc == EXIT_OK &&
-	    (!read_traces(cli_all(&a, "--trace"), &o) ||
+	    (!read_traces(args_all(&a, "--trace"), &o) ||
 	     (nfiles > 0 &&
-	      !program_graphs(argv + 1, nfiles, !cli_has(&a, "--no-verify"), graphs, ngr, &o, gs, &ng, &indirect)) ||
+	      !program_graphs(argv + 1, nfiles, !args_has(&a, "--no-verify"), graphs, ngr, &o, gs, &ng, &indirect)) ||
 	     !file_graphs(files, &o, gs, &ng, &indirect)))
 		rc = EXIT_INPUT;
 	if (rc == EXIT_OK) {
@@ -149,6 +149,6 @@ int cmd_score(int argc, char **argv)
 		trace_scored_free(&gs[i]);
 	free(gs);
 	trace_observed_free(&o);
-	cli_args_free(&a);
+	args_free(&a);
 	return rc;
 }

@@ -34,19 +34,19 @@ static char *default_output(const char *path)
 int cmd_source(int argc, char **argv)
 {
 	const char *cmd = "source";
-	cli_args a;
+	args_set a;
 	int begun = cli_begin(cmd, "-o|--output= @source", &a, argc, argv);
 	if (begun >= 0)
 		return begun;
 	int npaths = a.n_pos;
-	if (npaths == 0 && !cli_has(&a, "--compile-commands")) {
+	if (npaths == 0 && !args_has(&a, "--compile-commands")) {
 		cli_error(cmd, "no PATH (C files or directories; see --help)");
-		cli_args_free(&a);
+		args_free(&a);
 		return EXIT_USAGE;
 	}
 	int rc = EXIT_INPUT;
 	source_result *r = cli_source_analyze(cmd, &a, argv + 1, npaths);
-	char *out = cli_has(&a, "-o") ? xstrdup(cli_str(&a, "-o")) : default_output(npaths ? argv[1] : "source");
+	char *out = args_has(&a, "-o") ? xstrdup(args_str(&a, "-o")) : default_output(npaths ? argv[1] : "source");
 	facet_error err = {0};
 	if (r && !source_write_catalog(r, out, &err)) {
 		cli_error(cmd, "%s", err.msg);
@@ -62,6 +62,6 @@ int cmd_source(int argc, char **argv)
 	}
 	free(out);
 	source_result_free(r);
-	cli_args_free(&a);
+	args_free(&a);
 	return rc;
 }

@@ -22,14 +22,14 @@ static const char options[] = "--format= --refine --no-verify --pta --unmodelled
 
 int cmd_stats(int argc, char **argv)
 {
-	cli_args a;
+	args_set a;
 	int begun = cli_begin("stats", options, &a, argc, argv);
 	if (begun >= 0)
 		return begun;
 	int nfiles = a.n_pos;
-	const char *format = cli_str_or(&a, "--format", "text");
-	bool verify = !cli_has(&a, "--no-verify"), refine = cli_has(&a, "--refine"), list_unmodelled = cli_has(&a, "--unmodelled");
-	bool pta = cli_has(&a, "--pta") || refine || list_unmodelled;
+	const char *format = args_str_or(&a, "--format", "text");
+	bool verify = !args_has(&a, "--no-verify"), refine = args_has(&a, "--refine"), list_unmodelled = args_has(&a, "--unmodelled");
+	bool pta = args_has(&a, "--pta") || refine || list_unmodelled;
 	cli_oracle_args oargs = cli_oracle_args_of(&a);
 	char **files = argv + 1;
 	if (nfiles == 0) {

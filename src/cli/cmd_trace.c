@@ -13,7 +13,7 @@
 
 static int trace_build_cmd(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
+	if (args_wants_help(argc, argv)) {
 		cli_help(stdout, "trace-build", (const cli_help_value[]){{"runtime", trace_runtime_path()}, {NULL, NULL}});
 		return EXIT_OK;
 	}
@@ -21,18 +21,18 @@ static int trace_build_cmd(int argc, char **argv)
 	const char **links = calloc((size_t)argc, sizeof *links);
 	int rc = EXIT_OK;
 	int n = trace_build_split_args(argc, argv, &o, links);
-	cli_args a;
+	args_set a;
 	if (!cli_args_parse("trace build", "--cc= --runtime= --keep-bc= -o= --no-verify", &a, n, argv)) {
 		cli_error("trace build", "link flags go after --");
 		rc = EXIT_USAGE;
 		goto done;
 	}
 	int npos = a.n_pos;
-	o.cc = cli_str(&a, "--cc");
-	o.runtime = cli_str(&a, "--runtime");
-	o.keep_bc = cli_str(&a, "--keep-bc");
-	o.output = cli_str(&a, "-o");
-	o.verify = !cli_has(&a, "--no-verify");
+	o.cc = args_str(&a, "--cc");
+	o.runtime = args_str(&a, "--runtime");
+	o.keep_bc = args_str(&a, "--keep-bc");
+	o.output = args_str(&a, "-o");
+	o.verify = !args_has(&a, "--no-verify");
 	if (npos == 0 || !o.output) {
 		cli_error("trace build", "%s (see --help)", npos == 0 ? "no input files" : "no -o PROG");
 		rc = EXIT_USAGE;
@@ -59,7 +59,7 @@ int cmd_trace(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "build") == 0)
 		return trace_build_cmd(argc - 1, argv + 1);
-	FILE *out = cli_wants_help(argc, argv) ? stdout : stderr;
+	FILE *out = args_wants_help(argc, argv) ? stdout : stderr;
 	cli_help(out, "trace", NULL);
 	return out == stdout ? EXIT_OK : EXIT_USAGE;
 }

@@ -52,15 +52,15 @@ void cli_help(FILE *out, const char *name, const cli_help_value *values)
 		render(out, t, values);
 }
 
-int cli_begin(const char *cmd, const char *spec, cli_args *a, int argc, char **argv)
+int cli_begin(const char *cmd, const char *spec, args_set *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
-	if (cli_wants_help(argc, argv)) {
+	if (args_wants_help(argc, argv)) {
 		cli_help(stdout, cmd, NULL);
 		return 0;
 	}
 	if (cli_args_parse(cmd, spec, a, argc, argv))
 		return -1;
-	cli_args_free(a);
+	args_free(a);
 	return 2;
 }

@@ -26,6 +26,6 @@ void cli_help(FILE *out, const char *name, const cli_help_value *values);
 /* The opening every command shares: with -h or --help, prints help text cmd
  * on stdout and returns 0; else parses argv by spec into a (cli_args_parse)
  * and returns 2 after its message, or -1 when the command goes on. */
-int cli_begin(const char *cmd, const char *spec, cli_args *a, int argc, char **argv);
+int cli_begin(const char *cmd, const char *spec, args_set *a, int argc, char **argv);
 
 #endif

@@ -70,7 +70,7 @@ bool cli_inputs_check(const char *cmd, int nfiles, const char *const capture[2])
 	return false;
 }
 
-int cli_run_open(cli_run *r, const char *cmd, const cli_args *a, char **files, int n, const char *const capture[2])
+int cli_run_open(cli_run *r, const char *cmd, const args_set *a, char **files, int n, const char *const capture[2])
 {
 	cli_oracle_args oargs = a ? cli_oracle_args_of(a) : (cli_oracle_args){0};
 	memset(r, 0, sizeof *r);

@@ -37,7 +37,7 @@ bool cli_inputs_check(const char *cmd, int nfiles, const char *const capture[2])
 /* Opens the oracle the @oracle options of a name (a NULL: none) and settles
  * the inputs: files[0..n-1], or --capture's program extracted to a temporary
  * module. EXIT_OK, or the exit code after the message. */
-int cli_run_open(cli_run *r, const char *cmd, const cli_args *a, char **files, int n, const char *const capture[2]);
+int cli_run_open(cli_run *r, const char *cmd, const args_set *a, char **files, int n, const char *const capture[2]);
 /* Reads the inputs into r->prog (only what a direct call graph needs when
  * sites_only); removes a captured module. EXIT_OK or EXIT_INPUT after the
  * message. */

@@ -78,7 +78,7 @@ static char *command_list(bool names)
  * lists an option twice. */
 static int cmd_completion(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
+	if (args_wants_help(argc, argv)) {
 		puts("usage: facet completion bash\n\nPrints a bash completion script for facet: source <(facet completion bash)");
 		return EXIT_OK;
 	}
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
 			int rc = commands[i].run(argc - 1, argv + 1);
-			if (cli_wants_help(argc - 1, argv + 1))   /* every --help says what R± may lose */
+			if (args_wants_help(argc - 1, argv + 1))   /* every --help says what R± may lose */
 				fputs(cli_rpm_note, stdout);
 			return rc;
 		}

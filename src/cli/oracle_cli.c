@@ -11,16 +11,16 @@
 #include "cli/opt.h"
 #include "oracle/report.h"
 
-cli_oracle_args cli_oracle_args_of(const cli_args *a)
+cli_oracle_args cli_oracle_args_of(const args_set *a)
 {
 	return (cli_oracle_args){
-		.backend = cli_str(a, "--oracle"), .command = cli_str(a, "--oracle-command"), .url = cli_str(a, "--oracle-url"),
-		.model = cli_str(a, "--oracle-model"), .key_env = cli_str(a, "--oracle-key-env"),
-		.cache = cli_str(a, "--oracle-cache"), .source_root = cli_str(a, "--source-root"),
-		.max_queries = cli_str(a, "--oracle-max-queries"), .max_tokens = cli_str(a, "--oracle-max-tokens"),
-		.timeout_ms = cli_str(a, "--oracle-timeout-ms"), .retries = cli_str(a, "--oracle-retries"),
-		.backoff_ms = cli_str(a, "--oracle-backoff-ms"), .replay_only = cli_has(a, "--oracle-replay-only"),
-		.opaque_fields = cli_has(a, "--opaque-fields"), .no_schema = cli_has(a, "--oracle-no-schema"),
+		.backend = args_str(a, "--oracle"), .command = args_str(a, "--oracle-command"), .url = args_str(a, "--oracle-url"),
+		.model = args_str(a, "--oracle-model"), .key_env = args_str(a, "--oracle-key-env"),
+		.cache = args_str(a, "--oracle-cache"), .source_root = args_str(a, "--source-root"),
+		.max_queries = args_str(a, "--oracle-max-queries"), .max_tokens = args_str(a, "--oracle-max-tokens"),
+		.timeout_ms = args_str(a, "--oracle-timeout-ms"), .retries = args_str(a, "--oracle-retries"),
+		.backoff_ms = args_str(a, "--oracle-backoff-ms"), .replay_only = args_has(a, "--oracle-replay-only"),
+		.opaque_fields = args_has(a, "--opaque-fields"), .no_schema = args_has(a, "--oracle-no-schema"),
 	};
 }
 

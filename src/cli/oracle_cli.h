@@ -17,7 +17,7 @@ typedef oracle_settings cli_oracle_args;
 
 /* The values of a command's @oracle options (cli/opt.h); its --help lines
  * are docs/help/oracle-options.txt. */
-cli_oracle_args cli_oracle_args_of(const cli_args *a);
+cli_oracle_args cli_oracle_args_of(const args_set *a);
 
 typedef oracle_run cli_oracle;   /* the oracle, its cache and configuration */
 

@@ -6,18 +6,18 @@
 
 #include "cli/cli.h"
 
-source_result *cli_source_analyze(const char *cmd, const cli_args *a, char **paths, int n)
+source_result *cli_source_analyze(const char *cmd, const args_set *a, char **paths, int n)
 {
-	const cli_list *inc = cli_all(a, "-I"), *def = cli_all(a, "-D");
+	const args_list *inc = args_all(a, "-I"), *def = args_all(a, "-D");
 	source_options so = {.paths = (const char *const *)paths, .n_paths = (unsigned)n,
-	                     .compile_commands = cli_str(a, "--compile-commands"),
+	                     .compile_commands = args_str(a, "--compile-commands"),
 	                     .includes = inc->v, .n_includes = inc->n, .defines = def->v, .n_defines = def->n};
-	const char *rule = cli_str(a, "--type-fallback");
+	const char *rule = args_str(a, "--type-fallback");
 	if (rule && strcmp(rule, "c") != 0 && strcmp(rule, "ir") != 0) {
 		cli_error(cmd, "--type-fallback takes c or ir, not '%s'", rule);
 		return NULL;
 	}
-	so.fallback = cli_has(a, "--no-type-fallback") ? SOURCE_FALLBACK_OFF
+	so.fallback = args_has(a, "--no-type-fallback") ? SOURCE_FALLBACK_OFF
 	              : rule && strcmp(rule, "ir") == 0 ? SOURCE_FALLBACK_IR : SOURCE_FALLBACK_C;
 	facet_error err = {0};
 	source_result *r = source_analyze(&so, &err);

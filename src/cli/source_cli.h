@@ -11,6 +11,6 @@
  * (cli/opt.h; --help lines: docs/help/source-options.txt); NULL after the
  * error message. Units with errors get one warning each (the count and the
  * first error). */
-source_result *cli_source_analyze(const char *cmd, const cli_args *a, char **paths, int n);
+source_result *cli_source_analyze(const char *cmd, const args_set *a, char **paths, int n);
 
 #endif

@@ -1,6 +1,7 @@
-/* test_opt.c — the option table's contract (cli/opt.h): values in both
- * spellings, flags, repeated options, included tables, "--" and positionals
- * packed in order, and the one message format on every refusal. */
+/* test_opt.c — the option parser's contract (util/args.h, through
+ * cli/opt.h's cli_parse): values in both spellings, flags, repeated options,
+ * included tables, "--" and positionals packed in order, and the one message
+ * format on every refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,23 +23,23 @@ typedef struct inner {
 typedef struct opts {
 	const char *graph, *out;
 	bool all;
-	cli_list traces;
+	args_list traces;
 	inner in;
 } opts;
 
-static const cli_opt inner_table[] = {
-	CLI_OPT_VALUE("--model", inner, model),
-	CLI_OPT_FLAG("--quiet", inner, quiet),
-	CLI_OPT_END,
+static const args_opt inner_table[] = {
+	ARGS_OPT_VALUE("--model", inner, model),
+	ARGS_OPT_FLAG("--quiet", inner, quiet),
+	ARGS_OPT_END,
 };
 
-static const cli_opt table[] = {
-	CLI_OPT_VALUE("--graph", opts, graph),
-	CLI_OPT_VALUE("-o", opts, out),
-	CLI_OPT_FLAG("--all", opts, all),
-	CLI_OPT_LIST("--trace", opts, traces),
-	CLI_OPT_TABLE(inner_table, opts, in),
-	CLI_OPT_END,
+static const args_opt table[] = {
+	ARGS_OPT_VALUE("--graph", opts, graph),
+	ARGS_OPT_VALUE("-o", opts, out),
+	ARGS_OPT_FLAG("--all", opts, all),
+	ARGS_OPT_LIST("--trace", opts, traces),
+	ARGS_OPT_TABLE(inner_table, opts, in),
+	ARGS_OPT_END,
 };
 
 /* Runs cli_parse on a copy of args with stderr captured into err. */
@@ -83,7 +84,7 @@ static void values_flags_lists_and_positionals(void **state)
 	assert_string_equal(argv[2], "b.bc");
 	assert_string_equal(argv[3], "--all");
 	assert_string_equal(argv[4], "-");
-	cli_list_free(&o.traces);
+	args_list_free(&o.traces);
 }
 
 /* A one-letter option's value may be joined to it, as a compiler's -DNAME=V
@@ -99,7 +100,7 @@ static void one_letter_values_join(void **state)
 	assert_string_equal(o.out, "out.facet");
 	assert_int_equal(n, 1);
 	assert_string_equal(argv[1], "a.c");
-	cli_list_free(&o.traces);
+	args_list_free(&o.traces);
 
 	char *eq[] = {"t", "-o=x.facet", NULL}, *sep[] = {"t", "-o", "-DX", NULL};
 	opts p = {0};
@@ -138,7 +139,7 @@ static void refusals_name_the_option(void **state)
 		char err[256];
 		assert_false(parse(&o, cases[i].args, cases[i].argc, &n, err, sizeof err));
 		assert_string_equal(err, cases[i].msg);
-		cli_list_free(&o.traces);
+		args_list_free(&o.traces);
 	}
 }
 
@@ -146,10 +147,10 @@ static void help_stops_at_double_dash(void **state)
 {
 	(void)state;
 	char *a[] = {"t", "x", "-h"}, *b[] = {"t", "--help"}, *c[] = {"t", "--", "-h"}, *d[] = {"t", "-hx"};
-	assert_true(cli_wants_help(3, a));
-	assert_true(cli_wants_help(2, b));
-	assert_false(cli_wants_help(3, c));
-	assert_false(cli_wants_help(2, d));
+	assert_true(args_wants_help(3, a));
+	assert_true(args_wants_help(2, b));
+	assert_false(args_wants_help(3, c));
+	assert_false(args_wants_help(2, d));
 }
 
 static void numbers_and_choices(void **state)

@@ -54,10 +54,10 @@ static bool emits(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	bool overlay = argc >= 2 && strcmp(argv[1], "overlay") == 0;
-	if (!overlay && !cli_wants_help(argc, argv) && emits(argc, argv))
+	if (!overlay && !args_wants_help(argc, argv) && emits(argc, argv))
 		return hand_to_facet(argc, argv);
 	int rc = overlay ? cli_overlay(argc - 1, argv + 1) : cli_query(argc, argv, NULL);
-	if (argc >= 2 && cli_wants_help(overlay ? argc - 1 : argc, overlay ? argv + 1 : argv))
+	if (argc >= 2 && args_wants_help(overlay ? argc - 1 : argc, overlay ? argv + 1 : argv))
 		fputs(cli_rpm_note, stdout);   /* every --help says what R± may lose */
 	return rc;
 }
