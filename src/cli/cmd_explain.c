@@ -18,20 +18,7 @@
 #include "facet/explain.h"
 #include "facet/facet.h"
 #include "pta/andersen.h"
-
-static bool parse_at(const char *s, char **file, unsigned *line)
-{
-	const char *colon = strrchr(s, ':');
-	if (!colon || colon == s || !colon[1])
-		return false;
-	char *end;
-	unsigned long v = strtoul(colon + 1, &end, 10);
-	if (*end || v == 0)
-		return false;
-	*file = strndup(s, (size_t)(colon - s));
-	*line = (unsigned)v;
-	return true;
-}
+#include "query/query.h"
 
 static bool is_file(const char *path)
 {
@@ -43,7 +30,7 @@ static const char options[] = "--format= --site= --at= --tau= --all --no-verify 
 
 /* The selection the options and arguments name: sel, the bitcode files
  * packed at argv + 1 (*nfiles). False after the usage message. */
-static bool selection(const args_set *a, char **argv, int *nfiles, facet_explain_select *sel, char **at_file)
+static bool selection(const args_set *a, char **argv, int *nfiles, facet_explain_select *sel, char *at_file)
 {
 	const char *cmd = "explain", *at = args_str(a, "--at"), *site = args_str(a, "--site");
 	int npos = a->n_pos;
@@ -61,11 +48,13 @@ static bool selection(const args_set *a, char **argv, int *nfiles, facet_explain
 		return false;
 	}
 	sel->all = args_has(a, "--all");
-	if (at && !parse_at(at, at_file, &sel->line)) {
+	long long line = 0;
+	if (at && (!query_location_parse(at, at_file, PATH_MAX, &line) || line > UINT_MAX)) {
 		cli_error(cmd, "'%s' is not FILE:LINE", at);
 		return false;
 	}
-	sel->file = *at_file;
+	sel->file = at ? at_file : NULL;
+	sel->line = (unsigned)line;
 	char *end;
 	unsigned long v = site ? strtoul(site, &end, 10) : 0;
 	/* strtoul reads "-1" as ULONG_MAX: only digits are a site id. */
@@ -115,14 +104,12 @@ int cmd_explain(int argc, char **argv)
 	if (begun >= 0)
 		return begun;
 	facet_explain_select sel = {0};
-	char *at_file = NULL;
+	char at_file[PATH_MAX];   /* FILE of FILE:LINE */
 	facet_options fo;
 	facet_options_default(&fo);
 	const char *tau = args_str(&a, "--tau");
-	if (!selection(&a, argv, &nfiles, &sel, &at_file) || (tau && !cli_parse_tau(cmd, tau, &fo.tau))) {
-		free(at_file);
+	if (!selection(&a, argv, &nfiles, &sel, at_file) || (tau && !cli_parse_tau(cmd, tau, &fo.tau)))
 		return EXIT_USAGE;
-	}
 	cli_run run;
 	int rc = cli_run_open(&run, cmd, &a, argv + 1, nfiles, NULL);
 	if (rc == EXIT_OK)
@@ -142,6 +129,5 @@ int cmd_explain(int argc, char **argv)
 		facet_result_free(r);
 		pta_result_free(pta);
 	}
-	free(at_file);
 	return cli_run_close(&run, rc);
 }

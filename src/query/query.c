@@ -239,22 +239,29 @@ bool q_function(qctx *q, const char *key, unsigned *id)
 	return false;
 }
 
+bool query_location_parse(const char *loc, char *file, size_t cap, long long *line)
+{
+	const char *colon = strrchr(loc, ':');
+	char *end;
+	long long l = colon ? strtoll(colon + 1, &end, 10) : 0;
+	if (!colon || colon == loc || !colon[1] || *end || l <= 0 || (size_t)(colon - loc) >= cap)
+		return false;
+	memcpy(file, loc, (size_t)(colon - loc));
+	file[colon - loc] = 0;
+	*line = l;
+	return true;
+}
+
 bool q_file_line(qctx *q, const char **file, long long *line)
 {
 	const char *loc = q_str(q, "location");
 	char *buf = q->loc_file;
 	if (loc && !q_str(q, "file")) {
-		const char *colon = strrchr(loc, ':');
-		char *end;
-		long long l = colon ? strtoll(colon + 1, &end, 10) : 0;
-		if (!colon || colon == loc || !colon[1] || *end || l <= 0 || (size_t)(colon - loc) >= sizeof q->loc_file) {
+		if (!query_location_parse(loc, buf, sizeof q->loc_file, line)) {
 			error_set(q->err, "location '%s' is not FILE:LINE", loc);
 			return false;
 		}
-		memcpy(buf, loc, (size_t)(colon - loc));
-		buf[colon - loc] = 0;
 		*file = buf;
-		*line = l;
 		return true;
 	}
 	*file = q_str(q, "file");

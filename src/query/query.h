@@ -56,6 +56,11 @@ json_t *query_call(query_session *s, const char *verb, json_t *args, facet_error
 /* True when the overlay holds records not yet saved. */
 bool query_overlay_pending(const query_session *s);
 
+/* A location "FILE:LINE" split at its last colon into file (cap bytes) and
+ * a line >= 1; false when it is not that shape (or FILE does not fit). The
+ * one reading of the "location" argument, for the CLI's FILE:LINE too. */
+bool query_location_parse(const char *loc, char *file, size_t cap, long long *line);
+
 /* Writes the definitions of functions[] from the catalog's inputs as one
  * module at out (src/ir/slice.h's ir_slice_write has this shape). */
 typedef bool (*query_module_writer)(const char *const *inputs, unsigned n_inputs, const char *const *functions,
