@@ -56,8 +56,6 @@ bool cli_view_args(const char *cmd, const args_set *a, json_t *args);
 /* facet callgraph on a catalog: the graph verb's view of graph (NULL: the
  * catalog's default) drawn as format (dot, graphml, svg, json). */
 int cli_view_catalog(const char *cmd, const char *path, const char *graph, const args_set *a, const char *format);
-/* Draws view (the graph verb's answer) as format dot, graphml or svg on stdout. */
-int cli_view_print(const args_set *a, json_t *view, const char *format, const char *title);
 int cli_overlay(int argc, char **argv);
 
 #endif

@@ -67,16 +67,11 @@ bool cli_view_args(const char *cmd, const args_set *a, json_t *args)
 	return true;
 }
 
-int cli_view_print(const args_set *a, json_t *view, const char *format, const char *title)
+/* Draws view (the graph verb's answer) as format dot, graphml or svg on stdout. */
+static int draw(const args_set *a, json_t *view, const char *format)
 {
-	report_view_options ro = {.cluster_file = args_has(a, "--cluster"), .legend = !args_has(a, "--no-legend"),
-	                          .title = title};
-	if (strcmp(format, "dot") == 0)
-		report_view_dot(stdout, view, &ro);
-	else if (strcmp(format, "graphml") == 0)
-		report_view_graphml(stdout, view, &ro);
-	else
-		report_view_svg(stdout, view, &ro);
+	report_view_options ro = {.cluster_file = args_has(a, "--cluster"), .legend = !args_has(a, "--no-legend")};
+	report_view_draw(stdout, view, format, &ro);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
@@ -158,7 +153,7 @@ static int run_verb(const query_verb_info *v, const args_set *a, query_module_wr
 	else if (cli_view_args(cmd, a, args) && !(r = query_call(s, v->name, args, &err)))
 		cli_error(cmd, "%s", err.msg);
 	else if (r && drawing)
-		rc = cli_view_print(a, r, format, NULL);
+		rc = draw(a, r, format);
 	else if (r)
 		rc = print_result(r, v->name, strcmp(format, "json") == 0);
 	json_decref(r);
@@ -219,7 +214,7 @@ int cli_view_catalog(const char *cmd, const char *path, const char *graph, const
 		else if (strcmp(format, "json") == 0)
 			rc = print_result(r, "graph", true);
 		else
-			rc = cli_view_print(o, r, format, NULL);
+			rc = draw(o, r, format);
 	}
 	json_decref(r);
 	json_decref(args);

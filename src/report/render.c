@@ -268,3 +268,13 @@ void report_view_graphml(FILE *out, json_t *view, const report_view_options *o)
 	}
 	fputs("  </graph>\n</graphml>\n", out);
 }
+
+void report_view_draw(FILE *out, json_t *view, const char *format, const report_view_options *o)
+{
+	if (strcmp(format, "dot") == 0)
+		report_view_dot(out, view, o);
+	else if (strcmp(format, "graphml") == 0)
+		report_view_graphml(out, view, o);
+	else
+		report_view_svg(out, view, o);
+}

@@ -26,6 +26,8 @@ typedef struct report_view_options {
 void report_view_dot(FILE *out, json_t *view, const report_view_options *o);
 void report_view_graphml(FILE *out, json_t *view, const report_view_options *o);
 void report_view_svg(FILE *out, json_t *view, const report_view_options *o);
+/* The view in the named format: "dot", "graphml", else svg. */
+void report_view_draw(FILE *out, json_t *view, const char *format, const report_view_options *o);
 
 /* s with &, <, >, " and ' escaped for XML text and attributes. */
 void report_xml_text(FILE *out, const char *s);
