@@ -4,14 +4,13 @@
  * lesson's step and round tables), the comparison table over several
  * programs (--table), and the program generators (--generate). This file
  * only parses options, picks the output format and maps failures to exit
- * codes; everything else is in src/oo. */
+ * codes; the run itself is src/oo's (oo/run.h). */
 #include "cli/cli.h"
 #include "cli/help.h"
 #include "cli/opt.h"
-#include "oo/compare.h"
 #include "oo/gen.h"
 #include "oo/oo.h"
-#include "oo/print.h"
+#include "oo/run.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,13 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct opts {
-	int algo, json, trace, table, generate, rta_rounds, factory, difficulty;
-	long max_states, seed, size, pathological;
-	const char **files;
-	int nfiles;
-} opts;
 
 static const char options[] = "--algo= --format= --rta= --max-states= --seed= --difficulty= --size= --pathological= "
                                "--trace --table --generate --factory";
@@ -63,7 +55,7 @@ static bool number(const char *opt, const char *s, long lo, long hi, long *out)
 }
 
 /* The arguments' values checked and converted; -1 on success, else the exit code. */
-static int convert(const args_set *a, opts *o)
+static int convert(const args_set *a, oo_request *o)
 {
 	const char *algo = args_str(a, "--algo"), *format = args_str(a, "--format"), *rta = args_str(a, "--rta");
 	const char *difficulty = args_str(a, "--difficulty");
@@ -90,9 +82,9 @@ static int convert(const args_set *a, opts *o)
 }
 
 /* Returns -1 on success, else the exit code. */
-static int parse_args(int argc, char **argv, opts *o)
+static int parse_args(int argc, char **argv, oo_request *o)
 {
-	*o = (opts){.algo = -1, .difficulty = OO_MEDIUM, .seed = 1, .pathological = -1};
+	*o = (oo_request){.algo = -1, .difficulty = OO_MEDIUM, .seed = 1, .pathological = -1};
 	args_set a;
 	if (!cli_args_parse("oo", options, &a, argc, argv))
 		return EXIT_USAGE;
@@ -121,65 +113,6 @@ static int parse_args(int argc, char **argv, opts *o)
 	return -1;
 }
 
-static int run_generate(const opts *o)
-{
-	char *text = o->pathological > 0 ? oo_generate_pathological((int)o->pathological, o->factory)
-	                                 : oo_generate((uint64_t)o->seed, (oo_difficulty)o->difficulty, (int)o->size);
-	fputs(text, stdout);
-	free(text);
-	return EXIT_OK;
-}
-
-static int run_algo(const opts *o)
-{
-	facet_error err = {0};
-	oo_program *p;
-	if (oo_parse_file(o->files[0], &p, &err)) {
-		cli_error("oo", "%s", err.msg);
-		return EXIT_INPUT;
-	}
-	oo_options opt = {o->rta_rounds, o->max_states};
-	oo_graph *g;
-	oo_table *trace = NULL;
-	if (oo_analyze(p, (oo_algo)o->algo, &opt, &g, o->trace ? &trace : NULL, &err)) {
-		cli_error("oo", "%s", err.msg);
-		oo_program_free(p);
-		return EXIT_INPUT;
-	}
-	if (o->json) {
-		oo_print_graph_json(stdout, g, trace);
-	} else {
-		if (trace) {
-			oo_print_table(stdout, trace);
-			fputc('\n', stdout);
-		}
-		oo_print_graph(stdout, g);
-	}
-	oo_table_free(trace);
-	oo_graph_free(g);
-	oo_program_free(p);
-	return EXIT_OK;
-}
-
-static int run_table(const opts *o)
-{
-	oo_options opt = {0, o->max_states};
-	facet_error err = {0};
-	oo_table *t = oo_compare_files(o->files, (unsigned)o->nfiles, &opt, &err);
-	if (!t) {
-		cli_error("oo", "%s", err.msg);
-		return EXIT_INPUT;
-	}
-	if (o->json) {
-		oo_print_table_json(stdout, t);
-		fputc('\n', stdout);
-	} else {
-		oo_print_table(stdout, t);
-	}
-	oo_table_free(t);
-	return EXIT_OK;
-}
-
 int cmd_oo(int argc, char **argv)
 {
 	if (args_wants_help(argc, argv)) {
@@ -188,9 +121,12 @@ int cmd_oo(int argc, char **argv)
 		cli_help(stdout, "oo", (const cli_help_value[]){{"max_states", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
-	opts o;
+	oo_request o;
 	int rc = parse_args(argc, argv, &o);
-	if (rc < 0)
-		rc = o.generate ? run_generate(&o) : o.table ? run_table(&o) : run_algo(&o);
-	return rc;
+	facet_error err = {0};
+	if (rc < 0 && !oo_run(&o, stdout, &err)) {
+		cli_error("oo", "%s", err.msg);
+		return EXIT_INPUT;
+	}
+	return rc < 0 ? EXIT_OK : rc;
 }
