@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/procmem.h"
 
 static const char *command;
 static double started, after = 1.0;
@@ -33,32 +33,13 @@ void cli_progress_start(const char *cmd)
 	log_phases = l && strcmp(l, "1") == 0;
 }
 
-/* Resident and peak resident memory in KiB (0 when unknown): statm's second
- * field in pages, getrusage's maximum (KiB on Linux). */
-static void memory_kib(unsigned long long *rss, unsigned long long *peak)
-{
-	*rss = *peak = 0;
-	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long long size, resident;
-	long page = sysconf(_SC_PAGESIZE);
-	if (f && fscanf(f, "%llu %llu", &size, &resident) == 2 && page > 0)
-		*rss = resident * (unsigned long long)page / 1024;
-	if (f)
-		fclose(f);
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0)
-		*peak = (unsigned long long)ru.ru_maxrss;
-	if (*peak < *rss)   /* the kernel updates its high-water mark lazily */
-		*peak = *rss;
-}
-
 /* The log's line for the phase that ends now, on a line of its own. */
 static void log_end(void)
 {
 	if (!log_phases || !command || !current[0])
 		return;
 	unsigned long long rss, peak;
-	memory_kib(&rss, &peak);
+	procmem_kib(&rss, &peak);
 	cli_progress_clear();
 	fprintf(stderr, "facet %s: phase %s ended at %.2f s: RSS %llu MiB, peak %llu MiB\n", command, current,
 	        clock_seconds() - started, rss / 1024, peak / 1024);
