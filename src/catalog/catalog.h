@@ -60,6 +60,13 @@ bool catalog_fingerprint(const char *const *inputs, unsigned n, unsigned tau, co
 
 /* Writes the catalog to path (temporary file + rename). */
 bool catalog_write(const char *path, const catalog_build *b, facet_error *err);
+/* Where a command writes its catalog when not told: input's name with its
+ * extension, when one of exts ('\0'-separated), replaced by ".facet".
+ * Beside the input for facet build ("dir/prog.bc" -> "dir/prog.facet");
+ * with here, facet source's: the last name of a file or tree, in the
+ * current directory ("src/" -> "src.facet", "a/b.c" -> "b.facet"; "." and
+ * ".." are "source"). malloc'd. */
+char *catalog_default_path(const char *input, const char *exts, bool here);
 
 /* ---- reading ---------------------------------------------------------------------- */
 

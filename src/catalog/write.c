@@ -443,3 +443,29 @@ bool catalog_write(const char *path, const catalog_build *b, facet_error *err)
 	atomic_abort(&af);
 	return false;
 }
+
+char *catalog_default_path(const char *input, const char *exts, bool here)
+{
+	char *s = xstrdup(input);
+	size_t n = strlen(s);
+	const char *base = s;
+	if (here) {
+		while (n > 1 && s[n - 1] == '/')
+			s[--n] = 0;
+		base = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
+		if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+			base = "source";
+	}
+	char *out = xmalloc(strlen(base) + 8);
+	strcpy(out, base);
+	free(s);
+	char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+	bool stem = dot && (here ? dot != out : !slash || dot > slash);   /* build's ".bc" is all extension */
+	for (const char *e = exts; stem && *e; e += strlen(e) + 1)
+		if (strcmp(dot, e) == 0) {
+			*dot = 0;
+			break;
+		}
+	strcat(out, ".facet");
+	return out;
+}

@@ -14,22 +14,9 @@
 #include <string.h>
 
 #include "catalog/build.h"
+#include "catalog/catalog.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
-
-
-static char *default_output(const char *input)
-{
-	size_t n = strlen(input);
-	char *out = xmalloc(n + 8);
-	memcpy(out, input, n + 1);
-	char *dot = strrchr(out, '.');
-	char *slash = strrchr(out, '/');
-	if (dot && (!slash || dot > slash) && (strcmp(dot, ".bc") == 0 || strcmp(dot, ".ll") == 0))
-		*dot = 0;
-	strcat(out, ".facet");
-	return out;
-}
 
 static const char options[] = "-o|--output= --tau= --capture=2 --no-verify @oracle";
 
@@ -54,7 +41,7 @@ static char *output_path(const args_set *a, char **files)
 	if (args_str(a, "-o"))
 		return xstrdup(args_str(a, "-o"));
 	const char *prog = args_pair(a, "--capture")[1], *slash = prog ? strrchr(prog, '/') : NULL;
-	return default_output(prog ? (slash ? slash + 1 : prog) : files[0]);
+	return catalog_default_path(prog ? (slash ? slash + 1 : prog) : files[0], ".bc\0.ll\0", false);
 }
 
 int cmd_build(int argc, char **argv)

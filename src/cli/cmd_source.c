@@ -9,27 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/catalog.h"
 #include "util/xalloc.h"
-
-/* "DIR/" or "a/b.c" -> "DIR.facet", "b.facet" (in the current directory). */
-static char *default_output(const char *path)
-{
-	char *s = xstrdup(path);
-	size_t n = strlen(s);
-	while (n > 1 && s[n - 1] == '/')
-		s[--n] = 0;
-	const char *base = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
-	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
-		base = "source";
-	char *out = xmalloc(strlen(base) + 8);
-	strcpy(out, base);
-	char *dot = strrchr(out, '.');
-	if (dot && dot != out && (!strcmp(dot, ".c") || !strcmp(dot, ".h")))
-		*dot = 0;
-	strcat(out, ".facet");
-	free(s);
-	return out;
-}
 
 int cmd_source(int argc, char **argv)
 {
@@ -46,7 +27,8 @@ int cmd_source(int argc, char **argv)
 	}
 	int rc = EXIT_INPUT;
 	source_result *r = cli_source_analyze(cmd, &a, argv + 1, npaths);
-	char *out = args_has(&a, "-o") ? xstrdup(args_str(&a, "-o")) : default_output(npaths ? argv[1] : "source");
+	char *out = args_has(&a, "-o") ? xstrdup(args_str(&a, "-o"))
+	                               : catalog_default_path(npaths ? argv[1] : "source", ".c\0.h\0", true);
 	facet_error err = {0};
 	if (r && !source_write_catalog(r, out, &err)) {
 		cli_error(cmd, "%s", err.msg);

@@ -3,7 +3,8 @@
  * meta it was given (fingerprint, tau, oracle), every graph the pipeline
  * builds, the refinement and its default graph rpm, and the program's
  * functions; a file that is not a catalog, a missing one, and a catalog of
- * another schema version are refused naming the file. */
+ * another schema version are refused naming the file; the default path of
+ * a catalog (catalog_default_path). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,12 +100,43 @@ static void refuses_another_schema(void **state)
 	assert_non_null(strstr(err.msg, copy));
 }
 
+/* The name a catalog gets when -o is not given: facet build's beside its
+ * input, facet source's in the current directory. */
+static void default_paths(void **state)
+{
+	(void)state;
+	const struct {
+		const char *input, *exts;
+		bool here;
+		const char *want;
+	} cases[] = {
+		{"dir/prog.bc", ".bc\0.ll\0", false, "dir/prog.facet"},
+		{"prog.ll", ".bc\0.ll\0", false, "prog.facet"},
+		{"a.o", ".bc\0.ll\0", false, "a.o.facet"},
+		{"d.x/prog", ".bc\0.ll\0", false, "d.x/prog.facet"},
+		{".bc", ".bc\0.ll\0", false, ".facet"},
+		{"src/", ".c\0.h\0", true, "src.facet"},
+		{"a/b.c", ".c\0.h\0", true, "b.facet"},
+		{"x.h", ".c\0.h\0", true, "x.facet"},
+		{".c", ".c\0.h\0", true, ".c.facet"},
+		{".", ".c\0.h\0", true, "source.facet"},
+		{"../", ".c\0.h\0", true, "source.facet"},
+		{"/", ".c\0.h\0", true, "source.facet"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *got = catalog_default_path(cases[i].input, cases[i].exts, cases[i].here);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_back),
 		cmocka_unit_test(refuses_what_is_not_one),
 		cmocka_unit_test(refuses_another_schema),
+		cmocka_unit_test(default_paths),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
