@@ -63,28 +63,19 @@ static bool read_traces(const args_list *traces, trace_observed *o)
 static bool program_graphs(char **files, int nfiles, bool verify, const char **graphs, unsigned ngr,
                            const trace_observed *o, trace_scored *gs, unsigned *ng, long *indirect)
 {
-	bool pta = false;
-	for (unsigned i = 0; i < ngr; i++)
-		pta |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_model;
-	ir_program *p = pta ? cli_load("score", files, nfiles, verify) : cli_load_sites("score", files, nfiles, verify);
+	ir_program *p = trace_graphs_need_model(graphs, ngr) ? cli_load("score", files, nfiles, verify)
+	                                                     : cli_load_sites("score", files, nfiles, verify);
 	if (!p)
 		return false;
 	facet_error err = {0};
-	bool ok = trace_observed_matches(o, p, files[0], &err);
+	facet_graph_options gopt = {.progress = cli_graph_progress};
+	char *note;
+	bool ok = trace_scored_from_program(gs, ng, graphs, ngr, p, files[0], o, &gopt, indirect, &note, &err);
+	if (note)
+		cli_note("score", "%s", note);
 	if (!ok)
 		cli_error("score", "%s", err.msg);
-	*indirect = 0;
-	for (unsigned i = 0; i < p->n_sites; i++)
-		*indirect += p->sites[i].kind == SITE_INDIRECT;
-	facet_graph_options gopt = {.progress = cli_graph_progress};
-	facet_graphs *set = ok ? facet_graphs_new(p, &gopt) : NULL;
-	for (unsigned i = 0; ok && i < ngr; i++) {
-		cg_graph *g = cli_graph("score", set, graphs[i]);
-		if ((ok = g != NULL))
-			trace_scored_from_cg(&gs[(*ng)++], graphs[i], g, o);
-		cg_free(g);
-	}
-	facet_graphs_free(set);
+	free(note);
 	ir_program_free(p);
 	return ok;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cg/registry.h"
 #include "ir/instrument.h"
 #include "util/xalloc.h"
 
@@ -182,5 +183,38 @@ bool trace_observed_matches(const trace_observed *o, const ir_program *p, const 
 		names[i] = p->functions[i]->name;
 	bool ok = trace_observed_check_program(o, p->n_sites, names, p->n_functions, prog, err);
 	free(names);
+	return ok;
+}
+
+bool trace_graphs_need_model(const char *const *graphs, unsigned n)
+{
+	bool need = false;
+	for (unsigned i = 0; i < n; i++)
+		need |= cg_graph_info_of((cg_graph_id)cg_graph_parse(graphs[i]))->needs_model;
+	return need;
+}
+
+bool trace_scored_from_program(trace_scored *gs, unsigned *ng, const char *const *graphs, unsigned n,
+                               const ir_program *p, const char *prog, const trace_observed *o,
+                               const facet_graph_options *opt, long *indirect, char **note, facet_error *err)
+{
+	*note = NULL;
+	*indirect = 0;
+	for (unsigned i = 0; i < p->n_sites; i++)
+		*indirect += p->sites[i].kind == SITE_INDIRECT;
+	if (!trace_observed_matches(o, p, prog, err))
+		return false;
+	facet_graphs *set = facet_graphs_new(p, opt);
+	bool ok = true;
+	for (unsigned i = 0; ok && i < n; i++) {
+		cg_graph *g = facet_graphs_get(set, graphs[i], err);
+		const char *said = facet_graphs_note(set);
+		if (said && !*note)
+			*note = xstrdup(said);
+		if ((ok = g != NULL))
+			trace_scored_from_cg(&gs[(*ng)++], graphs[i], g, o);
+		cg_free(g);
+	}
+	facet_graphs_free(set);
 	return ok;
 }

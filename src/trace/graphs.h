@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "cg/graph.h"
+#include "facet/graphs.h"
 #include "trace/observed.h"
 #include "trace/score.h"
 #include "util/error.h"
@@ -39,5 +40,17 @@ void trace_scored_free(trace_scored *sc);
  * every observed callee a function of p (trace_observed_check_program).
  * False + err otherwise. */
 bool trace_observed_matches(const trace_observed *o, const ir_program *p, const char *prog, facet_error *err);
+
+/* True when one of the named graphs (registry names, all known) needs the
+ * whole program model, not only its call sites (ingest_options.sites_only). */
+bool trace_graphs_need_model(const char *const *graphs, unsigned n);
+/* The named graphs of p, built by one facet_graphs set (opt), as scored
+ * graphs in gs[*ng...] against o: p must be the traced program
+ * (trace_observed_matches; prog names it in messages). *indirect gets p's
+ * number of indirect sites; *note a malloc'd copy of the refinement's note
+ * when it gave one (NULL otherwise). False + err naming the problem. */
+bool trace_scored_from_program(trace_scored *gs, unsigned *ng, const char *const *graphs, unsigned n,
+                               const ir_program *p, const char *prog, const trace_observed *o,
+                               const facet_graph_options *opt, long *indirect, char **note, facet_error *err);
 
 #endif
