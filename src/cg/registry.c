@@ -48,3 +48,8 @@ const char *cg_graph_list(void)
 {
 	return "direct, andersen, r0, rulesonly, rplus, rpm, source, cha, rta, vta, vslot";
 }
+
+const char *cg_graph_names(void)
+{
+	return "direct andersen r0 rulesonly rplus rpm source cha rta vta vslot";
+}

@@ -42,5 +42,7 @@ const char *cg_graph_name(int id);
 int cg_graph_parse(const char *name);
 /* "direct, andersen, r0, rulesonly, rplus, rpm, cha, rta, vta, vslot": the names for messages. */
 const char *cg_graph_list(void);
+/* The same separated by single spaces, for the completion script. */
+const char *cg_graph_names(void);
 
 #endif

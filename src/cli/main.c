@@ -42,19 +42,6 @@ static const command commands[] = {
 	{"completion", cmd_completion, "print a bash completion script (source <(facet completion bash))"},
 };
 
-/* The graph names, space-separated (malloc'd). */
-static char *graph_names(void)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *mem = open_memstream(&s, &n);
-	for (int g = 0; mem && g < CG_N_GRAPHS; g++)
-		fprintf(mem, "%s%s", g ? " " : "", cg_graph_name(g));
-	if (mem)
-		fclose(mem);
-	return s;
-}
-
 /* The commands as --help lists them ("  NAME summary" lines), or their names alone. */
 static char *command_list(bool names)
 {
@@ -86,13 +73,12 @@ static int cmd_completion(int argc, char **argv)
 		fputs("facet completion: error: name the shell: facet completion bash\n", stderr);
 		return EXIT_USAGE;
 	}
-	char *names = command_list(true), *graphs = graph_names(), *query = query_verb_help(QV_QUERY, true),
+	char *names = command_list(true), *query = query_verb_help(QV_QUERY, true),
 	     *overlay = query_verb_help(QV_OVERLAY, true);
 	cli_help(stdout, "completion-bash",
-	         (const cli_help_value[]){{"commands", names}, {"graphs", graphs},
+	         (const cli_help_value[]){{"commands", names}, {"graphs", cg_graph_names()},
 	                                  {"query_verbs", query}, {"overlay_verbs", overlay}, {NULL, NULL}});
 	free(names);
-	free(graphs);
 	free(query);
 	free(overlay);
 	return EXIT_OK;

@@ -45,6 +45,10 @@ static void list_is_the_table(void **state)
 	for (int i = 0; i < CG_N_GRAPHS; i++)
 		snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", i ? ", " : "", cg_graph_name(i));
 	assert_string_equal(cg_graph_list(), joined);
+	joined[0] = 0;
+	for (int i = 0; i < CG_N_GRAPHS; i++)
+		snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", i ? " " : "", cg_graph_name(i));
+	assert_string_equal(cg_graph_names(), joined);
 }
 
 static void only_direct_and_source_skip_the_points_to(void **state)
