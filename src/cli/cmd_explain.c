@@ -90,7 +90,7 @@ static void render(const facet_result *r, json_t *sites, bool json, const cli_or
 		json_decref(sites);
 		return;
 	}
-	json_t *top = facet_explain_answer(r, sites, cli_oracle_stats_json(oracle));
+	json_t *top = facet_explain_answer(r, sites, oracle_stats_json(oracle->oracle, &oracle->cfg));
 	json_dumpf(top, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(top);

@@ -48,7 +48,7 @@ int cmd_fields(int argc, char **argv)
 	double pta_seconds = now() - t0;
 	facet_result *r = facet_refine(pta, &fo);
 	json_t *j = facet_fields_report(r, pta, pta_seconds, args_has(&a, "--list"));
-	json_object_set_new(j, "oracle", cli_oracle_stats_json(&run.oracle));
+	json_object_set_new(j, "oracle", oracle_stats_json(run.oracle.oracle, &run.oracle.cfg));
 	if (!strcmp(format, "json")) {
 		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		fputc('\n', stdout);

@@ -73,7 +73,7 @@ int cmd_stats(int argc, char **argv)
 		cli_progress("refinement", 0, 0);
 		facet_result *fr = facet_refine(r, &fo);
 		rj = facet_refine_stats_json(fr);
-		json_object_set_new(rj, "oracle", cli_oracle_stats_json(&orc));
+		json_object_set_new(rj, "oracle", oracle_stats_json(orc.oracle, &orc.cfg));
 		facet_result_free(fr);
 	}
 	cli_progress_finish();
@@ -85,7 +85,7 @@ int cmd_stats(int argc, char **argv)
 		pta_program_stats_print(stdout, p, &st);
 		if (rj) {
 			facet_refine_stats_print(stdout, rj);
-			cli_oracle_print_stats(stdout, "oracle:                        ", &orc);
+			oracle_stats_print(stdout, "oracle:                        ", orc.oracle, &orc.cfg);
 		}
 	}
 	json_decref(rj);

@@ -33,19 +33,12 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o)
 	return st == ORACLE_SETTINGS_OK ? EXIT_OK : st == ORACLE_SETTINGS_BAD_INPUT ? EXIT_INPUT : EXIT_USAGE;
 }
 
-json_t *cli_oracle_stats_json(const cli_oracle *o) { return oracle_stats_json(o->oracle, &o->cfg); }
-
-void cli_oracle_print_stats(FILE *out, const char *prefix, const cli_oracle *o)
-{
-	oracle_stats_print(out, prefix, o->oracle, &o->cfg);
-}
-
 bool cli_oracle_close(const char *cmd, cli_oracle *o)
 {
 	if (o->oracle) {
 		char prefix[64];
 		snprintf(prefix, sizeof prefix, "facet %s: ", cmd);
-		cli_oracle_print_stats(stderr, prefix, o);
+		oracle_stats_print(stderr, prefix, o->oracle, &o->cfg);
 	}
 	facet_error err = {0};
 	bool ok = oracle_run_close(o, &err);

@@ -10,6 +10,7 @@
 
 #include "cli/opt.h"
 #include "oracle/oracle.h"
+#include "oracle/report.h"   /* the accounting: oracle_stats_json, oracle_stats_print */
 #include "oracle/settings.h"
 
 /* The options' values (oracle/settings.h checks and applies them). */
@@ -29,10 +30,5 @@ int cli_oracle_open(const char *cmd, const cli_oracle_args *a, cli_oracle *o);
  * frees everything. Returns false (after printing) when the cache could not
  * be saved. */
 bool cli_oracle_close(const char *cmd, cli_oracle *o);
-
-/* The accounting as JSON (docs/oracle.md), or JSON null without an oracle. */
-json_t *cli_oracle_stats_json(const cli_oracle *o);
-/* One line of accounting: "oracle openai (model M): N questions, ...". */
-void cli_oracle_print_stats(FILE *out, const char *prefix, const cli_oracle *o);
 
 #endif
