@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -19,12 +20,13 @@
 #include "query/query.h"
 #include "query/text.h"
 #include "report/render.h"
+#include "util/fsio.h"
 
 /* The query verbs' --help lines, from the verb registry. */
 static void usage(FILE *out)
 {
 	char *verbs = query_verb_help(QV_QUERY, false);
-	cli_help(out, "query", (const cli_help_value[]){{"verbs", verbs ? verbs : ""}, {"graphs", cg_graph_list()}, {NULL, NULL}});
+	cli_help(out, "query", (const template_value[]){{"verbs", verbs ? verbs : ""}, {"graphs", cg_graph_list()}, {NULL, NULL}});
 	free(verbs);
 }
 
@@ -224,18 +226,6 @@ int cli_view_catalog(const char *cmd, const char *path, const char *graph, const
 
 /* ---- facet overlay ---------------------------------------------------------------------- */
 
-static char *read_stdin(size_t *len)
-{
-	char *text = NULL;
-	FILE *mem = open_memstream(&text, len);
-	char buf[8192];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, stdin)) > 0)
-		fwrite(buf, 1, got, mem);
-	fclose(mem);
-	return text;
-}
-
 int cli_overlay(int argc, char **argv)
 {
 	if (args_wants_help(argc, argv) || argc < 2) {
@@ -264,11 +254,12 @@ int cli_overlay(int argc, char **argv)
 	int rc = EXIT_INPUT;
 	if (record) {
 		size_t len = 0;
-		char *text = read_stdin(&len);
-		json_t *records = overlay_parse_lines(text ? text : "", len, &err);
+		char *text = NULL;
+		bool read = fsio_read_fd(STDIN_FILENO, "stdin", 0, "the overlay records", &text, &len, &err);
+		json_t *records = read ? overlay_parse_lines(text, len, &err) : NULL;
 		free(text);
 		if (!records) {
-			cli_error("overlay record", "stdin %s", err.msg);
+			cli_error("overlay record", read ? "stdin %s" : "%s", err.msg);
 			goto out;
 		}
 		json_t *args = json_pack("{s:o}", "records", records);

@@ -63,12 +63,9 @@ bool fsio_check_regular(const char *path, size_t max_bytes, const char *what, fa
 	return true;
 }
 
-bool fsio_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len,
-                    facet_error *err)
+bool fsio_read_fd(int fd, const char *path, size_t max_bytes, const char *what, char **text, size_t *len,
+                  facet_error *err)
 {
-	int fd = fsio_open_regular(path, max_bytes, what, err);
-	if (fd < 0)
-		return false;
 	size_t cap = 8192, n = 0;
 	char *buf = xmalloc(cap + 1);
 	for (;;) {
@@ -82,7 +79,6 @@ bool fsio_read_file(const char *path, size_t max_bytes, const char *what, char *
 		if (got < 0) {
 			error_set(err, "%s: cannot read %s: %s", path, what, strerror(errno));
 			free(buf);
-			close(fd);
 			return false;
 		}
 		if (got == 0)
@@ -92,13 +88,22 @@ bool fsio_read_file(const char *path, size_t max_bytes, const char *what, char *
 		if (max_bytes && n > max_bytes) {
 			error_set(err, "%s: %s is larger than %zu bytes: refused", path, what, max_bytes);
 			free(buf);
-			close(fd);
 			return false;
 		}
 	}
-	close(fd);
 	buf[n] = 0;
 	*text = buf;
 	*len = n;
 	return true;
+}
+
+bool fsio_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len,
+                    facet_error *err)
+{
+	int fd = fsio_open_regular(path, max_bytes, what, err);
+	if (fd < 0)
+		return false;
+	bool ok = fsio_read_fd(fd, path, max_bytes, what, text, len, err);
+	close(fd);
+	return ok;
 }

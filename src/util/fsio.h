@@ -26,6 +26,10 @@ bool fsio_check_regular(const char *path, size_t max_bytes, const char *what, fa
  * buffer (*text, length *len). */
 bool fsio_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len,
                     facet_error *err);
+/* The same from an open descriptor (a pipe, stdin) to its end, named path
+ * in messages; max_bytes 0: no bound. The caller closes fd. */
+bool fsio_read_fd(int fd, const char *path, size_t max_bytes, const char *what, char **text, size_t *len,
+                  facet_error *err);
 
 /* The name of a file type for messages: "a FIFO", "a directory", ... */
 const char *fsio_type_name(unsigned mode);
