@@ -203,6 +203,10 @@ static char *absolute_dir(const char *dir)
 bool capture_run(const capture_run_options *opt, int *status, facet_error *err)
 {
 	*status = 127;
+	if (access(opt->wrapper, X_OK) != 0) {
+		error_set(err, "the compiler wrapper %s is missing (it is built beside facet)", opt->wrapper);
+		return false;
+	}
 	char root[PATH_MAX];
 	if (!getcwd(root, sizeof root)) {
 		error_set(err, "cannot read the current directory (%s)", strerror(errno));

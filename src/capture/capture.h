@@ -27,8 +27,9 @@ typedef struct capture_run_options {
 } capture_run_options;
 
 /* Runs the command; *status is its exit status (128+N when killed by signal
- * N). False with err when the capture itself could not be set up or the
- * manifest not written (the command's status is still set when it ran). */
+ * N). False with err when the capture itself could not be set up (the
+ * wrapper missing, the directory not made) or the manifest not written (the
+ * command's status is still set when it ran; 127 when it did not). */
 bool capture_run(const capture_run_options *opt, int *status, facet_error *err);
 
 /* facet-cc beside this executable (FACET_CAPTURE_WRAPPER overrides); malloc'd. */

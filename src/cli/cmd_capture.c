@@ -27,11 +27,6 @@ static int run_capture(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char *wrapper = capture_wrapper_path();
-	if (access(wrapper, X_OK) != 0) {
-		cli_error("capture", "the compiler wrapper %s is missing (it is built beside facet)", wrapper);
-		free(wrapper);
-		return EXIT_INPUT;
-	}
 	char *exec_hook = args_has(&a, "--no-exec-hook") ? NULL : capture_exec_hook_path();
 	capture_run_options opt = {.dir = args_str_or(&a, "-o", DEFAULT_DIR), .argv = a.pos, .wrapper = wrapper,
 	                           .exec_hook = exec_hook};
