@@ -75,6 +75,9 @@ typedef struct catalog catalog;
 /* Opens a catalog read-only and checks it: an SQLite file, a facet catalog,
  * this schema version. NULL + err naming the file otherwise. */
 catalog *catalog_open(const char *path, facet_error *err);
+/* True when path starts with SQLite's header: a catalog, most likely (what
+ * facet callgraph draws from instead of reading bitcode). */
+bool catalog_is_file(const char *path);
 void catalog_close(catalog *c);
 
 sqlite3 *catalog_db(const catalog *c);

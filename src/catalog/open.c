@@ -218,3 +218,13 @@ bool catalog_fingerprint(const char *const *inputs, unsigned n, unsigned tau, co
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 	return true;
 }
+
+bool catalog_is_file(const char *path)
+{
+	char head[16] = {0};
+	FILE *f = fopen(path, "rb");
+	bool yes = f && fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+	if (f)
+		fclose(f);
+	return yes;
+}

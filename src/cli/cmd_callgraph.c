@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog/catalog.h"
 #include "cg/graph.h"
 #include "cg/print.h"
 #include "cg/registry.h"
@@ -27,17 +28,6 @@ static int print(const cg_graph *g, const char *format)
 	else
 		cg_print_dot(stdout, g);
 	return EXIT_OK;
-}
-
-/* A catalog starts with SQLite's header (inkind.h names it for ingest). */
-static bool is_catalog(const char *path)
-{
-	char head[16] = {0};
-	FILE *f = fopen(path, "rb");
-	bool yes = f && fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
-	if (f)
-		fclose(f);
-	return yes;
 }
 
 /* --source PATH...: the C files' graph `source`, printed like the others. */
@@ -120,7 +110,7 @@ int cmd_callgraph(int argc, char **argv)
 		rc = print_source(cmd, &a, argv + 1, nfiles);
 	else if (!cli_inputs_check(cmd, nfiles, capture))
 		rc = EXIT_USAGE;
-	else if (nfiles == 1 && !capture[0] && is_catalog(argv[1]))   /* a drawing, dot unless told */
+	else if (nfiles == 1 && !capture[0] && catalog_is_file(argv[1]))   /* a drawing, dot unless told */
 		rc = cli_view_catalog(cmd, argv[1], args_str(&a, "--graph"), &a, args_str_or(&a, "--format", "dot"));
 	else
 		rc = from_bitcode(cmd, &a, argv + 1, nfiles);
