@@ -19,7 +19,7 @@ int cmd_mcp(int argc, char **argv)
 	if (args_wants_help(argc, argv)) {
 		char max[32];
 		snprintf(max, sizeof max, "%d", MCP_DEFAULT_MAX_MESSAGE);
-		cli_help(stdout, "mcp", (const cli_help_value[]){{"max_message", max}, {NULL, NULL}});
+		cli_help(stdout, "mcp", (const template_value[]){{"max_message", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
 	args_set a;

@@ -118,7 +118,7 @@ int cmd_oo(int argc, char **argv)
 	if (args_wants_help(argc, argv)) {
 		char max[32];
 		snprintf(max, sizeof max, "%d", OO_DYN_MAX_STATES);
-		cli_help(stdout, "oo", (const cli_help_value[]){{"max_states", max}, {NULL, NULL}});
+		cli_help(stdout, "oo", (const template_value[]){{"max_states", max}, {NULL, NULL}});
 		return EXIT_OK;
 	}
 	oo_request o;

@@ -14,7 +14,7 @@
 static int trace_build_cmd(int argc, char **argv)
 {
 	if (args_wants_help(argc, argv)) {
-		cli_help(stdout, "trace-build", (const cli_help_value[]){{"runtime", trace_runtime_path()}, {NULL, NULL}});
+		cli_help(stdout, "trace-build", (const template_value[]){{"runtime", trace_runtime_path()}, {NULL, NULL}});
 		return EXIT_OK;
 	}
 	trace_build_options o = {.verify = true};

@@ -8,19 +8,17 @@
 
 #include <stdio.h>
 
+#include "util/template.h"
+
 typedef struct cli_help_text {
 	const char *name, *text;
 } cli_help_text;
 /* docs/help's texts, by file name without .txt; ends with a NULL name. */
 extern const cli_help_text cli_help_texts[];
 
-typedef struct cli_help_value {
-	const char *key, *value;
-} cli_help_value;
-
-/* Prints text name on out, its {{...}} replaced: by the texts they name, and
- * by values (ending with a NULL key; NULL: none). */
-void cli_help(FILE *out, const char *name, const cli_help_value *values);
+/* Prints text name on out, its {{...}} replaced (util/template.h): by the
+ * texts they name, and by values (ending with a NULL key; NULL: none). */
+void cli_help(FILE *out, const char *name, const template_value *values);
 
 #include "cli/opt.h"
 /* The opening every command shares: with -h or --help, prints help text cmd

@@ -76,7 +76,7 @@ static int cmd_completion(int argc, char **argv)
 	char *names = command_list(true), *query = query_verb_help(QV_QUERY, true),
 	     *overlay = query_verb_help(QV_OVERLAY, true);
 	cli_help(stdout, "completion-bash",
-	         (const cli_help_value[]){{"commands", names}, {"graphs", cg_graph_names()},
+	         (const template_value[]){{"commands", names}, {"graphs", cg_graph_names()},
 	                                  {"query_verbs", query}, {"overlay_verbs", overlay}, {NULL, NULL}});
 	free(names);
 	free(query);
@@ -87,7 +87,7 @@ static int cmd_completion(int argc, char **argv)
 static void usage(FILE *out)
 {
 	char *list = command_list(false);
-	cli_help(out, "facet", (const cli_help_value[]){{"commands", list}, {NULL, NULL}});
+	cli_help(out, "facet", (const template_value[]){{"commands", list}, {NULL, NULL}});
 	free(list);
 }
 

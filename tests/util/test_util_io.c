@@ -23,6 +23,7 @@
 #include "util/intmap.h"
 #include "util/procmem.h"
 #include "util/ptrmap.h"
+#include "util/template.h"
 #include "util/xalloc.h"
 
 static char dir[64];
@@ -115,6 +116,29 @@ static void test_fsio_regular(void **state)
 	error_clear(&e);
 	assert_false(fsio_check_regular(in_dir("missing"), 0, "the input", &e));
 	assert_non_null(strstr(e.msg, "missing"));
+}
+
+/* A pipe read to its end, NUL bytes kept; a descriptor that cannot be read
+ * is an error naming it, not an empty text. */
+static void test_fsio_read_fd(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], "a\0b\n", 4), 4);
+	close(p[1]);
+	char *t = NULL;
+	size_t n = 0;
+	facet_error e = {0};
+	assert_true(fsio_read_fd(p[0], "stdin", 0, "the records", &t, &n, &e));
+	close(p[0]);
+	assert_int_equal(n, 4);
+	assert_memory_equal(t, "a\0b\n", 4);
+	free(t);
+	int w = open(in_dir("wo.txt"), O_WRONLY | O_CREAT, 0600);
+	assert_false(fsio_read_fd(w, "stdin", 0, "the records", &t, &n, &e));
+	close(w);
+	assert_non_null(strstr(e.msg, "stdin: cannot read the records"));
 }
 
 static bool starts_ok(const unsigned char *h, size_t n)
@@ -345,6 +369,26 @@ static void test_procmem(void **state)
 	free((void *)block);
 }
 
+static const char *shared(const char *name, size_t n)
+{
+	return n == 6 && strncmp(name, "shared", 6) == 0 ? "  --x {{what}}\n" : NULL;
+}
+
+/* Holes filled: a whole-line include (filled too), a value inside a line,
+ * an unknown key and an include name inside a line left as they stand. */
+static void test_template(void **state)
+{
+	(void)state;
+	char *got = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&got, &n);
+	template_render(out, "use {{cmd}}:\n{{shared}}\nend {{nope}} {{shared}}\n{{open", shared,
+	                (const template_value[]){{"cmd", "facet"}, {"what", "it"}, {NULL, NULL}});
+	fclose(out);
+	assert_string_equal(got, "use facet:\n  --x it\nend {{nope}} {{shared}}\n{{open");
+	free(got);
+}
+
 static void test_interner(void **state)
 {
 	(void)state;
@@ -458,6 +502,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fsio_regular),
 		cmocka_unit_test(test_procmem),
+		cmocka_unit_test(test_template),
+		cmocka_unit_test(test_fsio_read_fd),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_atomic_refusals),
 		cmocka_unit_test(test_atomic_install),
