@@ -40,18 +40,26 @@
 	"name.\"}},\"description\":\"One definition of a static function that several modules define: copy a " \
 	"candidate from the error that refused the bare name, or module_id and name of a function from defs.\"}]}"
 
+/* The argument schemas by name (JSON Schema text, as tools/list gives it). */
+#define BOOLEAN "{\"type\":\"boolean\"}"
+#define INTEGER(min) "{\"type\":\"integer\",\"minimum\":" #min "}"
+#define INTEGER_TO(min, max) "{\"type\":\"integer\",\"minimum\":" #min ",\"maximum\":" #max "}"
+#define STRING(min_length) "{\"type\":\"string\",\"minLength\":" #min_length "}"
+#define IN_OUT "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}"
+#define CONFIDENCE "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}"
+
 static const query_arg a_name = {
 	"name", SCHEMA_FUNCTION, true,
 	"Function: its name, or {module_id, symbol} when a static of that name is defined in several "
 	"modules (the bare name is then refused and the error lists those objects)."};
 static const query_arg a_defs_name = {
-	"name", "{\"type\":\"string\",\"minLength\":1}", true,
+	"name", STRING(1), true,
 	"A function or global name, linked (report.1) or source (report). defs lists every definition "
 	"of the name, each with its module_id, so it takes a name only, not {module_id, symbol}."};
 static const query_arg a_file = {
-	"file", "{\"type\":\"string\",\"minLength\":1}", true,
+	"file", STRING(1), true,
 	"Source file as the debug info names it (a suffix such as 'src/ops.c' or 'ops.c' also matches)."};
-static const query_arg a_line = {"line", "{\"type\":\"integer\",\"minimum\":1}", true, "Line number (1-based)."};
+static const query_arg a_line = {"line", INTEGER(1), true, "Line number (1-based)."};
 static const query_arg a_from = {
 	"from", SCHEMA_FUNCTION, true,
 	"Start function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
@@ -66,86 +74,85 @@ static const query_arg a_graph = {
 	"default (rpm when built, else r0; source in a facet source catalog); every answer names the "
 	"graph it used."};
 static const query_arg a_include_overlay = {
-	"include_overlay", "{\"type\":\"boolean\"}", false,
+	"include_overlay", BOOLEAN, false,
 	"Also use the overlay's agent-recorded edges (never refuted ones) at the sites the graph leaves "
 	"unresolved: walks may take them and site lists show them as agent targets. Answers then count "
 	"agent steps in uncertainty; a path with agent steps is not proven."};
 static const query_arg a_min_confidence = {
-	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
+	"min_confidence", CONFIDENCE, false,
 	"With include_overlay: ignore agent edges below this confidence."};
 /* resolution_candidates lists every unresolved site whatever the overlay
  * says (qv_resolution_candidates reads no agent edge); the overlay only
  * enters its uncertainty.overlay counts. */
 static const query_arg a_rc_include_overlay = {
-	"include_overlay", "{\"type\":\"boolean\"}", false,
+	"include_overlay", BOOLEAN, false,
 	"Count in uncertainty.overlay.covered_sites the unresolved sites an agent edge covers. The groups "
 	"still list every site the graph leaves unresolved, covered or not."};
 static const query_arg a_rc_min_confidence = {
-	"min_confidence", "{\"type\":\"string\",\"enum\":[\"high\",\"medium\",\"low\"]}", false,
+	"min_confidence", CONFIDENCE, false,
 	"With include_overlay: count only agent edges of at least this confidence."};
 static const query_arg a_candidate_limit = {
-	"candidate_limit", "{\"type\":\"integer\",\"minimum\":1}", false,
+	"candidate_limit", INTEGER(1), false,
 	"List at most this many candidates per group without a recovered field, and rejected candidates per "
 	"field group (default 50; answer_version 1 called this limit)."};
 /* Every list answer's page (query.h): the list is cut, the counts are the whole list's. */
 static const query_arg a_limit = {
-	"limit", "{\"type\":\"integer\",\"minimum\":0}", false,
+	"limit", INTEGER(0), false,
 	"Return at most this many items of the answer's list (the answer's page says which list, its "
 	"total and what was returned); omit for all. Use it with offset on large programs."};
 static const query_arg a_offset = {
-	"offset", "{\"type\":\"integer\",\"minimum\":0}", false,
+	"offset", INTEGER(0), false,
 	"Skip this many items of the answer's list first (default 0)."};
 const query_arg query_arg_discard_pending = {
-	"discard_pending", "{\"type\":\"boolean\"}", false,
+	"discard_pending", BOOLEAN, false,
 	"Drop overlay records not yet saved instead of refusing. Unsaved records are lost."};
 
 /* Rows of one verb. */
 
 static const query_arg a_direction = {
-	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
+	"direction", IN_OUT, false,
 	"out: every function NAME may call, transitively (default); in: every function that may reach NAME."};
 static const query_arg a_root = {
 	"root", SCHEMA_FUNCTION, false,
 	"The view's root function: its name, or {module_id, symbol} when the name is refused as ambiguous."};
-static const query_arg a_depth = {
-	"depth", "{\"type\":\"integer\",\"minimum\":0}", false, "With root: calls away from it (default 2)."};
+static const query_arg a_depth = {"depth", INTEGER(0), false, "With root: calls away from it (default 2)."};
 static const query_arg a_view_direction = {
-	"direction", "{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}", false,
+	"direction", IN_OUT, false,
 	"With root: out follows calls from it (default), in follows its callers."};
 static const query_arg a_location = {
-	"location", "{\"type\":\"string\",\"minLength\":3}", false,
+	"location", STRING(3), false,
 	"FILE:LINE: view the call sites at that line and their targets instead of a root."};
 static const query_arg a_view_site = {
-	"site", "{\"type\":\"integer\",\"minimum\":0}", false,
+	"site", INTEGER(0), false,
 	"A site id: view that one site and its targets instead of a root."};
 static const query_arg a_hide_external = {
-	"hide_external", "{\"type\":\"boolean\"}", false, "Leave out functions the program only declares."};
+	"hide_external", BOOLEAN, false, "Leave out functions the program only declares."};
 static const query_arg a_max_nodes = {
-	"max_nodes", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000}", false,
+	"max_nodes", INTEGER_TO(1, 100000), false,
 	"Stop at this many functions (default 300); truncated says when the view was cut."};
 static const query_arg a_emit_module = {
-	"emit_module", "{\"type\":\"string\",\"minLength\":1}", false,
+	"emit_module", STRING(1), false,
 	"Write the slice's function definitions as one small bitcode file at this path (to re-read or to "
 	"analyse with a points-to tool)."};
 static const query_arg a_max_depth = {
-	"max_depth", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}", false,
+	"max_depth", INTEGER_TO(1, 1000000), false,
 	"Expand no function this many calls from the start: what lies past it is unknown (uncertainty.bounds), "
 	"never unreachable."};
 static const query_arg a_max_fanout = {
-	"max_fanout", "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}", false,
+	"max_fanout", INTEGER_TO(1, 1000000), false,
 	"Expand no function with more edges than this (a wide ambiguous or indirect set): past it, unknown."};
 static const query_arg a_site = {
-	"site", "{\"type\":\"integer\",\"minimum\":0}", true,
+	"site", INTEGER(0), true,
 	"Call-site id, as answers list it (sites of callees, at, resolution_candidates)."};
 static const query_arg a_save_path = {
-	"path", "{\"type\":\"string\",\"minLength\":1}", false,
+	"path", STRING(1), false,
 	"Where to write; default: the file the overlay was loaded from (the catalog path + '.overlay')."};
 static const query_arg a_record_graph = {
 	"graph", GRAPH_ENUM, false,
 	"The graph whose unresolved indirect sites the add records attach to (an edge on a site this graph "
 	"resolves is refused); a record's own graph wins. Default: the catalog's default graph."};
 static const query_arg a_load_path = {
-	"path", "{\"type\":\"string\",\"minLength\":1}", false,
+	"path", STRING(1), false,
 	"Overlay file to load; default: the catalog path + '.overlay'."};
 
 /* The records of record_edges, as seed 001 defines them. The schema checks
