@@ -1,9 +1,10 @@
 /* andersen.h — Andersen's points-to analysis of a program model, and the
  * call graphs it gives: `andersen` (every function the callee pointer may
  * hold) and R0 (those whose IR function type fits the call's, pta_type_fits:
- * equal function-type records, or an unprototyped call passing exactly a
+ * equal function-type records, a call naming its callee through a
+ * mismatched declaration, or an unprototyped call passing exactly a
  * non-variadic function's parameters — the FLTA filter the Facet paper
- * applies, §3.2).
+ * applies, §3.2; docs/pta.md's R0 row).
  *
  * Constraint extraction (andersen.c) turns ir_stmt statements, global
  * initializers and library models (libmodel.h) into solver constraints
