@@ -13,7 +13,8 @@
 
 /* Writes obj as DIR/records/NAME.json. */
 bool capture_record_write(const char *dir, const char *name, json_t *obj, facet_error *err);
-/* Writes obj to path through path.tmp.PID and rename (the manifest, capture.json). */
+/* Writes obj to path through path.tmp.PID: written, fsync'ed, renamed, the
+ * directory fsync'ed (the records, the manifest, capture.json). */
 bool capture_json_write_atomic(const char *path, json_t *obj, facet_error *err);
 
 #endif

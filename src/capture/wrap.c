@@ -19,6 +19,7 @@
 #include "capture/resolve.h"
 #include "capture/rewrite.h"
 #include "capture/spawn.h"
+#include "util/atomic.h"
 #include "util/xalloc.h"
 
 typedef VEC(char *) strvec;
@@ -283,7 +284,9 @@ static void record_unit(const invocation *inv, const capture_cmd *cmd, const cap
 	snprintf(bc_rel, sizeof bc_rel, "bc/%s.bc", id);
 	snprintf(bc_abs, sizeof bc_abs, "%s/%s", inv->dir, bc_rel);
 	facet_error err = {0};
-	if (b->ok && rename(b->tmp, bc_abs) == 0) {
+	/* fsync'ed and renamed, bc/ fsync'ed: the bitcode is on disk before the
+	 * record naming it is (capture_record_write does the same for it). */
+	if (b->ok && atomic_install(b->tmp, bc_abs, &(atomic_target){.what = "the unit's bitcode"}, &err)) {
 		size_t n;
 		unsigned char *d = capture_read_file(bc_abs, &n, &err);
 		if (d) {
