@@ -365,6 +365,73 @@ static void lower_asm_calls(lowering *L, LLVMValueRef inst)
 	}
 }
 
+/* The subroutine type a pointer-to-function type t points to (typedefs
+ * and qualifiers stripped), NULL when t is none. */
+static di_type *pointee_subroutine(di_type *t)
+{
+	t = di_strip(t);
+	if (!t || t->kind != DI_POINTER)
+		return NULL;
+	t = di_strip(t->base);
+	return t && t->kind == DI_SUBROUTINE ? t : NULL;
+}
+
+/* The declared type of what a global's debug info says is at its offset 0:
+ * the variable itself, or the first member of a struct (nested). */
+static di_type *type_at_start(di_type *t)
+{
+	for (int depth = 0; depth < 8; depth++) {
+		t = di_strip(t);
+		if (!t || t->kind != DI_STRUCT || t->n_members == 0 || t->members[0].offset_bits != 0 ||
+		    t->members[0].bitfield)
+			return t;
+		t = t->members[0].type;
+	}
+	return NULL;
+}
+
+static di_type *declared_callee(lowering *L, LLVMValueRef c, int depth);
+
+/* A phi or select of pointers (the optimizer merging `handler = f` into a
+ * later read of handler): what each operand that is not a function's
+ * address is declared as, when every such operand states one and they are
+ * the same type; NULL otherwise. */
+static di_type *declared_merge(lowering *L, LLVMValueRef c, int depth)
+{
+	unsigned n = LLVMIsAPHINode(c) ? LLVMCountIncoming(c) : 2;
+	di_type *found = NULL;
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef v = LLVMIsAPHINode(c) ? LLVMGetIncomingValue(c, i) : LLVMGetOperand(c, i + 1);
+		if (LLVMIsAFunction(v))
+			continue;
+		di_type *t = declared_callee(L, v, depth + 1);
+		if (!t || (found && found != t))
+			return NULL;
+		found = t;
+	}
+	return found;
+}
+
+/* ir_site.callee_decl of the called value c (model.h). */
+static di_type *declared_callee(lowering *L, LLVMValueRef c, int depth)
+{
+	if (c && depth < 4 && (LLVMIsAPHINode(c) || LLVMIsASelectInst(c)))
+		return declared_merge(L, c, depth);
+	if (!c || !LLVMIsALoadInst(c))
+		return NULL;
+	LLVMValueRef from = LLVMGetOperand(c, 0);
+	if (LLVMIsAGlobalVariable(from)) {
+		const ir_global *g = ptrmap_get(&L->globals, from);
+		return g && g->var && !g->var_fragment ? pointee_subroutine(type_at_start(g->var->type)) : NULL;
+	}
+	if (LLVMIsACallInst(from)) {   /* `*get_handler()`: the pointer a function returns, loaded */
+		const ir_function *f = ptrmap_get(&L->functions, LLVMGetCalledValue(from));
+		di_type *ret = f && f->di_sig && f->di_sig->n_params ? di_strip(f->di_sig->params[0]) : NULL;
+		return ret && ret->kind == DI_POINTER ? pointee_subroutine(ret->base) : NULL;
+	}
+	return NULL;
+}
+
 static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned value)
 {
 	L->call_first_site = (unsigned)L->sites.len;
@@ -401,6 +468,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 	} else {
 		s.kind = SITE_INDIRECT;
 		s.through_alias = constant_function(L, LLVMGetCalledValue(inst));
+		if (!L->sites_only)
+			s.callee_decl = declared_callee(L, LLVMGetCalledValue(inst), 0);
 	}
 	s.result = s.callee_value = s.vcall = s.asm_arg = IR_NONE;
 	if (L->keep_site_insts)

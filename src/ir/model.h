@@ -174,6 +174,14 @@ typedef struct ir_site {
 	 * jump and every function patched in (pta/andersen.c); callee_value is
 	 * the trampoline's address. NULL for any other site. */
 	ir_function *trampoline;
+	/* SITE_INDIRECT: the subroutine type the called pointer is declared
+	 * with where the debug info states it at the read: a load from a global
+	 * variable (or offset 0 of a global struct, its first member), or from
+	 * what a direct call returns (`(*get_handler())(x)`), or a phi or select
+	 * of such reads and functions' addresses; NULL otherwise. A
+	 * variadic prototype and an unprototyped pointer lower to the same call
+	 * type (pta_type_fits tells them apart by it). */
+	di_type *callee_decl;
 } ir_site;
 
 /* ---- pointer statements ------------------------------------------------------------------ */

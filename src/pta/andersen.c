@@ -474,11 +474,21 @@ static bool calls_itself(const ir_site *s, const ir_function *f)
  * str_end_hash, `i32 (ptr)`, this way). A genuinely variadic call has the
  * same shape, so the call must pass no variadic argument, and the function
  * must take exactly the arguments passed, not be varargs itself, and return
- * the same IR type. */
+ * the same IR type. Where the debug info states the pointer's declared type
+ * (ir_site.callee_decl) and it is a prototype with named parameters and
+ * `...` (`void (*)(void *, const char *, ...)`, libxml2's
+ * `(*__xmlGenericError())(ctx, msg)`), the call is variadic: no exception.
+ * The debug info spells an unprototyped type {ret, null}, a variadic one
+ * {ret, named..., null}. */
+static bool declared_variadic(const di_type *t)
+{
+	return t && t->n_params >= 3 && t->params[t->n_params - 1] == NULL;
+}
+
 static bool fits_unprototyped_call(const ir_site *s, const ir_function *f)
 {
 	const ir_fn_type *call = s->call_fn_type, *fn = f->fn_type;
-	if (!call || !fn || fn->vararg || !call->vararg)
+	if (!call || !fn || fn->vararg || !call->vararg || declared_variadic(s->callee_decl))
 		return false;
 	return call->n_params == s->n_args && fn->n_params == s->n_args && call->ret == fn->ret;
 }
