@@ -182,6 +182,10 @@ struct pta_solver {
 	FILE *trace;            /* every API call, one line each (pta_trace) */
 
 	sbitmap acc;            /* compute_cx's locations, gathered before they are merged */
+	sbitmap rest, more;     /* compute_cx's locations that are not LS_SELF, and what they give */
+	VEC(uint32_t) outs;     /* what they give, as it comes */
+	sbitmap selfset;        /* every LS_SELF location */
+	sbitmap codeset;        /* every location of code that is LS_SELF */
 	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
 	uint32_t *mark, mark_epoch; /* which nodes are in targets */
 	size_t mark_cap;
@@ -273,6 +277,10 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 		unsigned code = s->objs.items[obj].flags & PTA_OBJ_CODE ? LS_CODE : 0;
 		locinfo li = { obj, off, NIL, code | (code && off == 0 ? LS_SELF : 0) };
 		VEC_PUSH(&s->linfo, li);
+		if (li.state & LS_SELF) {
+			sbm_set(&s->selfset, id);
+			sbm_set(&s->codeset, id);
+		}
 	}
 	return id;
 }
@@ -427,6 +435,7 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 		return base;
 	o->collapsed = 1;
 	s->linfo.items[base & ~LOC_BIT].state |= LS_SELF;
+	sbm_set(&s->selfset, base);
 	o->cause = (uint8_t)cause;
 	o->origin = s->cur_origin;
 	s->st.collapsed_objects++;
@@ -575,10 +584,88 @@ static void new_marks(pta_solver *s)
 	}
 }
 
-/* The result of constraint c (of node owner) on every location in set:
- * for loads and stores the distinct nodes holding the memory they touch (in
- * s->targets), for geps the locations they give (in s->acc). The set is one
- * the caller owns: computing may collapse objects and so merge nodes. */
+/* Splits set into s->rest, the locations that need the per-location work,
+ * and s->acc, those every offset and index maps to themselves (LS_SELF:
+ * the one location of a collapsed object or of code). In wide sets nearly
+ * every location is of a collapsed object, and this part is a few word
+ * operations per 128 locations instead of a lookup per location. */
+static void split_self(pta_solver *s, const sbitmap *set)
+{
+	sbm_copy(&s->acc, set);
+	sbm_intersect(&s->acc, &s->selfset);
+	sbm_diff(&s->rest, set, &s->selfset);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* s->acc ∪= the locations in s->outs (emptied). Sorted first: inserting
+ * them in the order they come moves the tail of the set for each one. */
+static void acc_add_outs(pta_solver *s)
+{
+	uint32_t *v = s->outs.items;
+	size_t n = s->outs.len;
+	if (!n)
+		return;
+	size_t i = 1;
+	while (i < n && v[i - 1] <= v[i])
+		i++;
+	if (i < n)
+		qsort(v, n, sizeof *v, cmp_u32);
+	sbm_clear(&s->more);
+	for (i = 0; i < n; i++)
+		sbm_set(&s->more, v[i]);
+	VEC_CLEAR(&s->outs);
+	sbm_union(&s->acc, &s->more);
+}
+
+/* CLASS_MEM: the memory nodes of the locations of set, each once, in s->targets. */
+static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
+{
+	unsigned l, t;
+	VEC_CLEAR(&s->targets);
+	new_marks(s);
+	split_self(s, set);
+	SBM_FOREACH(&s->rest, l) {
+		/* A function's code holds no pointers a C program could store or load. */
+		if (s->linfo.items[l & ~LOC_BIT].state & LS_CODE)
+			continue;
+		t = find(s, shift(s, l, x->off));
+		if (mark_once(s, t))
+			VEC_PUSH(&s->targets, t);
+	}
+	sbm_subtract(&s->acc, &s->codeset);
+	SBM_FOREACH(&s->acc, l) {   /* collapsed objects: shift gives l */
+		t = find(s, l);
+		if (mark_once(s, t))
+			VEC_PUSH(&s->targets, t);
+	}
+}
+
+/* CLASS_GEP: the locations x's offset gives, in s->acc. */
+static void compute_gep(pta_solver *s, uint32_t c, uint32_t owner, const pcx *x, const sbitmap *set)
+{
+	unsigned l, t;
+	split_self(s, set);
+	SBM_FOREACH(&s->rest, l) {
+		size_t before = s->locs.len;
+		t = shift(s, l, x->off);
+		if ((t & ~LOC_BIT) >= before)
+			s->linfo.items[t & ~LOC_BIT].creator = c;
+		/* Shifting what this gep made itself: it is probably on a cycle. */
+		if (s->linfo.items[l & ~LOC_BIT].creator == c && s->cxs.items[c].tries < 3) {
+			s->cxs.items[c].tries++;
+			fix f = { c, owner };
+			VEC_PUSH(&s->pwc_cands, f);
+		}
+		VEC_PUSH(&s->outs, t);
+	}
+	acc_add_outs(s);
+}
+
 /* The member array of l's object that a variable index of stride bytes
  * from l stays in (see pta_gep_stride): its bytes [*lo, *hi); 0 if none. */
 static int member_array(const pta_solver *s, uint32_t obj, uint64_t k, uint64_t stride, uint64_t *lo, uint64_t *hi)
@@ -609,7 +696,7 @@ static int member_array(const pta_solver *s, uint32_t obj, uint64_t k, uint64_t 
 
 /* A variable index of stride bytes from (obj, k) that stays in one of obj's
  * member arrays: every element's field at k's place, shifted by `by`, joins
- * acc. 0 (nothing done) when no member array holds it. */
+ * s->outs. 0 (nothing done) when no member array holds it. */
 static int in_member_array(pta_solver *s, uint32_t obj, int64_t k, uint64_t stride, int64_t by)
 {
 	uint64_t lo, hi;
@@ -617,87 +704,77 @@ static int in_member_array(pta_solver *s, uint32_t obj, int64_t k, uint64_t stri
 		return 0;
 	for (uint64_t q = lo + ((uint64_t)k - lo) % stride; q < hi; q += stride) {
 		uint32_t t = field(s, obj, (uint32_t)q);
-		sbm_set(&s->acc, by ? shift(s, t, by) : t);
+		VEC_PUSH(&s->outs, by ? shift(s, t, by) : t);
 	}
 	return 1;
 }
 
+/* CLASS_COLLAPSE: what a variable index or a cycle's gep gives, in s->acc. */
+static void compute_index(pta_solver *s, const pcx *x, const sbitmap *set)
+{
+	unsigned l;
+	int64_t stride = x->off, by = 0;
+	if (x->kind == CX_GEP_AT) {
+		stride = (int64_t)(uint32_t)x->off;
+		by = (int32_t)(uint32_t)((uint64_t)x->off >> 32);
+	}
+	split_self(s, set);
+	SBM_FOREACH(&s->rest, l) {
+		/* A whole number of elements of an array (a variable index of
+		 * that stride, a pointer stepping by it in a loop) lands on
+		 * the same field of some element: the field itself. */
+		uint32_t obj = LOBJ(s, l);
+		pobj *o = &s->objs.items[obj];
+		int64_t k = s->linfo.items[l & ~LOC_BIT].off;
+		/* pta_gep_stride_at: the member array the address reaches. */
+		if (by && o->n_arrays && !o->collapsed && in_member_array(s, obj, k + by, (uint64_t)stride, 0))
+			continue;
+		/* Typed heap memory: a member array before the element by stride. */
+		if ((o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && o->n_arrays && !o->collapsed && stride &&
+		    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
+			continue;
+		/* The strides name the element: their gcd, whatever order they
+		 * come in (a narrower one folds the object again). One of a
+		 * pointer or less holds one field: the object collapses (and
+		 * is reported so). Code has one location: it takes no element. */
+		if (!o->collapsed && (o->flags & (PTA_OBJ_ELEMENTS_BY_STRIDE | PTA_OBJ_CODE)) == PTA_OBJ_ELEMENTS_BY_STRIDE &&
+		    stride > 8) {
+			uint64_t g = o->arr ? u64_gcd(o->arr, (uint64_t)stride) : (uint64_t)stride;
+			if (g > 8 && g < HEAP_ELEM_MAX)
+				o->arr = (uint32_t)g;
+		}
+		uint32_t e = o->arr;
+		if (e && !o->collapsed && stride && stride % e == 0) {
+			fold(s, obj);
+			uint32_t ct = canon(s, l);
+			VEC_PUSH(&s->outs, by ? shift(s, ct, by) : ct);
+			continue;
+		}
+		if (o->n_arrays && !o->collapsed && stride &&
+		    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
+			continue;
+		VEC_PUSH(&s->outs, collapse(s, obj, x->kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
+	}
+	acc_add_outs(s);
+}
+
+/* The result of constraint c (of node owner) on every location in set:
+ * for loads and stores the distinct nodes holding the memory they touch (in
+ * s->targets), for geps the locations they give (in s->acc). The set is one
+ * the caller owns: computing may collapse objects and so merge nodes. */
 static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap *set)
 {
 	pcx x = s->cxs.items[c];
-	unsigned l, t;
 	s->cur_origin = x.origin;
 	switch (cx_class(x.kind)) {
 	case CLASS_MEM:
-		VEC_CLEAR(&s->targets);
-		new_marks(s);
-		SBM_FOREACH(set, l) {
-			/* A function's code holds no pointers a C program could store or load. */
-			if (s->linfo.items[l & ~LOC_BIT].state & LS_CODE)
-				continue;
-			t = find(s, shift(s, l, x.off));
-			if (mark_once(s, t))
-				VEC_PUSH(&s->targets, t);
-		}
+		compute_mem(s, &x, set);
 		return;
 	case CLASS_GEP:
-		sbm_clear(&s->acc);
-		SBM_FOREACH(set, l) {
-			size_t before = s->locs.len;
-			t = shift(s, l, x.off);
-			if ((t & ~LOC_BIT) >= before)
-				s->linfo.items[t & ~LOC_BIT].creator = c;
-			/* Shifting what this gep made itself: it is probably on a cycle. */
-			if (s->linfo.items[l & ~LOC_BIT].creator == c && s->cxs.items[c].tries < 3) {
-				s->cxs.items[c].tries++;
-				fix f = { c, owner };
-				VEC_PUSH(&s->pwc_cands, f);
-			}
-			sbm_set(&s->acc, t);
-		}
+		compute_gep(s, c, owner, &x, set);
 		return;
 	default:
-		sbm_clear(&s->acc);
-		int64_t stride = x.off, by = 0;
-		if (x.kind == CX_GEP_AT) {
-			stride = (int64_t)(uint32_t)x.off;
-			by = (int32_t)(uint32_t)((uint64_t)x.off >> 32);
-		}
-		SBM_FOREACH(set, l) {
-			/* A whole number of elements of an array (a variable index of
-			 * that stride, a pointer stepping by it in a loop) lands on
-			 * the same field of some element: the field itself. */
-			uint32_t obj = LOBJ(s, l);
-			pobj *o = &s->objs.items[obj];
-			int64_t k = s->linfo.items[l & ~LOC_BIT].off;
-			/* pta_gep_stride_at: the member array the address reaches. */
-			if (by && o->n_arrays && !o->collapsed && in_member_array(s, obj, k + by, (uint64_t)stride, 0))
-				continue;
-			/* Typed heap memory: a member array before the element by stride. */
-			if ((o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && o->n_arrays && !o->collapsed && stride &&
-			    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
-				continue;
-			/* The strides name the element: their gcd, whatever order they
-			 * come in (a narrower one folds the object again). One of a
-			 * pointer or less holds one field: the object collapses (and
-			 * is reported so). */
-			if (!o->collapsed && (o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && stride > 8) {
-				uint64_t g = o->arr ? u64_gcd(o->arr, (uint64_t)stride) : (uint64_t)stride;
-				if (g > 8 && g < HEAP_ELEM_MAX)
-					o->arr = (uint32_t)g;
-			}
-			uint32_t e = o->arr;
-			if (e && !o->collapsed && stride && stride % e == 0) {
-				fold(s, obj);
-				uint32_t ct = canon(s, l);
-				sbm_set(&s->acc, by ? shift(s, ct, by) : ct);
-				continue;
-			}
-			if (o->n_arrays && !o->collapsed && stride &&
-			    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
-				continue;
-			sbm_set(&s->acc, collapse(s, obj, x.kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
-		}
+		compute_index(s, &x, set);
 		return;
 	}
 }
@@ -1271,6 +1348,11 @@ void pta_free(pta_solver *s)
 	ptrmap_free(&s->checked);
 	sbm_free(&s->stale);
 	sbm_free(&s->acc);
+	sbm_free(&s->rest);
+	sbm_free(&s->more);
+	VEC_FREE(&s->outs);
+	sbm_free(&s->selfset);
+	sbm_free(&s->codeset);
 	VEC_FREE(&s->targets);
 	VEC_FREE(&s->sortbuf);
 	free(s->mark);
@@ -1330,7 +1412,9 @@ void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem)
 	assert(obj < s->objs.len);
 	pobj *o = &s->objs.items[obj];
 	TRACE(s, "E %u %" PRIu64 "\n", obj, elem);
-	if (!o->collapsed && elem > 0 && elem < o->size && o->size % elem == 0)
+	/* Code has one location: nothing of it folds (and so its one location
+	 * is LS_SELF under any index, see split_self). */
+	if (!o->collapsed && !(o->flags & PTA_OBJ_CODE) && elem > 0 && elem < o->size && o->size % elem == 0)
 		o->arr = (uint32_t)elem;
 }
 
@@ -1350,6 +1434,8 @@ void pta_object_arrays(pta_solver *s, unsigned obj, unsigned first, unsigned n)
 {
 	assert(obj < s->objs.len && (n == 0 || first + n <= s->ranges.len));
 	TRACE(s, "Z %u %u %u\n", obj, first, n);
+	if (s->objs.items[obj].flags & PTA_OBJ_CODE)   /* one location: see pta_object_elements */
+		return;
 	s->objs.items[obj].arrays = n ? first : NIL;
 	s->objs.items[obj].n_arrays = n;
 }

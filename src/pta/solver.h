@@ -108,7 +108,7 @@ unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset);      /* locatio
 /* obj is an array of elements of elem bytes, elem dividing its size: a
  * stride of whole elements folds it rather than collapsing it (see
  * Collapse). Ignored when elem does not divide the size, is 0 or the whole
- * size, or obj is collapsed. */
+ * size, or obj is collapsed or code. */
 void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem);
 /* Member arrays (C's rule: a subscript stays in the array it indexes). A
  * range is count (>= 2) elements of elem bytes at byte start of the
@@ -118,7 +118,7 @@ void pta_object_elements(pta_solver *s, unsigned obj, uint64_t elem);
  * consecutive ids, so a list is (first id, count). */
 unsigned pta_array_range(pta_solver *s, uint64_t start, uint64_t elem, uint64_t count, unsigned inner,
                          unsigned n_inner);
-/* obj's member arrays: the n ranges from first (see pta_gep_stride). */
+/* obj's member arrays: the n ranges from first (see pta_gep_stride). Ignored for code. */
 void pta_object_arrays(pta_solver *s, unsigned obj, unsigned first, unsigned n);
 
 void pta_addr(pta_solver *s, unsigned dst, unsigned loc);               /* loc ∈ pts(dst) */

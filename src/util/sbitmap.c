@@ -92,6 +92,8 @@ bool sbm_set(sbitmap *s, unsigned i)
 	/* appending in ascending order is the common way sets are built */
 	if (s->len && s->elems[s->len - 1].idx < idx)
 		p = s->len;
+	else if (s->len && s->elems[s->len - 1].idx == idx)
+		p = s->len - 1;
 	else
 		p = seek(s->elems, 0, s->len, idx);
 	if (p < s->len && s->elems[p].idx == idx) {
