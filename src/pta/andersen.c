@@ -29,6 +29,10 @@ typedef struct watch {
 	unsigned site;
 	const lib_effect *callback;   /* NULL for an indirect call */
 	unsigned patch_arg;           /* a patcher's call: the argument watched for trampolines, else 0 */
+	/* Functions bound through this watch, by id. A set per watch rather
+	 * than one map of (watch, function) pairs: that map held every pair of
+	 * the program (3.2 million on sqlite), a cache miss per report. */
+	sbitmap bound;
 } watch;
 
 /* A wrapper called at `ctx` whose source `site` is an indirect call: what
@@ -59,7 +63,6 @@ typedef struct extractor {
 	bool have_ix;
 	bool varargs;                 /* pta_options.varargs */
 	VEC(watch) watches;
-	intmap bound;                 /* (site, function) pairs bound: key site << 32 | fn */
 	VEC(pta_obj_info) objects;
 	strmap unmodelled;
 	VEC(unsigned) *targets;       /* per site */
@@ -445,7 +448,7 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 			unsigned fp = arg_node(x, s, ef->a);
 			if (fp == PTA_NONE)
 				break;
-			watch w = {s->id, ef, 0};
+			watch w = { .site = s->id, .callback = ef };
 			VEC_PUSH(&x->watches, w);
 			pta_watch(x->s, fp, (unsigned)x->watches.len - 1);
 			break;
@@ -712,11 +715,9 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 
 static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
 {
-	watch w = x->watches.items[tag];
-	uint64_t key = (uint64_t)tag << 32 | f->id;
-	if (intmap_get(&x->bound, key, NULL))
+	if (!sbm_set(&x->watches.items[tag].bound, f->id))
 		return;
-	intmap_put(&x->bound, key, 1);
+	watch w = x->watches.items[tag];
 	const ir_site *s = &x->prog->sites[w.site];
 
 	if (w.patch_arg) {   /* a patcher's call whose argument may point to f */
@@ -801,7 +802,7 @@ static void patch_trampolines(extractor *x, const ir_site *s)
 	for (unsigned k = 0; mask && k < s->n_args && k < 32; k++) {
 		if (!(mask >> k & 1) || s->args[k] == IR_NONE || tramp_slot(x, s->args[k]) != PTA_NONE)
 			continue;   /* a literal trampoline is patched below */
-		watch w = {s->id, NULL, k + 1};
+		watch w = { .site = s->id, .patch_arg = k + 1 };
 		VEC_PUSH(&x->watches, w);
 		pta_watch(x->s, node_of(x, s->args[k]), (unsigned)x->watches.len - 1);
 	}
@@ -938,7 +939,7 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		if (s->kind == SITE_DIRECT && s->callee) {
 			bind_call(x, s, s->callee);
 		} else if (s->kind == SITE_INDIRECT && s->callee_value != IR_NONE) {
-			watch w = {s->id, NULL, 0};
+			watch w = { .site = s->id };
 			VEC_PUSH(&x->watches, w);
 			unsigned callee = node_of(x, s->callee_value), slot = s->trampoline ? tramp_slot(x, s->callee_value) : PTA_NONE;
 			if (slot != PTA_NONE) {   /* it goes where its slot says (extract_trampolines) */
@@ -1103,7 +1104,6 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	for (unsigned i = 0; i < p->n_functions; i++)
 		x.ret_node[i] = x.static_obj[i] = x.varargs_addr[i] = PTA_NONE;
 	x.targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.targets);
-	intmap_init(&x.bound);
 	strmap_init(&x.unmodelled);
 	if (opt->wrappers) {
 		x.wrappers = pta_find_wrappers(p);
@@ -1175,8 +1175,9 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	intmap_free(&x.di_arrays);
 	if (x.have_ix)
 		ir_index_free(&x.ix);
+	for (size_t i = 0; i < x.watches.len; i++)
+		sbm_free(&x.watches.items[i].bound);
 	VEC_FREE(&x.watches);
-	intmap_free(&x.bound);
 	strmap_free(&x.unmodelled);
 	r->seconds = now() - t0;
 	return r;
