@@ -207,12 +207,9 @@ static di_type *heap_struct(extractor *x, unsigned site)
 	return found;
 }
 
-/* Heap object obj, made for call site `site`: the member arrays of the struct its result is assigned to. */
-static void heap_arrays(extractor *x, unsigned obj, unsigned site)
+/* Object obj: the member arrays of debug-info struct st (computed once per struct). */
+static void struct_arrays(extractor *x, unsigned obj, di_type *st)
 {
-	di_type *st = heap_struct(x, site);
-	if (!st)
-		return;
 	uint64_t v;
 	if (!intmap_get(&x->di_arrays, st->id, &v)) {
 		range_tmps out = {0};
@@ -224,6 +221,30 @@ static void heap_arrays(extractor *x, unsigned obj, unsigned site)
 	}
 	if ((uint32_t)v)
 		pta_object_arrays(x->s, obj, (uint32_t)v - 1, (unsigned)(v >> 32));
+}
+
+/* Heap object obj, made for call site `site`: the member arrays of the struct its result is assigned to. */
+static void heap_arrays(extractor *x, unsigned obj, unsigned site)
+{
+	di_type *st = heap_struct(x, site);
+	if (st)
+		struct_arrays(x, obj, st);
+}
+
+/* Global g's member arrays. Its IR value type gives them, except when C's
+ * initializer gave it an unnamed literal struct (`{ ptr, [3 x ptr], i32,
+ * [4 x i8] }` for a padded struct), which lower.c reads as none because a
+ * union's initializer looks the same; the global's debug-info type tells the
+ * two apart: a whole struct of the global's size has its own layout. */
+static void global_arrays(extractor *x, unsigned obj, const ir_global *g)
+{
+	if (g->arrays) {
+		object_arrays(x, obj, g->arrays);
+		return;
+	}
+	di_type *t = g->var && !g->var_fragment ? di_strip(g->var->type) : NULL;
+	if (t && t->kind == DI_STRUCT && !t->forward_decl && t->size_bits == g->size * 8)
+		struct_arrays(x, obj, t);
 }
 
 static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
@@ -1013,7 +1034,7 @@ static void extract_globals(extractor *x)
 		gobj[i] = new_object(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE);
 		pta_object_elements(x->s, gobj[i], g->elem);
 		if (g->defined)
-			object_arrays(x, gobj[i], g->arrays);
+			global_arrays(x, gobj[i], g);
 		pta_addr(x->s, node_of(x, g->value), pta_field(x->s, gobj[i], 0));
 	}
 	for (unsigned i = 0; i < p->n_globals; i++) {

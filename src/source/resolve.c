@@ -764,6 +764,14 @@ static void make_fields(resolver *r, facet_result *res)
 	}
 }
 
+static void keyset_free(keyset *k)
+{
+	VEC_FREE(&k->flows);
+	VEC_FREE(&k->out);
+	free(k->cands);
+	free(k);
+}
+
 static void resolver_free(resolver *r)
 {
 	for (size_t i = 0; i < r->externals.cap; i++)
@@ -772,22 +780,16 @@ static void resolver_free(resolver *r)
 			VEC_FREE(v);
 			free(v);
 		}
-	for (size_t i = 0; i < r->all_keys.len; i++) {
-		VEC_FREE(&r->all_keys.items[i]->flows);
-		VEC_FREE(&r->all_keys.items[i]->out);
-		free(r->all_keys.items[i]->cands);
-		free(r->all_keys.items[i]);
-	}
+	for (size_t i = 0; i < r->all_keys.len; i++)
+		keyset_free(r->all_keys.items[i]);
+	strmap *maps[] = {&r->externals, &r->undefined, &r->keysets, &r->names, &r->taken_at};
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+		strmap_free(maps[i]);
 	VEC_FREE(&r->all_keys);
 	VEC_FREE(&r->field_keys);
-	strmap_free(&r->externals);
-	strmap_free(&r->undefined);
-	strmap_free(&r->keysets);
-	strmap_free(&r->names);
 	VEC_FREE(&r->fns);
 	VEC_FREE(&r->scratch);
 	VEC_FREE(&r->mark);
-	strmap_free(&r->taken_at);
 	src_fallback_free(r->fb);
 }
 

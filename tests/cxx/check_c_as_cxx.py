@@ -30,9 +30,10 @@ NOT_CXX = {
     "anon_union.c": "void *", "cast_address.c": "void *", "collapsed.c": "void *",
     "collapsed_copy.c": "void *", "copies.c": "void *", "established.c": "void *",
     "jpeg.c": "void *", "modules.c": "void *", "register.c": "void *", "same_name.c": "void *",
-    "vector_copy.c": "void *", "alloc_pool_blocks.c": "void *",
+    "vector_copy.c": "void *", "alloc_pool_blocks.c": "void *", "heap_member_array.c": "void *",
     # C++ has no unprototyped function types: int (*)() takes no arguments there
     "unprototyped.c": "int (*)()", "unprototyped_table.c": "void (*)()",
+    "variadic_prototype.c": "int (*)()",
     # the address of a compound literal (a temporary in C++)
     "callee_type.c": "temporary",
     # strcmp given the comparator's const void * key (no conversion to const char * in C++)

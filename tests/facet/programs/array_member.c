@@ -1,12 +1,15 @@
 /* Arrays of function pointers inside structs (issue 15.5): a per-encoding
  * struct holds an array of scanner functions, one per tokenizer state
- * (`enc->scanners[state]`). The points-to analysis collapses each encoding
- * object (a variable index into it), so R0 merges every scanner of the
- * call's type. Where the index is a constant the element is its own key
- * (encoding@16 for scanners[1]); where it is not, the key is the whole
- * array (encoding@8[], and `facet explain` says so). A write through a
+ * (`enc->scanners[state]`). A variable index stays inside the member array
+ * it indexes (issue 16), so the points-to analysis keeps each element's
+ * field: R0 at a constant index has that element's scanners, at a variable
+ * index every element's. Where the index is a constant the element is its
+ * own key (encoding@16 for scanners[1]); where it is not, the key is the
+ * whole array (encoding@8[], and `facet explain` says so). A write through a
  * variable index may land in any element: install() puts any_scan into
- * every element's F. */
+ * every element's F. In C the constant globals' IR type is an unnamed
+ * literal struct (padding), so their member arrays come from the debug
+ * info: C and C++ must agree here (tests/cxx/check_c_as_cxx.py). */
 #include <stdio.h>
 
 typedef int (*scanner)(const char *p);
@@ -55,10 +58,9 @@ int main(int argc, char **argv)
 /* The constant index keeps the tag scanners and what install() may have
  * put there; the variable index keeps every element's.
  // EXPECT tag field: encoding.scanners[1]
- // EXPECT tag r0: any_scan s_attr s_data s_tag u_attr u_data u_tag
+ // EXPECT tag r0: any_scan s_tag u_tag
  // EXPECT tag rulesonly: any_scan s_tag u_tag
  // EXPECT tag rpm: any_scan s_tag u_tag
- // EXPECT tag decision s_data: prune supported Prune-Store pi_proj
  // EXPECT tag decision u_tag: add supported Add-Witness true
  // EXPECT state field: encoding.scanners[]
  // EXPECT state r0: any_scan s_attr s_data s_tag u_attr u_data u_tag
