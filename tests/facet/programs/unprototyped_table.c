@@ -64,7 +64,7 @@ int main(int argc, char **argv)
  * of its IR type. The unprototyped call `b->fn(s)` (IR type void (ptr, ...))
  * fits every one-parameter void function in R0's filter. b_flag and b_scale
  * are not compatible with `void ()` (char and float do not survive the
- * promotions; tests/test_facet.c checks that rule), but the table casts
+ * promotions; tests/facet/test_facet.c checks that rule), but the table casts
  * each to `void (*)()` where it takes its address: the program means them
  * for the field, so they stay in F (Add-Cast, and Keep-Cast rejects the
  * prune Prune-Sig would make) — and at run time `b->fn(s)` does call them

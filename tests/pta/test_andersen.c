@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "ir/ingest.h"
-#include "lib/cprog.h"
+#include "../lib/cprog.h"
 #include "pta/andersen.h"
 
 static char tmpdir[] = "/tmp/facet-test-andersen-XXXXXX";
