@@ -141,16 +141,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fixture = argv[1];
-	if (!mkdtemp(tmpdir))
-		return 2;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(index_O0),
 		cmocka_unit_test(index_O2),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		rc = rc ? rc : 1;
-	return rc;
+	return cprog_run_tests(tmpdir, tests);
 }

@@ -291,19 +291,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fixture = argv[1];
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ingest_O0),
 		cmocka_unit_test(ingest_O2),
 		cmocka_unit_test(ingest_bad_inputs),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-	return rc;
+	return cprog_run_tests(tmpdir, tests);
 }

@@ -247,10 +247,6 @@ static void hostile_asm(void **state)
 
 int main(void)
 {
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(asm_entries_read),
 		cmocka_unit_test(bounds_found),
@@ -258,10 +254,5 @@ int main(void)
 		cmocka_unit_test(trampolines_read),
 		cmocka_unit_test(hostile_asm),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-	return rc;
+	return cprog_run_tests(tmpdir, tests);
 }

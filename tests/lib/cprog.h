@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir/ingest.h"
 
@@ -45,5 +46,27 @@ static inline ir_program *cprog_from_source(const char *dir, const char *source,
 	cprog_compile(c, bc, level);
 	return cprog_ingest(bc, NULL, NULL);
 }
+
+/* Runs a cmocka group in a scratch directory: tmpdir (a "...XXXXXX"
+ * template the tests write into) is made first and removed after, whatever
+ * the tests did. A directory that cannot be made or removed fails the run. */
+static inline int cprog_run_in_tmpdir(char *tmpdir, const char *group, const struct CMUnitTest *tests,
+                                      size_t n_tests)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	int rc = _cmocka_run_group_tests(group, tests, n_tests, NULL, NULL);
+	char cmd[600];
+	if (strchr(tmpdir, '\'') || snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir) >= (int)sizeof cmd ||
+	    system(cmd) != 0) {
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+#define cprog_run_tests(tmpdir, tests) \
+	cprog_run_in_tmpdir((tmpdir), #tests, (tests), sizeof(tests) / sizeof((tests)[0]))
 
 #endif

@@ -201,10 +201,6 @@ static void null_pointer_operands(void **state)
 
 int main(void)
 {
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(library_without_main),
 		cmocka_unit_test(allocation_wrappers),
@@ -212,10 +208,5 @@ int main(void)
 		cmocka_unit_test(integers_and_type_filter),
 		cmocka_unit_test(null_pointer_operands),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-	return rc;
+	return cprog_run_tests(tmpdir, tests);
 }

@@ -109,17 +109,8 @@ static void variable_index_names_its_gep(void **state)
 
 int main(void)
 {
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(variable_index_names_its_gep),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-	return rc;
+	return cprog_run_tests(tmpdir, tests);
 }
