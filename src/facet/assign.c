@@ -22,16 +22,25 @@
 #include "facet/sig.h"
 #include "util/intmap.h"
 
-enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64, COPY_ROUNDS = 8 };
+enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64, COPY_ROUNDS = 8, SOURCE_CAP = 32 };
+#define FROM_FUNCTION 0x80000000u
 #define INCOMPATIBLE UINT64_MAX
 
 typedef VEC(unsigned) fn_list;
 typedef VEC(uint64_t) slot_list;
 
-/* A store into field `field` of a value loaded from field `from` (form 1). */
+/* A store into field `field` of a value loaded from function-pointer
+ * fields (form 1): froms[first .. first+n_from) of the adder, and the
+ * functions named as constants beside them (a select's other arm). */
 typedef struct field_copy {
-	unsigned stmt, field, from;
+	unsigned stmt, field, first, n_from;
 } field_copy;
+
+/* Where a stored value comes from, when every part of it is a load of a
+ * function-pointer field or a function constant (value_parts). */
+typedef struct value_sources {
+	uvec fields, functions, seen;
+} value_sources;
 
 typedef struct adder {
 	facet_ctx *x;
@@ -42,8 +51,10 @@ typedef struct adder {
 	intmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
 	intmap established;        /* (field, function) present once an established place is recorded */
 	sbitmap fn_locs;           /* the locations of function objects */
-	bool *is_function_value;   /* value id -> a function's own address */
+	unsigned *function_of_value;   /* value id -> 1 + the function it is the address of, or 0 */
 	VEC(field_copy) copies;    /* stores of a value loaded from a field: resolved last */
+	uvec froms;                /* the copies' sources: field ids, then FROM_FUNCTION | function id */
+	value_sources vs;          /* scratch of copied_fields */
 	VEC(unsigned) n_in_F;      /* by field id: |F| so far */
 } adder;
 
@@ -192,35 +203,127 @@ static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsig
 	VEC_FREE(&slots);
 }
 
-/* The function-pointer field value v is loaded from (through copies), when
- * it is one whose F is its own (not an element of an array inside a
- * record: those share places with the whole array only at the end). */
-static unsigned loaded_field(facet_ctx *x, unsigned v)
+static void push_unique(uvec *v, unsigned item)
 {
-	const ir_program *p = x->prog;
-	for (int guard = 0; guard < 16 && v < p->n_values; guard++) {
-		if (ir_index_n_defs(p, &x->ix, v) != 1)
-			return IR_NONE;
-		const ir_stmt *d = ir_index_def(p, &x->ix, v, 0);
-		if (d->op == ST_COPY) {
-			v = d->src;
-			continue;
-		}
-		if (d->op != ST_LOAD)
-			return IR_NONE;
-		key_result k = dispatch_key(x, d->src, d->offset);
-		unsigned f = field_of_key(x, &k);
-		if (f == IR_NONE || !x->fields.items[f].function_pointer || x->fields.items[f].array_bytes)
-			return IR_NONE;
-		return f;
-	}
-	return IR_NONE;
+	for (size_t i = 0; i < v->len; i++)
+		if (v->items[i] == item)
+			return;
+	VEC_PUSH(v, item);
 }
 
-/* A form-1 store's functions into `field`: those in pts, only those in
- * F(*from) when from is given. True when F(field) grew. */
+/* A defining load of a stored value: the function-pointer field it reads,
+ * when that field's F is its own (not an element of an array inside a
+ * record: those share places with the whole array only at the end). */
+static bool source_load(facet_ctx *x, const ir_stmt *d, value_sources *vs)
+{
+	key_result k = dispatch_key(x, d->src, d->offset);
+	unsigned f = field_of_key(x, &k);
+	if (f == IR_NONE || !x->fields.items[f].function_pointer || x->fields.items[f].array_bytes)
+		return false;
+	push_unique(&vs->fields, f);
+	return true;
+}
+
+/* Every part of value v, through copies, phis and selects, into vs: the
+ * function-pointer fields it is loaded from and the functions it names
+ * (`p->on_end ? p->on_end : p->on_comment`, `h ? h->cb : default_cb`).
+ * False when some part is neither. */
+static bool value_parts(adder *a, unsigned v, value_sources *vs)
+{
+	facet_ctx *x = a->x;
+	const ir_program *p = x->prog;
+	if (v >= p->n_values)
+		return false;
+	for (size_t i = 0; i < vs->seen.len; i++)
+		if (vs->seen.items[i] == v)
+			return true;   /* a phi's cycle: its other operands say the rest */
+	if (vs->seen.len >= SOURCE_CAP)
+		return false;
+	VEC_PUSH(&vs->seen, v);
+	if (a->function_of_value[v]) {
+		push_unique(&vs->functions, a->function_of_value[v] - 1);
+		return true;
+	}
+	unsigned n = ir_index_n_defs(p, &x->ix, v);
+	for (unsigned i = 0; i < n; i++) {
+		const ir_stmt *d = ir_index_def(p, &x->ix, v, i);
+		if (d->op == ST_COPY ? !value_parts(a, d->src, vs) : d->op != ST_LOAD || !source_load(x, d, vs))
+			return false;
+	}
+	return n > 0;
+}
+
+/* A value loaded slot by slot (a vector: the optimiser moves two adjacent
+ * fields with one `load <2 x ptr>` and one `store <2 x ptr>`) has one
+ * defining load per slot, all from one address at the slot's offset; a
+ * store's slot `lane` writes what the load at that offset read. That
+ * load, or NULL when v is not such a value. */
+static const ir_stmt *lane_load(facet_ctx *x, unsigned v, int64_t lane)
+{
+	const ir_program *p = x->prog;
+	unsigned n = v < p->n_values ? ir_index_n_defs(p, &x->ix, v) : 0;
+	const ir_stmt *hit = NULL;
+	for (unsigned i = 0; i < n && n > 1; i++) {
+		const ir_stmt *d = ir_index_def(p, &x->ix, v, i);
+		if (d->op != ST_LOAD || d->src != ir_index_def(p, &x->ix, v, 0)->src)
+			return NULL;
+		if (d->offset == lane)
+			hit = d;
+	}
+	return hit;
+}
+
+/* Whether store st moves function-pointer fields (and maybe named
+ * functions) only: its sources into a->vs. */
+static bool copied_fields(adder *a, const ir_stmt *st)
+{
+	value_sources *vs = &a->vs;
+	VEC_CLEAR(&vs->fields);
+	VEC_CLEAR(&vs->functions);
+	VEC_CLEAR(&vs->seen);
+	const ir_stmt *d = lane_load(a->x, st->src, st->offset);
+	bool ok = d ? source_load(a->x, d, vs) : value_parts(a, st->src, vs);
+	return ok && vs->fields.len > 0;
+}
+
+/* Store i into `field` is a copy of a->vs: resolved with the others. */
+static void push_copy(adder *a, unsigned i, unsigned field)
+{
+	field_copy c = {i, field, (unsigned)a->froms.len, 0};
+	for (size_t j = 0; j < a->vs.fields.len; j++)
+		VEC_PUSH(&a->froms, a->vs.fields.items[j]);
+	for (size_t j = 0; j < a->vs.functions.len; j++)
+		VEC_PUSH(&a->froms, FROM_FUNCTION | a->vs.functions.items[j]);
+	c.n_from = (unsigned)(a->froms.len - c.first);
+	VEC_PUSH(&a->copies, c);
+}
+
+/* f may be what copy c moves: in F of one of its fields, or one it names. */
+static bool copy_admits(adder *a, const field_copy *c, unsigned f)
+{
+	for (unsigned j = c->first; j < c->first + c->n_from; j++) {
+		unsigned from = a->froms.items[j];
+		if ((from & FROM_FUNCTION) ? (from & ~FROM_FUNCTION) == f : in_F(a, from, f))
+			return true;
+	}
+	return false;
+}
+
+/* Some field copy c reads has nothing written into it (yet). */
+static bool copy_unwritten(const adder *a, const field_copy *c)
+{
+	for (unsigned j = c->first; j < c->first + c->n_from; j++) {
+		unsigned from = a->froms.items[j];
+		if (!(from & FROM_FUNCTION) && (from >= a->n_in_F.len || a->n_in_F.items[from] == 0))
+			return true;
+	}
+	return false;
+}
+
+/* A form-1 store's functions into `field`: those in pts, only those copy
+ * c admits when c is given. True when F(field) grew. */
 static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap *pts, fn_list *fns,
-                            const unsigned *from)
+                            const field_copy *c)
 {
 	facet_ctx *x = a->x;
 	const ir_program *p = x->prog;
@@ -231,14 +334,14 @@ static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap 
 	bool established = fns->len && facet_value_origin(x, st->src) != ORIGIN_DATA;
 	for (size_t j = 0; j < fns->len; j++) {
 		unsigned f = fns->items[j];
-		if (from && !in_F(a, *from, f))
+		if (c && !copy_admits(a, c, f))
 			continue;
 		bool had = in_F(a, field, f);
-		if (had && from)
+		if (had && c)
 			continue;   /* a copy adds no new function here: its places are not needed */
 		facet_assign as = {.function = f, .form = FORM_STORE, .established = established,
 		                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL,
-		                   .constant = st->src < p->n_values && a->is_function_value[st->src]};
+		                   .constant = st->src < p->n_values && a->function_of_value[st->src]};
 		if (st->loc)
 			as.loc = *st->loc;
 		add(a, field, &as);
@@ -277,8 +380,8 @@ static void store_block(adder *a, unsigned i, const ir_stmt *st, const sbitmap *
 	facet_ctx *x = a->x;
 	uvec fields = {0};
 	size_t n = block_store_fields(x, st->dst, st->offset, &fields);
-	unsigned from = n ? loaded_field(x, st->src) : IR_NONE;
-	if (n && from == IR_NONE) {
+	bool copy = n && copied_fields(a, st);
+	if (n && !copy) {
 		/* The functions and their origin once per store, not per key: a
 		 * store at an unknown offset goes to every key of its blocks. */
 		functions_in(a, pts, fns);
@@ -288,16 +391,14 @@ static void store_block(adder *a, unsigned i, const ir_stmt *st, const sbitmap *
 			for (size_t k = 0; k < fns->len; k++) {
 				facet_assign as = {.function = fns->items[k], .form = FORM_STORE, .established = established,
 				                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL,
-				                   .constant = st->src < x->prog->n_values && a->is_function_value[st->src]};
+				                   .constant = st->src < x->prog->n_values && a->function_of_value[st->src]};
 				if (st->loc)
 					as.loc = *st->loc;
 				add(a, fields.items[j], &as);
 			}
 	}
-	for (size_t j = 0; j < n && from != IR_NONE; j++) {   /* a copy of a field (p->h.on_read): resolved with the others */
-		field_copy c = {i, fields.items[j], from};
-		VEC_PUSH(&a->copies, c);
-	}
+	for (size_t j = 0; j < n && copy; j++)   /* a copy of a field (p->h.on_read): resolved with the others */
+		push_copy(a, i, fields.items[j]);
 	VEC_FREE(&fields);
 }
 
@@ -357,10 +458,8 @@ static void form1(adder *a)
 		}
 		if (field == IR_NONE)
 			continue;
-		unsigned from = loaded_field(x, st->src);
-		if (from != IR_NONE) {
-			field_copy c = {i, field, from};
-			VEC_PUSH(&a->copies, c);
+		if (copied_fields(a, st)) {
+			push_copy(a, i, field);
 			continue;
 		}
 		store_functions(a, i, field, pts, &fns, NULL);
@@ -369,10 +468,11 @@ static void form1(adder *a)
 	VEC_FREE(&flows);
 }
 
-/* Form 1's stores of a value loaded from a function-pointer field
- * (`child->on_comment = parent->on_comment`) move only what that field
- * holds: F(to) ⊇ pt(v) ∩ F(from), the least solution over all such
- * copies. The points-to set of the loaded value is all a collapsed object
+/* Form 1's stores of a value loaded from function-pointer fields
+ * (`child->on_comment = parent->on_comment`; a phi or select of such
+ * loads and function constants; one lane of a vector load) move only what
+ * those fields hold: F(to) ⊇ pt(v) ∩ (∪ F(from) ∪ named), the least
+ * solution over all such copies. The points-to set of the loaded value is all a collapsed object
  * holds (expat's parser, where every handler met); F(from) is what stores
  * put into the field, the premise π_proj every refutation already rests
  * on, and like Prune-Store only a non-empty F is trusted: a field nothing
@@ -388,13 +488,13 @@ static bool copy_round(adder *a, fn_list *fns, bool whole_if_unwritten, bool *de
 	for (size_t c = 0; c < a->copies.len; c++) {
 		const field_copy *fc = &a->copies.items[c];
 		const ir_stmt *st = &x->prog->stmts[fc->stmt];
-		bool unwritten = fc->from >= a->n_in_F.len || a->n_in_F.items[fc->from] == 0;
+		bool unwritten = copy_unwritten(a, fc);
 		if (unwritten && !whole_if_unwritten) {
 			*deferred = true;
 			continue;
 		}
 		changed |= store_functions(a, fc->stmt, fc->field, pta_value_pts(x->pta, st->src), fns,
-		                           unwritten ? NULL : &fc->from);
+		                           unwritten ? NULL : fc);
 	}
 	return changed;
 }
@@ -761,10 +861,10 @@ void assign_fields(facet_ctx *x)
 	intmap_init(&a.count);
 	intmap_init(&a.established);
 	const ir_program *p = x->prog;
-	a.is_function_value = xcalloc(p->n_values + 1, sizeof *a.is_function_value);
+	a.function_of_value = xcalloc(p->n_values + 1, sizeof *a.function_of_value);
 	for (unsigned f = 0; f < p->n_functions; f++)
 		if (p->functions[f]->value < p->n_values)
-			a.is_function_value[p->functions[f]->value] = true;
+			a.function_of_value[p->functions[f]->value] = f + 1;
 	for (unsigned o = 0; o < x->pta->n_objects; o++)
 		if (x->pta->objects[o].kind == OBJ_FUNCTION)
 			sbm_set(&a.fn_locs, pta_canon(x->pta->solver, pta_field(x->pta->solver, o, 0)));
@@ -776,7 +876,7 @@ void assign_fields(facet_ctx *x)
 		block_complete(&a);
 	}
 	finish(&a);
-	free(a.is_function_value);
+	free(a.function_of_value);
 	intmap_free(&a.count);
 	intmap_free(&a.established);
 	sbm_free(&a.fn_locs);
@@ -785,5 +885,9 @@ void assign_fields(facet_ctx *x)
 	VEC_FREE(&a.rejected);
 	VEC_FREE(&a.rejected_field);
 	VEC_FREE(&a.copies);
+	VEC_FREE(&a.froms);
+	VEC_FREE(&a.vs.fields);
+	VEC_FREE(&a.vs.functions);
+	VEC_FREE(&a.vs.seen);
 	VEC_FREE(&a.n_in_F);
 }
