@@ -53,7 +53,7 @@ def tokens(text):
 
 
 def scan(path):
-    """(definitions, calls): calls as (line, name, member)."""
+    """(definitions, calls): calls as (line, name, member, the enclosing definition)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
@@ -86,11 +86,13 @@ def scan(path):
                 in_body = False
         elif kind == "ident" and in_body and s not in KEYWORDS and i + 1 < len(toks) and toks[i + 1][1] == "(":
             member = i > 0 and toks[i - 1][1] in ("->", ".")
-            calls.append((line, s, member))
+            calls.append((line, s, member, defs[-1]))
     return defs, calls
 
 
-def edges(tree):
+def edges(tree, by_caller=None):
+    """(every edge as (file, line, name), {member-call line: target names});
+    with by_caller a set, also every edge as (file, caller, name) into it."""
     defined = set()
     per_file = []
     for path in c_files(tree):
@@ -99,9 +101,11 @@ def edges(tree):
         per_file.append((os.path.relpath(path, tree), c))
     all_edges, member_lines = set(), {}
     for rel, calls in per_file:
-        for line, name, member in calls:
+        for line, name, member, caller in calls:
             # every definition of the name, or the name as an external: either way the edge's target is the name
             all_edges.add((rel, line, name))
+            if by_caller is not None:
+                by_caller.add((rel, caller, name))
             if member:
                 member_lines.setdefault((rel, line), set())
                 if name in defined:

@@ -26,9 +26,10 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 		return NULL;
 	}
 	for (unsigned i = 0; i < r->n_standins; i++)
-		cli_warning(cmd, "%s is missing: stood in by %s with its %u configuration switch%s on",
+		cli_warning(cmd, "%s is missing: stood in by %s with its %u configuration switch%s on%s",
 		            r->standins[i].header, r->standins[i].template_path, r->standins[i].switches,
-		            r->standins[i].switches == 1 ? "" : "es");
+		            r->standins[i].switches == 1 ? "" : "es",
+		            r->standins[i].shadows ? " (searched before the tree's other header of that name)" : "");
 	for (unsigned i = 0; i < r->n_units; i++)
 		if (r->units[i].errors)
 			cli_warning(cmd, "%s: %u error%s (parsed on; first: %s)", r->units[i].file, r->units[i].errors,

@@ -262,9 +262,14 @@ static bool include_line(const char *p, char *name, size_t size)
 	return true;
 }
 
+/* The value of an included name in guess_includes' map: some header of the
+ * tree resolves it (else NULL: missing), or stand_ins has stood it in. */
+static char found_in_tree, stood_in;
+
 /* Every directory that makes some include of some file resolve, in the
- * order first needed (the files are sorted, so the order is stable). */
-static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_vec *dirs_out, strmap *missing)
+ * order first needed (the files are sorted, so the order is stable); every
+ * included name into `included`, found in the tree or not. */
+static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_vec *dirs_out, strmap *included)
 {
 	header_index hx;
 	index_headers(&hx, h_files);
@@ -286,8 +291,8 @@ static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_v
 			bool found = false;
 			for (size_t k = 0; r && k < r->n; k++)
 				found |= add_dir(hx.sorted[r->start + k], name, &dirs, &order);
-			if (!found && !strmap_has(missing, name))
-				strmap_put(missing, xstrdup(name), NULL);
+			if (!strmap_has(included, name))
+				strmap_put(included, xstrdup(name), found ? &found_in_tree : NULL);
 		}
 		free(text);
 	}
@@ -296,10 +301,35 @@ static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_v
 	index_free(&hx);
 }
 
-/* A header some file includes and the tree lacks, when a template of it is
- * there (the first in sorted order): its stand-in, whose directory goes
- * on the include path (the directory that makes the name resolve there). */
-static void stand_ins(const str_vec *t_files, strmap *missing, src_inputs *in, strmap *dirs, str_vec *order)
+/* Moves dir (in order) before the first directory that holds its own
+ * `name`: the stand-in, not another platform's copy, is what the build uses. */
+static void put_before_copies(str_vec *order, const char *dir, const char *name)
+{
+	size_t at = order->len;
+	for (size_t k = 0; k < order->len && at == order->len; k++)
+		if (strcmp(order->items[k], dir) == 0)
+			at = k;
+	for (size_t k = 0; k < at; k++) {
+		char p[4200];
+		struct stat st;
+		snprintf(p, sizeof p, "%s/%s", order->items[k], name);
+		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		char *d = order->items[at];
+		memmove(order->items + k + 1, order->items + k, (at - k) * sizeof *order->items);
+		order->items[k] = d;
+		return;
+	}
+}
+
+/* A header some file includes whose template D/X.h.in (the first in sorted
+ * order) is in the tree and D/X.h is not: the build generates D/X.h, so it
+ * is stood in there, whose directory goes on the include path (the
+ * directory that makes the name resolve there). That holds whether the
+ * name is missing or another directory has a header of that name (a
+ * checked-in config.h for another platform: win32/config.h): then the
+ * stand-in's directory is searched before that one. */
+static void stand_ins(const str_vec *t_files, strmap *included, src_inputs *in, strmap *dirs, str_vec *order)
 {
 	for (size_t t = 0; t < t_files->len; t++) {
 		size_t hl;
@@ -307,24 +337,31 @@ static void stand_ins(const str_vec *t_files, strmap *missing, src_inputs *in, s
 		if (!standin_header_of(tp, &hl))
 			continue;
 		char *header = copy_prefix(tp, hl);
+		struct stat st;
 		char *path = NULL;
-		for (size_t i = 0; i < missing->cap && !path; i++) {
-			const char *name = missing->slots[i].key;
+		for (size_t i = 0; i < included->cap && !path && stat(header, &st) != 0; i++) {
+			const char *name = included->slots[i].key;
 			size_t nl = name ? strlen(name) : 0;
-			if (!name || missing->slots[i].value || hl <= nl || header[hl - nl - 1] != '/' ||
+			if (!name || included->slots[i].value == &stood_in || hl <= nl || header[hl - nl - 1] != '/' ||
 			    strcmp(header + hl - nl, name) != 0)
 				continue;
+			bool shadowed = included->slots[i].value == &found_in_tree;
 			path = xstrdup(header);   /* spelled as the include directory is: libclang matches the string */
-			missing->slots[i].value = (void *)1;   /* stood in: one template per name */
-			src_standin si = {.path = path, .template_path = xstrdup(tp)};
+			included->slots[i].value = &stood_in;   /* one template per name */
+			src_standin si = {.path = path, .template_path = xstrdup(tp), .shadows = shadowed};
 			facet_error e = {0};
 			if (!standin_from_template(tp, &si.text, &si.len, &si.counts, &e)) {
 				free(si.path);
 				free(si.template_path);
-				continue;   /* an unreadable template: the header stays missing, as without one */
+				continue;   /* an unreadable template: the header stays as without one */
 			}
 			VEC_PUSH(&in->standins, si);
 			add_dir(path, name, dirs, order);
+			if (shadowed) {
+				char *dir = copy_prefix(header, hl - nl - 1);
+				put_before_copies(order, dir, name);
+				free(dir);
+			}
 		}
 		free(header);
 	}
@@ -517,8 +554,8 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 		return true;
 	}
 	str_vec c_files = {0}, h_files = {0}, t_files = {0}, dirs = {0};
-	strmap missing;
-	strmap_init(&missing);
+	strmap included;
+	strmap_init(&included);
 	bool ok = collect_paths(o, &c_files, &h_files, &t_files, err);
 	for (size_t i = 0; ok && i < c_files.len; i++) {
 		char *text;
@@ -527,14 +564,14 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 			free(text);
 	}
 	if (ok) {
-		guess_includes(&c_files, &h_files, &dirs, &missing);
+		guess_includes(&c_files, &h_files, &dirs, &included);
 		if (t_files.len > 1)
 			qsort(t_files.items, t_files.len, sizeof *t_files.items, str_cmp);
 		strmap known;
 		strmap_init(&known);
 		for (size_t k = 0; k < dirs.len; k++)
 			strmap_put(&known, dirs.items[k], dirs.items[k]);
-		stand_ins(&t_files, &missing, in, &known, &dirs);
+		stand_ins(&t_files, &included, in, &known, &dirs);
 		strmap_free(&known);
 		in->n_include_dirs = (unsigned)dirs.len;
 		bool *after = xmalloc((dirs.len + 1) * sizeof *after);
@@ -558,9 +595,9 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 	free_strs(&h_files);
 	free_strs(&t_files);
 	free_strs(&dirs);
-	for (size_t i = 0; i < missing.cap; i++)
-		free((char *)missing.slots[i].key);
-	strmap_free(&missing);
+	for (size_t i = 0; i < included.cap; i++)
+		free((char *)included.slots[i].key);
+	strmap_free(&included);
 	return ok;
 }
 

@@ -12,7 +12,7 @@ typedef struct src_unit_cmd {
 	unsigned n_args;
 } src_unit_cmd;
 
-/* A header some file includes that the tree lacks, stood in by its
+/* A header some file includes that its template's directory lacks, stood in by its
  * template (standin.h): given to libclang as an unsaved file at `path`. */
 typedef struct src_standin {
 	char *path;                /* absolute: the template's directory and the header's name */
@@ -20,6 +20,7 @@ typedef struct src_standin {
 	char *text;
 	size_t len;
 	standin_counts counts;
+	bool shadows;              /* the tree has a header of that name elsewhere (another platform's) */
 } src_standin;
 
 typedef struct src_inputs {

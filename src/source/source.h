@@ -88,13 +88,14 @@ typedef struct source_unit {
 	const char *first_error;   /* "file:line: message" of the first error, NULL when none */
 } source_unit;
 
-/* A header the tree lacks and includes, stood in by its template (a
- * configure step's config.h.in, jconfig.h.in ...) with every
- * configuration switch on: more code parsed than one build compiles. */
+/* A header the tree includes and its template's directory lacks, stood in
+ * by the template (a configure step's config.h.in, jconfig.h.in ...) with
+ * every configuration switch on: more code parsed than one build compiles. */
 typedef struct source_standin {
 	const char *header;        /* the stand-in's path */
 	const char *template_path;
 	unsigned switches, values; /* switches turned on, placeholders filled */
+	bool shadows;              /* searched before the tree's other header of that name */
 } source_standin;
 
 typedef struct source_counts {

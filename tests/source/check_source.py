@@ -128,10 +128,14 @@ def trees(tmp):
     check("./config.h is missing: stood in by ./config.h.in with its 1 configuration switch on" in err and
           "./include/lib.h is missing: stood in by ./include/lib.h.cmake.in with its 2 configuration switches on"
           in err, f"configured: a warning names each stand-in and its template: {err.strip()}")
+    check("stood in by ./config.h.in with its 1 configuration switch on (searched before the tree's other header "
+          "of that name)" in err and "lib.h.cmake.in with its 2 configuration switches on\n" in err,
+          f"configured: the stand-in of config.h is searched before win32/config.h, lib.h's shadows none: {err.strip()}")
     check("u.c: " not in err, f"configured: u.c parses without errors (#undef const stays a no-op): {err.strip()}")
     # a template that is not text: the header stays missing, the unit is still read
     bad = os.path.join(tmp, "configured-bad")
     shutil.copytree(os.path.join(TREES, "configured"), bad)
+    shutil.rmtree(os.path.join(bad, "win32"))
     with open(os.path.join(bad, "config.h.in"), "wb") as f:
         f.write(b"#undef HAVE_FAST_PATH\n\x00\x01\x02")
     rc, _, err = run([FACET, "source", "-o", os.path.join(tmp, "bad-cfg.facet"), "."], cwd=bad)

@@ -1,5 +1,6 @@
 /* u.c — code under the switches of two generated headers the tree lacks
- * (config.h, include/lib.h): their templates stand in, every switch on. */
+ * (config.h, include/lib.h): their templates stand in, every switch on,
+ * also where the tree holds another platform's config.h (win32/). */
 #include "config.h"
 #include "lib.h"
 
@@ -16,6 +17,9 @@ void work(void)
 	fast();                                    /* -> fast */
 #else
 	slow();
+#endif
+#ifdef HAVE_WIN32_THREADS
+	win_lock();
 #endif
 #ifdef WITH_TRACE
 	trace("work");                             /* -> trace */
