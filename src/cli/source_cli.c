@@ -17,6 +17,7 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 		cli_error(cmd, "--type-fallback takes c or ir, not '%s'", rule);
 		return NULL;
 	}
+	so.no_assumed_constants = args_has(a, "--no-assumed-constants");
 	so.fallback = args_has(a, "--no-type-fallback") ? SOURCE_FALLBACK_OFF
 	              : rule && strcmp(rule, "ir") == 0 ? SOURCE_FALLBACK_IR : SOURCE_FALLBACK_C;
 	facet_error err = {0};
@@ -30,6 +31,11 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 		            r->standins[i].header, r->standins[i].template_path, r->standins[i].switches,
 		            r->standins[i].switches == 1 ? "" : "es",
 		            r->standins[i].shadows ? " (searched before the tree's other header of that name)" : "");
+	for (unsigned i = 0; i < r->n_units; i++)
+		if (r->units[i].constants)
+			cli_warning(cmd, "%s: %u undeclared constant%s declared and the unit parsed again (first: %s)",
+			            r->units[i].file, r->units[i].constants, r->units[i].constants == 1 ? "" : "s",
+			            r->units[i].first_constant);
 	for (unsigned i = 0; i < r->n_units; i++)
 		if (r->units[i].errors)
 			cli_warning(cmd, "%s: %u error%s (parsed on; first: %s)", r->units[i].file, r->units[i].errors,

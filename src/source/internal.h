@@ -159,10 +159,18 @@ unsigned src_unit_def(src_facts *f, unsigned unit, const char *name);
 
 /* Parses one unit (args: the compiler arguments without the file) and adds
  * its facts (unsaved: n_unsaved struct CXUnsavedFile, the stand-in
- * headers); the unit's diagnostics go to unit. False + err only when
+ * headers); the unit's diagnostics go to unit. With assume_constants a
+ * unit that uses undeclared constants is parsed once more with them
+ * declared (undeclared.c), counted in unit. False + err only when
  * libclang cannot parse at all (then unit->parsed is false). */
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
-                    void *unsaved, unsigned n_unsaved, source_unit *unit, facet_error *err);
+                    void *unsaved, unsigned n_unsaved, bool assume_constants, source_unit *unit, facet_error *err);
+
+/* The upper-case names a parsed unit's (CXTranslationUnit) diagnostics call
+ * undeclared identifiers, as the text of a header declaring each an
+ * enumerator of its own value (malloc'd; NULL when none), their number and the first
+ * (malloc'd) (undeclared.c says why). */
+char *src_undeclared_constants(void *tu, unsigned *n_names, char **first);
 
 /* The type fallback's candidates (fallback.c): functions whose address is
  * taken, each added once with its type, and the ones that fit a call's

@@ -1149,8 +1149,42 @@ static void diagnostics(walk *w, CXTranslationUnit tu, source_unit *u)
 	}
 }
 
+/* The unit parsed again with its undeclared constants declared (undeclared.c):
+ * the new unit, or tu itself when it names none. */
+static CXTranslationUnit declare_constants(CXIndex index, CXTranslationUnit tu, const char *file,
+                                           const char *const *args, unsigned n_args, struct CXUnsavedFile *unsaved,
+                                           unsigned n_unsaved, unsigned flags, source_unit *unit, src_facts *f)
+{
+	static const char header[] = "/facet-source/undeclared-constants.h";
+	unsigned n;
+	char *first;
+	char *text = src_undeclared_constants(tu, &n, &first);
+	if (!text)
+		return tu;
+	const char **a = xmalloc((n_args + 2) * sizeof *a);
+	memcpy(a, args, n_args * sizeof *a);
+	a[n_args] = "-include";
+	a[n_args + 1] = header;
+	struct CXUnsavedFile *un = xmalloc((n_unsaved + 1) * sizeof *un);
+	memcpy(un, unsaved, n_unsaved * sizeof *un);
+	un[n_unsaved] = (struct CXUnsavedFile){.Filename = header, .Contents = text, .Length = (unsigned long)strlen(text)};
+	CXTranslationUnit again = NULL;
+	if (clang_parseTranslationUnit2(index, file, a, (int)n_args + 2, un, n_unsaved + 1, flags, &again) ==
+	        CXError_Success && again) {
+		clang_disposeTranslationUnit(tu);
+		tu = again;
+		unit->constants = n;
+		unit->first_constant = src_intern(f, first);
+	}
+	free(a);
+	free(un);
+	free(text);
+	free(first);
+	return tu;
+}
+
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
-                    void *unsaved, unsigned n_unsaved, source_unit *unit, facet_error *err)
+                    void *unsaved, unsigned n_unsaved, bool assume_constants, source_unit *unit, facet_error *err)
 {
 	walk w = {.f = f, .unit = (unsigned)f->units.len, .cur_def = SRC_NONE};
 	ptrmap_init(&w.files);
@@ -1167,6 +1201,8 @@ bool src_parse_unit(src_facts *f, void *index, const char *file, const char *con
 		ptrmap_free(&w.callee_at);
 		return false;
 	}
+	if (assume_constants)
+		tu = declare_constants((CXIndex)index, tu, file, args, n_args, unsaved, n_unsaved, flags, unit, f);
 	unit->parsed = true;
 	w.tu = tu;
 	diagnostics(&w, tu, unit);

@@ -44,7 +44,8 @@ static void facts_free(src_facts *f)
 	free(f);
 }
 
-static bool parse_all(src_facts *f, const src_inputs *in, source_counts *counts, facet_error *err)
+static bool parse_all(src_facts *f, const source_options *o, const src_inputs *in, source_counts *counts,
+                      facet_error *err)
 {
 	CXIndex index = clang_createIndex(0, 0);
 	bool ok = true;
@@ -58,8 +59,8 @@ static bool parse_all(src_facts *f, const src_inputs *in, source_counts *counts,
 	for (size_t i = 0; ok && i < in->units.len; i++) {
 		const src_unit_cmd *u = &in->units.items[i];
 		source_unit unit = {0};
-		ok = src_parse_unit(f, index, u->file, (const char *const *)u->args, u->n_args, un, (unsigned)n_un, &unit,
-		                    err);
+		ok = src_parse_unit(f, index, u->file, (const char *const *)u->args, u->n_args, un, (unsigned)n_un,
+		                    !o->no_assumed_constants, &unit, err);
 		VEC_PUSH(&f->units, unit);
 		counts->units++;
 		counts->units_with_errors += unit.errors > 0;
@@ -85,7 +86,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	strmap_init(&f->taken_seen);
 	source_result *r = xcalloc(1, sizeof *r);
 	r->counts.include_dirs = in.n_include_dirs;
-	bool ok = parse_all(f, &in, &r->counts, err);
+	bool ok = parse_all(f, o, &in, &r->counts, err);
 	r->n_standins = (unsigned)in.standins.len;
 	r->standins = ARENA_ARRAY(&f->arena, source_standin, r->n_standins ? r->n_standins : 1);
 	for (unsigned i = 0; i < r->n_standins; i++) {

@@ -78,6 +78,7 @@ typedef struct source_options {
 	const char *const *defines;     /* -D NAME[=V] */
 	unsigned n_defines;
 	source_fallback fallback;       /* the type fallback's rule, or none */
+	bool no_assumed_constants;      /* no second parse with undeclared constants declared */
 } source_options;
 
 /* One parsed .c file. */
@@ -86,6 +87,8 @@ typedef struct source_unit {
 	bool parsed;               /* false: libclang could not parse it at all */
 	unsigned errors, warnings; /* its diagnostics (missing headers, unknown types ...) */
 	const char *first_error;   /* "file:line: message" of the first error, NULL when none */
+	unsigned constants;        /* undeclared constants declared for a second parse (undeclared.c) */
+	const char *first_constant;
 } source_unit;
 
 /* A header the tree includes and its template's directory lacks, stood in

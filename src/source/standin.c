@@ -43,8 +43,7 @@ static bool ident_char(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* A name written like a configuration switch: HAVE_X, WITH_Y, BMP_SUPPORTED. */
-static bool switch_name(const char *s, size_t n)
+bool standin_switch_name(const char *s, size_t n)
 {
 	if (n == 0 || !(s[0] >= 'A' && s[0] <= 'Z'))
 		return false;
@@ -106,7 +105,7 @@ static void put_line(text_buf *b, const char *p, const char *end, standin_counts
 		const char *n = skip_blank(d + kw, end), *ne = n;
 		while (ne < end && ident_char(*ne))
 			ne++;
-		if (!switch_name(n, (size_t)(ne - n))) {
+		if (!standin_switch_name(n, (size_t)(ne - n))) {
 			if (kw == 5)
 				put(b, p, (size_t)(end - p));   /* `#undef const`: left as written, a no-op */
 			return;                           /* a #cmakedefine of another name: off */

@@ -18,6 +18,9 @@ typedef struct standin_counts {
  * for the template at path. False + err naming the file when it cannot be
  * read or is not text. */
 bool standin_from_template(const char *path, char **text, size_t *len, standin_counts *counts, facet_error *err);
+/* A name written like a configuration switch or constant (HAVE_X, WITH_Y,
+ * BMP_SUPPORTED, NGX_OFF_T_LEN): upper case, digits, `_`, a letter first. */
+bool standin_switch_name(const char *s, size_t n);
 /* When template_path names a header template (X.h.in, X.h.cmake.in,
  * X.h.cmake), the header it makes is its first *len bytes (X.h); else NULL. */
 const char *standin_header_of(const char *template_path, size_t *len);

@@ -151,6 +151,18 @@ def trees(tmp):
     if os.path.exists(cat_m):
         compare("missing", expected(tree), actual(cat_m))
     check("m.c: " in err and "not_there.h" in err, f"missing: a warning names m.c and not_there.h: {err.strip()}")
+    check("consts.c: 4 undeclared constants declared and the unit parsed again (first: GEN_INT_T_LEN)" in err
+          and "consts.c: " not in err.replace("consts.c: 4 undeclared", ""),
+          f"missing: consts.c's two undeclared constants are declared, the second parse has no error: {err.strip()}")
+    tree_off = os.path.join(tmp, "missing-off")
+    shutil.copytree(os.path.join(TREES, "missing"), tree_off)
+    rc, _, err = run([FACET, "source", "--no-assumed-constants", "-o", os.path.join(tmp, "off.facet"), "."],
+                     cwd=tree_off)
+    db = sqlite3.connect(os.path.join(tmp, "off.facet"))
+    n = db.execute("SELECT COUNT(*) FROM decisions WHERE rule = 'Add-Store'").fetchone()[0]
+    db.close()
+    check(rc == 0 and "undeclared constant" not in err and "consts.c: 4 errors" in err and n == 0,
+          f"missing: --no-assumed-constants parses once, the table is lost ({rc}, {n} stores: {err.strip()})")
     return cat
 
 
