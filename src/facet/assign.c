@@ -6,11 +6,15 @@
  *   form 1  every store whose address resolves to S.m adds the functions in
  *           the points-to set of the stored value — not only stores of a
  *           function constant, which would miss most assignments (§5.2);
+ *           a value loaded from function-pointer fields brings only what
+ *           their F holds (field copies, resolved last);
  *   form 2  every memcpy/memmove whose destination resolves to struct S adds,
  *           for each function-pointer field m' of S, the functions held by
  *           field m' of every object the source may point to: a constant
  *           global's initializer at that offset; a collapsed object's one
- *           location as a place that is not established (copied_at).
+ *           location as a place that is not established (copied_at);
+ *           when the source's type puts a function-pointer field there,
+ *           only what that field's F has (a field copy, as in form 1).
  * Every addition keeps only f with sig(f) ~ sig(S.m) (line 5 of the
  * algorithm), or f cast to a type compatible with sig(S.m) where its address
  * is taken (cast.c), and records its evidence; a (field, function) pair keeps at most
@@ -24,16 +28,22 @@
 
 enum { EVIDENCE_CAP = 8, ELEMENT_CAP = 64, COPY_ROUNDS = 8, SOURCE_CAP = 32 };
 #define FROM_FUNCTION 0x80000000u
+#define MOVED_LOOSE 0x80000000u
 #define INCOMPATIBLE UINT64_MAX
 
 typedef VEC(unsigned) fn_list;
 typedef VEC(uint64_t) slot_list;
 
-/* A store into field `field` of a value loaded from function-pointer
- * fields (form 1): froms[first .. first+n_from) of the adder, and the
- * functions named as constants beside them (a select's other arm). */
+/* A write into field `field` of what function-pointer fields hold:
+ * froms[first .. first+n_from) of the adder, and the functions named as
+ * constants beside them (a select's other arm). Either a store (form 1,
+ * statement `stmt`) of a value loaded from them, or a memcpy (form 2, site
+ * `site`) from an object whose type puts one of them at the slot, which
+ * moves moved[moved_first .. +n_moved) (MOVED_LOOSE: out of a collapsed
+ * object). */
 typedef struct field_copy {
 	unsigned stmt, field, first, n_from;
+	unsigned site, moved_first, n_moved;
 } field_copy;
 
 /* Where a stored value comes from, when every part of it is a load of a
@@ -54,6 +64,7 @@ typedef struct adder {
 	unsigned *function_of_value;   /* value id -> 1 + the function it is the address of, or 0 */
 	VEC(field_copy) copies;    /* stores of a value loaded from a field: resolved last */
 	uvec froms;                /* the copies' sources: field ids, then FROM_FUNCTION | function id */
+	uvec moved;                /* the memcpy copies' functions: id, or MOVED_LOOSE | id */
 	value_sources vs;          /* scratch of copied_fields */
 	VEC(unsigned) n_in_F;      /* by field id: |F| so far */
 } adder;
@@ -289,7 +300,7 @@ static bool copied_fields(adder *a, const ir_stmt *st)
 /* Store i into `field` is a copy of a->vs: resolved with the others. */
 static void push_copy(adder *a, unsigned i, unsigned field)
 {
-	field_copy c = {i, field, (unsigned)a->froms.len, 0};
+	field_copy c = {i, field, (unsigned)a->froms.len, 0, IR_NONE, 0, 0};
 	for (size_t j = 0; j < a->vs.fields.len; j++)
 		VEC_PUSH(&a->froms, a->vs.fields.items[j]);
 	for (size_t j = 0; j < a->vs.functions.len; j++)
@@ -468,37 +479,67 @@ static void form1(adder *a)
 	VEC_FREE(&flows);
 }
 
-/* Form 1's stores of a value loaded from function-pointer fields
- * (`child->on_comment = parent->on_comment`; a phi or select of such
- * loads and function constants; one lane of a vector load) move only what
- * those fields hold: F(to) ⊇ pt(v) ∩ (∪ F(from) ∪ named), the least
- * solution over all such copies. The points-to set of the loaded value is all a collapsed object
- * holds (expat's parser, where every handler met); F(from) is what stores
- * put into the field, the premise π_proj every refutation already rests
- * on, and like Prune-Store only a non-empty F is trusted: a field nothing
- * writes that is read to be copied was written as another type (xz's
- * lzma_filter_coder read through the lzma_filter_encoder table), so such a
- * copy brings its whole points-to set. So do the copies of a solution
- * still changing after COPY_ROUNDS rounds (as without this step). */
+/* What memcpy copy c moves into its field: every function when whole,
+ * else those it admits. A function moved out of a collapsed object was
+ * one of many the object's one location holds: it counts for F, but the
+ * copy does not establish it in this field (form 2). */
+static bool memcpy_functions(adder *a, const field_copy *c, bool whole)
+{
+	const ir_program *p = a->x->prog;
+	const ir_site *s = &p->sites[c->site];
+	bool grew = false;
+	for (unsigned j = c->moved_first; j < c->moved_first + c->n_moved; j++) {
+		unsigned f = a->moved.items[j] & ~MOVED_LOOSE;
+		bool had = in_F(a, c->field, f);
+		if (!whole && (had || !copy_admits(a, c, f)))
+			continue;
+		facet_assign as = {.function = f, .form = FORM_COPY, .loc = s->loc,
+		                   .established = !(a->moved.items[j] & MOVED_LOOSE), .in_function = s->caller->name};
+		add(a, c->field, &as);
+		grew |= !had && in_F(a, c->field, f);
+	}
+	return grew;
+}
+
+static bool apply_copy(adder *a, const field_copy *c, bool whole, fn_list *fns)
+{
+	if (c->site != IR_NONE)
+		return memcpy_functions(a, c, whole);
+	const sbitmap *pts = pta_value_pts(a->x->pta, a->x->prog->stmts[c->stmt].src);
+	return store_functions(a, c->stmt, c->field, pts, fns, whole ? NULL : c);
+}
+
 static bool copy_round(adder *a, fn_list *fns, bool whole_if_unwritten, bool *deferred)
 {
-	facet_ctx *x = a->x;
 	bool changed = false;
 	*deferred = false;
 	for (size_t c = 0; c < a->copies.len; c++) {
 		const field_copy *fc = &a->copies.items[c];
-		const ir_stmt *st = &x->prog->stmts[fc->stmt];
 		bool unwritten = copy_unwritten(a, fc);
 		if (unwritten && !whole_if_unwritten) {
 			*deferred = true;
 			continue;
 		}
-		changed |= store_functions(a, fc->stmt, fc->field, pta_value_pts(x->pta, st->src), fns,
-		                           unwritten ? NULL : fc);
+		changed |= apply_copy(a, fc, unwritten, fns);
 	}
 	return changed;
 }
 
+/* Copies of function-pointer fields: form 1's stores of a value loaded
+ * from such fields (`child->on_comment = parent->on_comment`; a phi or
+ * select of such loads and function constants; one lane of a vector
+ * load), and form 2's memcpy from an object whose type puts such a field
+ * at the slot (`struct ops keep = table;`), move only what those fields
+ * hold: F(to) ⊇ pt(v) ∩ (∪ F(from) ∪ named), the least solution over all
+ * such copies. The points-to set of the loaded value is all a collapsed
+ * object holds (expat's parser, where every handler met); F(from) is what
+ * stores put into the field, the premise π_proj every refutation already
+ * rests on, and like Prune-Store only a non-empty F is trusted: a field
+ * nothing writes that is read to be copied was written as another type
+ * (xz's lzma_filter_coder read through the lzma_filter_encoder table), so
+ * such a copy brings its whole points-to set. So do the copies of a
+ * solution still changing after COPY_ROUNDS rounds (as without this
+ * step). */
 static void resolve_copies(adder *a)
 {
 	fn_list fns = {0};
@@ -509,11 +550,8 @@ static void resolve_copies(adder *a)
 		for (; changed && round < COPY_ROUNDS; round++)
 			changed = copy_round(a, &fns, false, &deferred);
 		if (changed)   /* not converged: everything in whole */
-			for (size_t c = 0; c < a->copies.len; c++) {
-				const field_copy *fc = &a->copies.items[c];
-				store_functions(a, fc->stmt, fc->field, pta_value_pts(a->x->pta, a->x->prog->stmts[fc->stmt].src),
-				                &fns, NULL);
-			}
+			for (size_t c = 0; c < a->copies.len; c++)
+				apply_copy(a, &a->copies.items[c], true, &fns);
 		if (changed || !deferred)
 			break;
 		/* The copies from fields nothing wrote, in whole; what they add may
@@ -668,6 +706,49 @@ static void copy_add(adder *a, unsigned field, const fn_list *fns, bool establis
 	}
 }
 
+/* The struct a copy's operand points to at the copy's start, or NULL. A
+ * variable index picks an element (p[i] = q[j]): the element's struct. */
+static di_type *copied_struct(facet_ctx *x, unsigned v)
+{
+	object_ref o = dispatch_object(x, v, 0, 0);
+	if (!o.ok || (o.var_index && o.n_var != 1))
+		return NULL;
+	return o.var_index ? struct_at(x, o.type, o.var_tail) : struct_at(x, o.type, o.offset);
+}
+
+/* The function-pointer field of struct S (the copy's source) at byte
+ * `slot` of the copy, when it has an F of its own. */
+static unsigned source_field(facet_ctx *x, di_type *S, int64_t slot)
+{
+	int64_t size = (int64_t)(S->size_bits / 8);
+	key_result k = dispatch_key_in(x, S, size > 0 ? slot % size : slot, NULL);
+	unsigned f = field_of_key(x, &k);
+	if (f == IR_NONE || !x->fields.items[f].function_pointer || x->fields.items[f].array_bytes)
+		return IR_NONE;
+	return f;
+}
+
+/* A memcpy whose source's type puts field `from` at the slot moves only
+ * what that field holds (as a store of a loaded field does): what the
+ * source's objects hold there (exact, or loose out of a collapsed object)
+ * that F(from) has, resolved with the other copies. */
+static void defer_memcpy(adder *a, const ir_site *s, unsigned field, unsigned from, const sbitmap *exact,
+                         const sbitmap *loose, fn_list *fns)
+{
+	field_copy c = {IR_NONE, field, (unsigned)a->froms.len, 1, (unsigned)(s - a->x->prog->sites),
+	                (unsigned)a->moved.len, 0};
+	VEC_PUSH(&a->froms, from);
+	functions_in(a, exact, fns);
+	for (size_t j = 0; j < fns->len; j++)
+		VEC_PUSH(&a->moved, fns->items[j]);
+	functions_in(a, loose, fns);
+	for (size_t j = 0; j < fns->len; j++)
+		VEC_PUSH(&a->moved, MOVED_LOOSE | fns->items[j]);
+	c.n_moved = (unsigned)(a->moved.len - c.moved_first);
+	if (c.n_moved)
+		VEC_PUSH(&a->copies, c);
+}
+
 static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 {
 	facet_ctx *x = a->x;
@@ -676,11 +757,7 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 	const sbitmap *src = pta_value_pts(x->pta, s->args[1]);
 	if (!src || sbm_empty(src))
 		return;
-	object_ref dst = dispatch_object(x, s->args[0], 0, 0);
-	if (!dst.ok || (dst.var_index && dst.n_var != 1))
-		return;
-	/* A variable index picks an element (p[i] = q[j]): the element's struct. */
-	di_type *S = dst.var_index ? struct_at(x, dst.type, dst.var_tail) : struct_at(x, dst.type, dst.offset);
+	di_type *S = copied_struct(x, s->args[0]), *from_S = S ? copied_struct(x, s->args[1]) : NULL;
 	if (!S)
 		return;
 	int64_t n = s->arg_consts[2];
@@ -709,6 +786,11 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 		SBM_FOREACH(src, loc)
 			copied_at(a, loc, (int64_t)slots.items[i], n, &exact, &loose, &exact_fns);
 		copy_add(a, field, &exact_fns, true, s, fn);
+		unsigned from = from_S ? source_field(x, from_S, (int64_t)slots.items[i]) : IR_NONE;
+		if (from != IR_NONE) {
+			defer_memcpy(a, s, field, from, &exact, &loose, &fns);
+			continue;
+		}
 		functions_in(a, &exact, &fns);
 		copy_add(a, field, &fns, true, s, fn);
 		/* F keeps what a collapsed source may have moved here (the refutations
@@ -886,6 +968,7 @@ void assign_fields(facet_ctx *x)
 	VEC_FREE(&a.rejected_field);
 	VEC_FREE(&a.copies);
 	VEC_FREE(&a.froms);
+	VEC_FREE(&a.moved);
 	VEC_FREE(&a.vs.fields);
 	VEC_FREE(&a.vs.functions);
 	VEC_FREE(&a.vs.seen);

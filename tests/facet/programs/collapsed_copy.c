@@ -13,10 +13,13 @@
  * written into .ioctl. The table is a constant, so what it holds at each
  * offset is its initializer.
  *
- * A writable table copied after a collapse (spare_ops) has no initializer
- * to read: its functions count for the destination's every field of their
- * signature (F keeps them: recall), but the copy is not an established
- * flow into any one field, so it supports no Add-Store.
+ * A writable table copied after a collapse (spare_ops) through a pointer
+ * that names no type (`memcpy(o, from, sizeof *o)` with `const void
+ * *from`) has no initializer to read and no field to read from: its
+ * functions count for the destination's every field of their signature (F
+ * keeps them: recall), but the copy is not an established flow into any
+ * one field, so it supports no Add-Store. (A source whose type is known
+ * moves what its fields hold: typed_copy.c.)
  *
  * A table that is neither (plain_ops, const and never walked) is copied
  * field by field as before. */
@@ -84,9 +87,10 @@ __attribute__((noinline)) static void default_ops(struct dev_ops *o)
 	*o = term_ops;   /* the copy out of a collapsed constant */
 }
 
-__attribute__((noinline)) static void spare_default(struct dev_ops *o)
+__attribute__((noinline)) void spare_default(struct dev_ops *o, const void *from);
+__attribute__((noinline)) void spare_default(struct dev_ops *o, const void *from)
 {
-	*o = spare_ops;   /* the copy out of a collapsed writable table */
+	memcpy(o, from, sizeof *o);   /* the copy out of a collapsed writable table, untyped */
 }
 
 __attribute__((noinline)) static void plain_default(struct dev_ops *o)
@@ -111,7 +115,7 @@ int main(int argc, char **argv)
 	spare_ops.compat_ioctl = spare_compat_ioctl;
 	unsigned sum = checksum(&term_ops, sizeof term_ops) + checksum(&spare_ops, sizeof spare_ops);
 	default_ops(&console_ops);
-	spare_default(&spare_copy);
+	spare_default(&spare_copy, &spare_ops);
 	plain_default(&plain_copy);
 	const struct dev_ops *pick[] = {&term_ops, &hangup_ops, &console_ops, &spare_copy, &plain_copy};
 	struct handle h = {pick[(unsigned)argc % 5], argc};
@@ -129,9 +133,9 @@ int main(int argc, char **argv)
  *
  * F(dev_ops.ioctl): term_ioctl, hangup_ioctl, plain_ioctl (initializers),
  * spare_ioctl (the store in main), the copy out of term_ops at .ioctl's
- * offset (term_ioctl), out of plain_ops (plain_ioctl), and the copy out of
- * the collapsed writable spare_ops, which may have held either of its
- * functions in any field: spare_ioctl and spare_compat_ioctl. So
+ * offset (term_ioctl), out of plain_ops (plain_ioctl), and the untyped copy
+ * out of the collapsed writable spare_ops, which may have held either of
+ * its functions in any field: spare_ioctl and spare_compat_ioctl. So
  * Prune-Store refutes term_compat_ioctl (stored only into .compat_ioctl)
  * and keeps spare_compat_ioctl, which the copy may have moved into .ioctl;
  * R0 has it, and nothing supports adding it (the copy is no established
