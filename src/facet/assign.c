@@ -509,20 +509,55 @@ static bool apply_copy(adder *a, const field_copy *c, bool whole, fn_list *fns)
 	return store_functions(a, c->stmt, c->field, pts, fns, whole ? NULL : c);
 }
 
-static bool copy_round(adder *a, fn_list *fns, bool whole_if_unwritten, bool *deferred)
+/* One round over the copies not yet taken whole (whole[c]): those whose
+ * fields something wrote, filtered; the others are deferred. */
+static bool copy_round(adder *a, fn_list *fns, const bool *whole, bool *deferred)
 {
 	bool changed = false;
 	*deferred = false;
 	for (size_t c = 0; c < a->copies.len; c++) {
 		const field_copy *fc = &a->copies.items[c];
-		bool unwritten = copy_unwritten(a, fc);
-		if (unwritten && !whole_if_unwritten) {
+		if (whole[c])
+			continue;
+		if (copy_unwritten(a, fc)) {
 			*deferred = true;
 			continue;
 		}
-		changed |= apply_copy(a, fc, unwritten, fns);
+		changed |= apply_copy(a, fc, false, fns);
 	}
 	return changed;
+}
+
+/* The deferred copies taken whole, once each: first those reading no
+ * field that another deferred copy writes (it may yet be written: a
+ * memcpy into a struct whose field a store then copies on), all of them
+ * when every one waits on another (a cycle) or when `all`. */
+static void take_whole(adder *a, fn_list *fns, bool *whole, bool all)
+{
+	size_t n = a->copies.len, nf = a->x->fields.len;
+	bool *pending = xcalloc(nf + 1, sizeof *pending), *root = xcalloc(n + 1, sizeof *root), any = false;
+	for (size_t c = 0; c < n; c++)
+		if (!whole[c] && copy_unwritten(a, &a->copies.items[c]))
+			pending[a->copies.items[c].field] = true;
+	for (size_t c = 0; c < n; c++) {
+		const field_copy *fc = &a->copies.items[c];
+		if (whole[c] || !copy_unwritten(a, fc))
+			continue;
+		root[c] = true;
+		for (unsigned j = fc->first; j < fc->first + fc->n_from && !all; j++) {
+			unsigned from = a->froms.items[j];
+			if (!(from & FROM_FUNCTION) && from != fc->field && pending[from])
+				root[c] = false;
+		}
+		any |= root[c];
+	}
+	for (size_t c = 0; c < n; c++)
+		if (!whole[c] && copy_unwritten(a, &a->copies.items[c]) && (root[c] || !any)) {
+			apply_copy(a, &a->copies.items[c], true, fns);
+			whole[c] = true;
+		}
+	free(pending);
+	free(root);
 }
 
 /* Copies of function-pointer fields: form 1's stores of a value loaded
@@ -543,21 +578,23 @@ static bool copy_round(adder *a, fn_list *fns, bool whole_if_unwritten, bool *de
 static void resolve_copies(adder *a)
 {
 	fn_list fns = {0};
-	bool deferred = false;
-	for (int pass = 0; pass < 2 && a->copies.len; pass++) {
-		bool changed = true;
-		int round = 0;
-		for (; changed && round < COPY_ROUNDS; round++)
-			changed = copy_round(a, &fns, false, &deferred);
-		if (changed)   /* not converged: everything in whole */
+	bool *whole = xcalloc(a->copies.len + 1, sizeof *whole);
+	for (int pass = 0; a->copies.len; pass++) {
+		bool changed = true, deferred = false;
+		for (int round = 0; changed && round < COPY_ROUNDS; round++)
+			changed = copy_round(a, &fns, whole, &deferred);
+		if (changed) {   /* not converged: everything in whole */
 			for (size_t c = 0; c < a->copies.len; c++)
 				apply_copy(a, &a->copies.items[c], true, &fns);
-		if (changed || !deferred)
 			break;
-		/* The copies from fields nothing wrote, in whole; what they add may
-		 * feed other copies: one more pass. */
-		copy_round(a, &fns, true, &deferred);
+		}
+		if (!deferred)
+			break;
+		/* Copies from fields nothing wrote, in whole; what they add may
+		 * feed other copies: another pass. Each pass takes at least one. */
+		take_whole(a, &fns, whole, pass + 1 >= COPY_ROUNDS);
 	}
+	free(whole);
 	VEC_FREE(&fns);
 }
 
