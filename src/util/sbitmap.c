@@ -362,21 +362,28 @@ void sbm_swap(sbitmap *a, sbitmap *b)
 	*b = t;
 }
 
-static uint64_t mix(uint64_t h, uint64_t x)
+/* One element's hash: a bijection of each word (multiplying by an odd
+ * constant), then a finaliser (MurmurHash3's fmix64) so that every bit of
+ * the element reaches every bit of the hash. */
+static inline uint64_t elem_hash(const sbm_elem *e)
 {
-	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h *= 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 33);
+	uint64_t w1 = e->w[1] * 0xc2b2ae3d27d4eb4fULL;
+	uint64_t k = (e->w[0] + (uint64_t)e->idx * 0x165667b19e3779f9ULL) * 0x9e3779b97f4a7c15ULL ^ (w1 << 32 | w1 >> 32);
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return k;
 }
 
+/* The sum of the elements' hashes: no element waits for the one before it
+ * (a chained hash costs a multiply's latency per word, and points-to sets
+ * of thousands of elements are hashed every time they change). Elements
+ * have distinct indices, so no two of one set are equal and cancel out. */
 uint64_t sbm_hash(const sbitmap *s)
 {
 	uint64_t h = 0x84222325cbf29ce4ULL ^ s->len;
-	for (uint32_t i = 0; i < s->len; i++) {
-		h = mix(h, s->elems[i].idx);
-		h = mix(h, s->elems[i].w[0]);
-		h = mix(h, s->elems[i].w[1]);
-	}
+	for (uint32_t i = 0; i < s->len; i++)
+		h += elem_hash(&s->elems[i]);
 	return h;
 }
 
