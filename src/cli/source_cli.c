@@ -18,6 +18,7 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 		return NULL;
 	}
 	so.no_assumed_constants = args_has(a, "--no-assumed-constants");
+	so.no_host_config = args_has(a, "--no-host-config");
 	so.fallback = args_has(a, "--no-type-fallback") ? SOURCE_FALLBACK_OFF
 	              : rule && strcmp(rule, "ir") == 0 ? SOURCE_FALLBACK_IR : SOURCE_FALLBACK_C;
 	facet_error err = {0};
@@ -26,11 +27,16 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 		cli_error(cmd, "%s", err.msg);
 		return NULL;
 	}
-	for (unsigned i = 0; i < r->n_standins; i++)
-		cli_warning(cmd, "%s is missing: stood in by %s with its %u configuration switch%s on%s",
-		            r->standins[i].header, r->standins[i].template_path, r->standins[i].switches,
-		            r->standins[i].switches == 1 ? "" : "es",
-		            r->standins[i].shadows ? " (searched before the tree's other header of that name)" : "");
+	for (unsigned i = 0; i < r->n_standins; i++) {
+		const source_standin *s = &r->standins[i];
+		char host[96] = "";
+		if (s->host || s->host_off)
+			snprintf(host, sizeof host, ", %u size%s from this host, %u header switch%s off (no such header here)",
+			         s->host, s->host == 1 ? "" : "s", s->host_off, s->host_off == 1 ? "" : "es");
+		cli_warning(cmd, "%s is missing: stood in by %s with its %u configuration switch%s on%s%s", s->header,
+		            s->template_path, s->switches, s->switches == 1 ? "" : "es", host,
+		            s->shadows ? " (searched before the tree's other header of that name)" : "");
+	}
 	for (unsigned i = 0; i < r->n_units; i++)
 		if (r->units[i].constants)
 			cli_warning(cmd, "%s: %u undeclared constant%s declared and the unit parsed again (first: %s)",

@@ -329,7 +329,8 @@ static void put_before_copies(str_vec *order, const char *dir, const char *name)
  * name is missing or another directory has a header of that name (a
  * checked-in config.h for another platform: win32/config.h): then the
  * stand-in's directory is searched before that one. */
-static void stand_ins(const str_vec *t_files, strmap *included, src_inputs *in, strmap *dirs, str_vec *order)
+static void stand_ins(const str_vec *t_files, strmap *included, bool host, src_inputs *in, strmap *dirs,
+                      str_vec *order)
 {
 	for (size_t t = 0; t < t_files->len; t++) {
 		size_t hl;
@@ -350,7 +351,7 @@ static void stand_ins(const str_vec *t_files, strmap *included, src_inputs *in, 
 			included->slots[i].value = &stood_in;   /* one template per name */
 			src_standin si = {.path = path, .template_path = xstrdup(tp), .shadows = shadowed};
 			facet_error e = {0};
-			if (!standin_from_template(tp, &si.text, &si.len, &si.counts, &e)) {
+			if (!standin_from_template(tp, host, &si.text, &si.len, &si.counts, &e)) {
 				free(si.path);
 				free(si.template_path);
 				continue;   /* an unreadable template: the header stays as without one */
@@ -571,7 +572,7 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 		strmap_init(&known);
 		for (size_t k = 0; k < dirs.len; k++)
 			strmap_put(&known, dirs.items[k], dirs.items[k]);
-		stand_ins(&t_files, &included, in, &known, &dirs);
+		stand_ins(&t_files, &included, !o->no_host_config, in, &known, &dirs);
 		strmap_free(&known);
 		in->n_include_dirs = (unsigned)dirs.len;
 		bool *after = xmalloc((dirs.len + 1) * sizeof *after);

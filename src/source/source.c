@@ -92,7 +92,8 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	for (unsigned i = 0; i < r->n_standins; i++) {
 		const src_standin *si = &in.standins.items[i];
 		r->standins[i] = (source_standin){src_intern(f, si->path), src_intern(f, si->template_path),
-		                                  si->counts.switches, si->counts.values, si->shadows};
+		                                  si->counts.switches, si->counts.values, si->counts.host,
+		                                  si->counts.host_off, si->shadows};
 	}
 	src_inputs_free(&in);
 	if (!ok) {

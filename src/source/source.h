@@ -79,6 +79,7 @@ typedef struct source_options {
 	unsigned n_defines;
 	source_fallback fallback;       /* the type fallback's rule, or none */
 	bool no_assumed_constants;      /* no second parse with undeclared constants declared */
+	bool no_host_config;            /* stand-ins: every switch on, sizes 1 (no host checks) */
 } source_options;
 
 /* One parsed .c file. */
@@ -98,6 +99,7 @@ typedef struct source_standin {
 	const char *header;        /* the stand-in's path */
 	const char *template_path;
 	unsigned switches, values; /* switches turned on, placeholders filled */
+	unsigned host, host_off;   /* sizes from the host; header switches the host leaves off */
 	bool shadows;              /* searched before the tree's other header of that name */
 } source_standin;
 

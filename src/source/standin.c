@@ -15,12 +15,27 @@
  * on a preprocessor line and `int` elsewhere (`typedef @COUNT_T@ count_t;`);
  * a macro whose value is not a number (`#define INLINE @INLINE@` made
  * `1`) can still break the declarations using it: those are the unit's
- * counted errors, as any missing header's are. */
+ * counted errors, as any missing header's are.
+ *
+ * Two checks configure makes are cheap and certain on the host facet runs
+ * on, and are made as configure would (unless turned off): a size switch
+ * SIZEOF_T (AC_CHECK_SIZEOF, CMake's CHECK_TYPE_SIZE: SIZEOF_OFF_T,
+ * SIZEOF_VOID_P) is the host's size of that type, not 1 (gdbm's
+ * `#error "Unsupported off_t size"` in every unit); a header switch
+ * HAVE_P_H (AC_CHECK_HEADERS) stays off when the host has no header it
+ * can name (<p.h>, any `_` of P read as `/` or `_`), so another
+ * platform's branch (HAVE_WINDOWS_H) is not taken. */
 #include "source/standin.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <wchar.h>
 
 #include "util/fsio.h"
 #include "util/vec.h"
@@ -60,6 +75,95 @@ static const char *skip_blank(const char *p, const char *end)
 	return p;
 }
 
+/* ---- what configure would find on this host ------------------------------------------------ */
+
+/* The sizes AC_CHECK_SIZEOF / CHECK_TYPE_SIZE would measure, by the name's
+ * suffix (SIZEOF_OFF_T): this host's, as the compiler of facet has them. */
+static const struct { const char *type; unsigned size; } host_sizes[] = {
+	{"CHAR", sizeof(char)}, {"SHORT", sizeof(short)}, {"INT", sizeof(int)}, {"LONG", sizeof(long)},
+	{"LONG_LONG", sizeof(long long)}, {"UNSIGNED_CHAR", sizeof(unsigned char)},
+	{"UNSIGNED_SHORT", sizeof(unsigned short)}, {"UNSIGNED_INT", sizeof(unsigned)},
+	{"UNSIGNED_LONG", sizeof(unsigned long)}, {"UNSIGNED_LONG_LONG", sizeof(unsigned long long)},
+	{"VOID_P", sizeof(void *)}, {"VOIDP", sizeof(void *)}, {"CHAR_P", sizeof(char *)},
+	{"SIZE_T", sizeof(size_t)}, {"SSIZE_T", sizeof(ssize_t)}, {"OFF_T", sizeof(off_t)},
+	{"TIME_T", sizeof(time_t)}, {"PTRDIFF_T", sizeof(ptrdiff_t)}, {"INTMAX_T", sizeof(intmax_t)},
+	{"UINTMAX_T", sizeof(uintmax_t)}, {"INTPTR_T", sizeof(intptr_t)}, {"UINTPTR_T", sizeof(uintptr_t)},
+	{"WCHAR_T", sizeof(wchar_t)}, {"FLOAT", sizeof(float)}, {"DOUBLE", sizeof(double)},
+	{"LONG_DOUBLE", sizeof(long double)}, {"INT64_T", sizeof(int64_t)}, {"UINT64_T", sizeof(uint64_t)},
+};
+
+/* The host's size for a switch SIZEOF_T, 0 when the name is no such switch. */
+static unsigned host_size(const char *n, size_t len)
+{
+	if (len <= 7 || strncmp(n, "SIZEOF_", 7) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof host_sizes / sizeof *host_sizes; i++)
+		if (strlen(host_sizes[i].type) == len - 7 && strncmp(n + 7, host_sizes[i].type, len - 7) == 0)
+			return host_sizes[i].size;
+	return 0;
+}
+
+/* The headers the compiler itself provides (C11 freestanding): present on any host. */
+static const char *const freestanding[] = {
+	"float.h", "iso646.h", "limits.h", "stdalign.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h",
+	"stdnoreturn.h", "stdatomic.h",
+};
+
+static bool system_header(const char *h)
+{
+	static const char *const dirs[] = {
+		"/usr/local/include",
+#if defined(__x86_64__)
+		"/usr/include/x86_64-linux-gnu",
+#elif defined(__aarch64__)
+		"/usr/include/aarch64-linux-gnu",
+#endif
+		"/usr/include",
+	};
+	for (size_t i = 0; i < sizeof freestanding / sizeof *freestanding; i++)
+		if (strcmp(h, freestanding[i]) == 0)
+			return true;
+	char path[512];
+	struct stat st;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		snprintf(path, sizeof path, "%s/%s", dirs[i], h);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
+/* For a switch HAVE_P_H (AC_CHECK_HEADERS' name of <p.h>, each `/`, `.`
+ * or `_` of the path written `_`): whether this host has a header it can
+ * name, trying `/` and `_` at every `_` of P; true also when the name is
+ * no such switch or has too many `_` to try. */
+static bool host_has_header(const char *n, size_t len)
+{
+	if (len <= 7 || strncmp(n, "HAVE_", 5) != 0 || strncmp(n + len - 2, "_H", 2) != 0)
+		return true;
+	char p[128];
+	size_t m = len - 7, unders = 0;
+	if (m + 3 > sizeof p)
+		return true;
+	for (size_t i = 0; i < m; i++) {
+		char c = n[5 + i];
+		p[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+		unders += c == '_';
+	}
+	memcpy(p + m, ".h", 3);
+	if (unders > 4)
+		return true;
+	for (unsigned mask = 0; mask < (1u << unders); mask++) {
+		unsigned k = 0;
+		for (size_t i = 0; i < m; i++)
+			if (n[5 + i] == '_')
+				p[i] = (mask >> k++) & 1 ? '/' : '_';
+		if (system_header(p))
+			return true;
+	}
+	return false;
+}
+
 /* The line [p, end) with @VAR@ and ${VAR} replaced by `value`. */
 static void put_substituted(text_buf *b, const char *p, const char *end, const char *value, unsigned *n_values)
 {
@@ -87,8 +191,38 @@ static void put_substituted(text_buf *b, const char *p, const char *end, const c
 	}
 }
 
-/* One template line into b. */
-static void put_line(text_buf *b, const char *p, const char *end, standin_counts *c)
+/* `#define NAME <size>` for a switch SIZEOF_T of a type this host has a size for. */
+static bool put_host_size(text_buf *b, const char *n, size_t len, standin_counts *c)
+{
+	unsigned size = host_size(n, len);
+	if (!size)
+		return false;
+	char v[32];
+	put(b, "#define ", 8);
+	put(b, n, len);
+	snprintf(v, sizeof v, " %u", size);
+	put(b, v, strlen(v));
+	c->host++;
+	return true;
+}
+
+/* `#define SIZEOF_T @VAR@` (a CMake template's measured size): the host's size. */
+static bool host_define(text_buf *b, const char *d, const char *end, standin_counts *c)
+{
+	if ((size_t)(end - d) <= 7 || strncmp(d, "define", 6) != 0 || ident_char(d[6]))
+		return false;
+	const char *n = skip_blank(d + 6, end), *ne = n;
+	while (ne < end && ident_char(*ne))
+		ne++;
+	const char *v = skip_blank(ne, end);
+	if (v >= end || (*v != '@' && *v != '$'))
+		return false;
+	return put_host_size(b, n, (size_t)(ne - n), c);
+}
+
+/* One template line into b; with host, SIZEOF_T from the host and HAVE_P_H
+ * only when the host has <p.h>. */
+static void put_line(text_buf *b, const char *p, const char *end, bool host, standin_counts *c)
 {
 	const char *s = skip_blank(p, end);
 	bool pp = s < end && *s == '#';
@@ -110,6 +244,14 @@ static void put_line(text_buf *b, const char *p, const char *end, standin_counts
 				put(b, p, (size_t)(end - p));   /* `#undef const`: left as written, a no-op */
 			return;                           /* a #cmakedefine of another name: off */
 		}
+		if (host && put_host_size(b, n, (size_t)(ne - n), c))
+			return;
+		if (host && !host_has_header(n, (size_t)(ne - n))) {
+			static const char off[] = "/* off: this host has no such header */";
+			put(b, off, sizeof off - 1);
+			c->host_off++;
+			return;
+		}
 		put(b, "#define ", 8);
 		put(b, n, (size_t)(ne - n));
 		const char *rest = skip_blank(ne, end);
@@ -122,10 +264,13 @@ static void put_line(text_buf *b, const char *p, const char *end, standin_counts
 		c->switches++;
 		return;
 	}
+	if (pp && host && host_define(b, d, end, c))
+		return;
 	put_substituted(b, p, end, pp ? "1" : "int", &c->values);
 }
 
-bool standin_from_template(const char *path, char **text, size_t *len, standin_counts *counts, facet_error *err)
+bool standin_from_template(const char *path, bool host, char **text, size_t *len, standin_counts *counts,
+                           facet_error *err)
 {
 	char *in;
 	size_t n;
@@ -144,7 +289,7 @@ bool standin_from_template(const char *path, char **text, size_t *len, standin_c
 	for (const char *p = in, *end = in + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		put_line(&b, p, le, &c);
+		put_line(&b, p, le, host, &c);
 		put(&b, "\n", 1);
 		p = nl ? nl + 1 : end;
 	}

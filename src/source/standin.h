@@ -12,12 +12,16 @@
 typedef struct standin_counts {
 	unsigned switches;         /* #undef / #cmakedefine lines turned into #define NAME 1 */
 	unsigned values;           /* @VAR@ / ${VAR} placeholders filled */
+	unsigned host;             /* SIZEOF_T switches given the host's size */
+	unsigned host_off;         /* HAVE_P_H switches left off: the host has no <p.h> */
 } standin_counts;
 
 /* The stand-in text (malloc'd, NUL-terminated, *len bytes without the NUL)
- * for the template at path. False + err naming the file when it cannot be
+ * for the template at path; with host, sizes and headers as this host has
+ * them (standin.c). False + err naming the file when it cannot be
  * read or is not text. */
-bool standin_from_template(const char *path, char **text, size_t *len, standin_counts *counts, facet_error *err);
+bool standin_from_template(const char *path, bool host, char **text, size_t *len, standin_counts *counts,
+                           facet_error *err);
 /* A name written like a configuration switch or constant (HAVE_X, WITH_Y,
  * BMP_SUPPORTED, NGX_OFF_T_LEN): upper case, digits, `_`, a letter first. */
 bool standin_switch_name(const char *s, size_t n);

@@ -125,12 +125,22 @@ def trees(tmp):
     tree, cat_c, err = source_tree(tmp, "configured")
     if os.path.exists(cat_c):
         compare("configured", expected(tree), actual(cat_c))
-    check("./config.h is missing: stood in by ./config.h.in with its 1 configuration switch on" in err and
+    check("./config.h is missing: stood in by ./config.h.in with its 2 configuration switches on" in err and
           "./include/lib.h is missing: stood in by ./include/lib.h.cmake.in with its 2 configuration switches on"
           in err, f"configured: a warning names each stand-in and its template: {err.strip()}")
-    check("stood in by ./config.h.in with its 1 configuration switch on (searched before the tree's other header "
-          "of that name)" in err and "lib.h.cmake.in with its 2 configuration switches on\n" in err,
-          f"configured: the stand-in of config.h is searched before win32/config.h, lib.h's shadows none: {err.strip()}")
+    check("stood in by ./config.h.in with its 2 configuration switches on, 1 size from this host, 1 header switch "
+          "off (no such header here) (searched before the tree's other header of that name)" in err and
+          "lib.h.cmake.in with its 2 configuration switches on, 1 size from this host, 0 header switches off "
+          "(no such header here)\n" in err,
+          f"configured: config.h's stand-in is searched before win32/config.h, lib.h's shadows none; host counts: "
+          f"{err.strip()}")
+    tree_nh = os.path.join(tmp, "configured-nohost")
+    shutil.copytree(os.path.join(TREES, "configured"), tree_nh)
+    rc, _, err = run([FACET, "source", "--no-host-config", "-o", os.path.join(tmp, "nohost.facet"), "."], cwd=tree_nh)
+    got = actual(os.path.join(tmp, "nohost.facet"))
+    check(rc == 0 and "with its 4 configuration switches on (searched" in err and ("u.c", 39) in got and
+          ("u.c", 45) in got, f"configured: --no-host-config turns every switch on, sizes 1 (narrow, gone): "
+          f"{rc} {sorted(got)} {err.strip()}")
     check("u.c: " not in err, f"configured: u.c parses without errors (#undef const stays a no-op): {err.strip()}")
     # a template that is not text: the header stays missing, the unit is still read
     bad = os.path.join(tmp, "configured-bad")
