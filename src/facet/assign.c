@@ -129,8 +129,8 @@ static unsigned field_of_key(facet_ctx *x, const key_result *k)
 	if (k->kind == FIELD_STRUCT && !sig_of_pointer(k->member_type)) {
 		di_type *t = di_strip(k->member_type);
 		bool fp = false;
-		for (unsigned i = 0; t && t->kind == DI_UNION && i < t->n_members && !fp; i++)
-			fp = sig_of_pointer(t->members[i].type) != NULL;
+		if (t && t->kind == DI_UNION)
+			facet_union_sig(x, t, &fp);
 		if (!fp)
 			return IR_NONE;
 	}

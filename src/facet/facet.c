@@ -15,22 +15,36 @@ void facet_options_default(facet_options *o)
 	o->tau = 2;
 }
 
-/* sig of a union: the members' common signature, when they have one. */
-static di_type *union_sig(di_type *u, bool *has_fp)
+/* The function-pointer members of union u, and of the anonymous structs
+ * and unions inside it (`union job { struct { job_fn *run; void *arg; }
+ * call; struct { int fd; } file; }`): a union is one location, so a read
+ * or write of any of them keys on the union, and no other type names an
+ * anonymous member. A named member struct is left out: its fields are
+ * also written through pointers to it, which key on that struct. */
+static void union_fps(facet_ctx *x, di_type *u, di_type **sig, bool *has_fp, bool *agree, int depth)
+{
+	for (unsigned i = 0; u && i < u->n_members && depth < 8; i++) {
+		di_type *s = sig_of_pointer(u->members[i].type), *m = di_strip(u->members[i].type);
+		if (!s) {
+			if (m && (m->kind == DI_STRUCT || m->kind == DI_UNION) && !m->name &&
+			    !ptrmap_get(&x->typedef_of_record, m))
+				union_fps(x, m, sig, has_fp, agree, depth + 1);
+			continue;
+		}
+		if (*has_fp && !sig_type_equal(s, *sig))
+			*agree = false;
+		if (!*has_fp)
+			*sig = s;
+		*has_fp = true;
+	}
+}
+
+di_type *facet_union_sig(facet_ctx *x, di_type *u, bool *has_fp)
 {
 	di_type *sig = NULL;
 	bool agree = true;
 	*has_fp = false;
-	for (unsigned i = 0; i < u->n_members; i++) {
-		di_type *s = sig_of_pointer(u->members[i].type);
-		if (!s)
-			continue;
-		if (*has_fp && !sig_type_equal(s, sig))
-			agree = false;
-		if (!*has_fp)
-			sig = s;
-		*has_fp = true;
-	}
+	union_fps(x, u, &sig, has_fp, &agree, 0);
 	return agree ? sig : NULL;
 }
 
@@ -58,7 +72,7 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 	fl.untyped = k->untyped;
 	di_type *t = di_strip(k->member_type);
 	if (t && t->kind == DI_UNION) {
-		fl.sig = union_sig(t, &fl.function_pointer);
+		fl.sig = facet_union_sig(x, t, &fl.function_pointer);
 	} else {
 		fl.sig = sig_of_pointer(k->member_type);
 		fl.function_pointer = fl.sig != NULL || k->untyped;

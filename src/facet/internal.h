@@ -94,6 +94,10 @@ void dispatch_sites(facet_ctx *x);
 
 /* fields (facet.c) */
 /* The field for a key, created on first use; IR_NONE when the key is not ok. */
+/* A union's function pointers, its own members' and its anonymous
+ * structs' (one location): their common signature, or NULL (*has_fp
+ * says whether it holds any). */
+di_type *facet_union_sig(facet_ctx *x, di_type *u, bool *has_fp);
 unsigned facet_field_for(facet_ctx *x, const key_result *k);
 
 /* origin.c: where a stored value comes from, as the program declares it. */
