@@ -19,6 +19,7 @@
 #include "pta/andersen.h"
 #include "util/hash.h"
 #include "util/intmap.h"
+#include "util/ptrmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
@@ -34,11 +35,28 @@ typedef struct where {
 } where;
 
 /* The function whose alloca defines value v (stack objects without a
- * #dbg_declare), found by one scan of the statements made on first use. */
+ * #dbg_declare), found by one scan of the statements made on first use;
+ * and the #dbg_declare naming v, by one scan of the bindings. */
 typedef struct alloca_map {
 	unsigned *fn;              /* value id -> function id, IR_NONE */
 	bool built;
+	unsigned *declare;         /* value id -> its first named #dbg_declare binding, IR_NONE */
 } alloca_map;
+
+static unsigned declare_of(const ir_program *p, alloca_map *m, unsigned v)
+{
+	if (!m->declare) {
+		m->declare = xmalloc((p->n_values + 1) * sizeof *m->declare);
+		for (unsigned i = 0; i <= p->n_values; i++)
+			m->declare[i] = IR_NONE;
+		for (unsigned i = p->n_bindings; i-- > 0;) {   /* backwards: the first one stays */
+			const ir_dbg_binding *b = &p->bindings[i];
+			if (b->declare && b->value < p->n_values && b->var && b->var->name)
+				m->declare[b->value] = i;
+		}
+	}
+	return v < p->n_values ? m->declare[v] : IR_NONE;
+}
 
 static unsigned alloca_function(const ir_program *p, alloca_map *m, unsigned v)
 {
@@ -62,13 +80,12 @@ static unsigned alloca_function(const ir_program *p, alloca_map *m, unsigned v)
 static void stack_where(const ir_program *p, alloca_map *m, unsigned v, where *w)
 {
 	w->kind = "stack";
-	for (unsigned i = 0; i < p->n_bindings; i++) {
-		const ir_dbg_binding *b = &p->bindings[i];
-		if (b->declare && b->value == v && b->var && b->var->name) {
-			snprintf(w->name, sizeof w->name, "stack:%s:%s", b->function ? b->function->name : "?", b->var->name);
-			w->loc = &b->var->loc;
-			return;
-		}
+	unsigned d = declare_of(p, m, v);
+	if (d != IR_NONE) {
+		const ir_dbg_binding *b = &p->bindings[d];
+		snprintf(w->name, sizeof w->name, "stack:%s:%s", b->function ? b->function->name : "?", b->var->name);
+		w->loc = &b->var->loc;
+		return;
 	}
 	unsigned f = alloca_function(p, m, v);
 	snprintf(w->name, sizeof w->name, "stack:%s:%%%u", f != IR_NONE ? p->functions[f]->name : "?", v);
@@ -123,13 +140,10 @@ static int by_uint(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The functions object obj's one location holds, ascending. */
-static void members_of(const pta_result *r, unsigned obj, uvec *out)
+/* The functions in content (a collapsed object's), ascending. */
+static void members_of(const pta_result *r, const sbitmap *content, uvec *out)
 {
 	VEC_CLEAR(out);
-	const sbitmap *content = pta_pts(r->solver, pta_field(r->solver, obj, 0));
-	if (!content)
-		return;
 	unsigned loc;
 	SBM_FOREACH(content, loc) {
 		unsigned o = pta_loc_object(r->solver, loc);
@@ -276,15 +290,31 @@ bool catalog_write_collapsed(writer *w, const pta_result *r)
 	alloca_map am = {0};
 	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO collapsed_objects VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
 	bool ok = st != NULL;
+	/* The solver stores equal sets once, and thousands of collapsed objects
+	 * hold the same one (every pool of a program whose pools all collapse):
+	 * their members are found once per set, not per object. Keyed by the
+	 * set's address, which nothing changes while this runs. */
+	ptrmap by_content;   /* content -> its member set + 1 (IR_NONE + 1: no functions) */
+	ptrmap_init(&by_content);
 	unsigned id = 0;
 	for (unsigned o = 0; ok && o < r->n_objects; o++) {
 		if (!pta_object_collapsed(r->solver, o))
 			continue;
-		members_of(r, o, &members);
-		unsigned width = (unsigned)members.len;
-		if (width)
-			ok = write_object(w, st, r, &am, id++, o, intern_set(&m, &members), width);
+		const sbitmap *content = pta_pts(r->solver, pta_field(r->solver, o, 0));
+		void *got = content ? ptrmap_get(&by_content, content) : NULL;
+		unsigned set = IR_NONE;
+		if (got) {
+			set = (unsigned)((uintptr_t)got - 1);
+		} else if (content) {
+			members_of(r, content, &members);
+			if (members.len)
+				set = intern_set(&m, &members);
+			ptrmap_put(&by_content, content, (void *)((uintptr_t)set + 1));
+		}
+		if (set != IR_NONE)
+			ok = write_object(w, st, r, &am, id++, o, set, (unsigned)m.sets.items[set].len);
 	}
+	ptrmap_free(&by_content);
 	sqlite3_finalize(st);
 	ok = ok && write_members(w, &m) && write_set_sites(w, r, &m);
 	for (size_t i = 0; i < m.sets.len; i++)
@@ -294,6 +324,7 @@ bool catalog_write_collapsed(writer *w, const pta_result *r)
 	intmap_free(&m.first);
 	VEC_FREE(&members);
 	free(am.fn);
+	free(am.declare);
 	return ok;
 }
 
