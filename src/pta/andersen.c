@@ -247,10 +247,12 @@ static void global_arrays(extractor *x, unsigned obj, const ir_global *g)
 		struct_arrays(x, obj, t);
 }
 
-static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
+static unsigned object_with(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context,
+                            unsigned flags)
 {
 	unsigned obj = pta_object(x->s, size,
-	                          kind == OBJ_FUNCTION ? PTA_OBJ_CODE : kind == OBJ_HEAP ? PTA_OBJ_ELEMENTS_BY_STRIDE : 0);
+	                          flags | (kind == OBJ_FUNCTION ? PTA_OBJ_CODE
+	                                   : kind == OBJ_HEAP ? PTA_OBJ_ELEMENTS_BY_STRIDE : 0));
 	pta_obj_info info = {kind, index, context};
 	while (x->objects.len <= obj) {
 		pta_obj_info none = {OBJ_LIBRARY, IR_NONE, IR_NONE};
@@ -258,6 +260,11 @@ static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsig
 	}
 	x->objects.items[obj] = info;
 	return obj;
+}
+
+static unsigned new_object(extractor *x, uint64_t size, pta_obj_kind kind, unsigned index, unsigned context)
+{
+	return object_with(x, size, kind, index, context, 0);
 }
 
 static unsigned ret_node(extractor *x, const ir_function *f)
@@ -1030,8 +1037,12 @@ static void extract_globals(extractor *x)
 	}
 	for (unsigned i = 0; i < p->n_globals; i++) {
 		const ir_global *g = p->globals[i];
-		/* A declared global of unknown size collapses: we cannot see its layout. */
-		gobj[i] = new_object(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE);
+		/* A declared global of unknown size collapses: we cannot see its
+		 * layout. A defined constant one (C's const) is read-only
+		 * (solver.h); a declared one may be a section bound, which holds
+		 * what copies of its members put there. */
+		gobj[i] = object_with(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE,
+		                      g->defined && g->constant ? PTA_OBJ_READONLY : 0);
 		pta_object_elements(x->s, gobj[i], g->elem);
 		if (g->defined)
 			global_arrays(x, gobj[i], g);

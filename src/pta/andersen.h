@@ -35,7 +35,9 @@
  *              FLTA): a function the type filter drops from R0 cannot make R0
  *              wider through its parameters. Unfiltered binding made Andersen
  *              sets several times wider on nginx and sqlite and the solve 5-10x
- *              slower (bench/RESULTS.md); `bind_all` restores it. */
+ *              slower (bench/RESULTS.md); `bind_all` restores it;
+ *   readonly   a defined constant global (C's const) is read-only memory:
+ *              stores do not write it (solver.h, PTA_OBJ_READONLY). */
 #ifndef FACET_PTA_ANDERSEN_H
 #define FACET_PTA_ANDERSEN_H
 

@@ -131,6 +131,7 @@ typedef struct qent { uint32_t round, rank, seq, node; } qent;   /* a worklist e
 enum {
 	LS_CODE = 1,        /* a location of a function's code */
 	LS_SELF = 2,        /* shift() gives the location itself: the one location of code or of a collapsed object */
+	LS_READONLY = 4,    /* a location of read-only memory: stores skip it */
 };
 typedef struct locinfo {
 	uint32_t obj, off;
@@ -186,6 +187,7 @@ struct pta_solver {
 	VEC(uint32_t) outs;     /* what they give, as it comes */
 	sbitmap selfset;        /* every LS_SELF location */
 	sbitmap codeset;        /* every location of code that is LS_SELF */
+	sbitmap roset;          /* every location of read-only memory */
 	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
 	uint32_t *mark, mark_epoch; /* which nodes are in targets */
 	size_t mark_cap;
@@ -275,8 +277,11 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 		VEC_PUSH(&s->locs, n);
 		VEC_PUSH(&s->lpar, id);
 		unsigned code = s->objs.items[obj].flags & PTA_OBJ_CODE ? LS_CODE : 0;
-		locinfo li = { obj, off, NIL, code | (code && off == 0 ? LS_SELF : 0) };
+		unsigned ro = s->objs.items[obj].flags & PTA_OBJ_READONLY ? LS_READONLY : 0;
+		locinfo li = { obj, off, NIL, code | ro | (code && off == 0 ? LS_SELF : 0) };
 		VEC_PUSH(&s->linfo, li);
+		if (ro)
+			sbm_set(&s->roset, id);
 		if (li.state & LS_SELF) {
 			sbm_set(&s->selfset, id);
 			sbm_set(&s->codeset, id);
@@ -558,6 +563,20 @@ static int cx_same_result(const pcx *a, const pcx *b)
 	return ca == cx_class(b->kind) && a->off == b->off && (ca != CLASS_COLLAPSE || a->kind == b->kind);
 }
 
+/* A store after a load of the same offset: the load's memory nodes less
+ * those of read-only memory (never merged with writable nodes: nothing
+ * flows into them). */
+static void drop_readonly(pta_solver *s)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->targets.len; i++) {
+		uint32_t t = s->targets.items[i];
+		if (!(t & LOC_BIT) || !(s->linfo.items[t & ~LOC_BIT].state & LS_READONLY))
+			s->targets.items[k++] = t;
+	}
+	s->targets.len = k;
+}
+
 /* Marks node id in the current epoch; 1 if it was not marked yet. */
 static int mark_once(pta_solver *s, uint32_t id)
 {
@@ -622,24 +641,36 @@ static void acc_add_outs(pta_solver *s)
 	sbm_union(&s->acc, &s->more);
 }
 
-/* CLASS_MEM: the memory nodes of the locations of set, each once, in s->targets. */
+/* CLASS_MEM: the memory nodes of the locations of set, each once, in s->targets
+ * (a store's: of writable memory only). */
 static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
 {
 	unsigned l, t;
+	/* A function's code holds no pointers a C program could store or load. */
+	uint32_t skip = LS_CODE | (x->kind == CX_STORE ? LS_READONLY : 0);
 	VEC_CLEAR(&s->targets);
 	new_marks(s);
 	split_self(s, set);
+	/* Read-only memory holds its initializer only, so a load from an empty
+	 * one (a string literal) reads nothing: no edge from it. */
 	SBM_FOREACH(&s->rest, l) {
-		/* A function's code holds no pointers a C program could store or load. */
-		if (s->linfo.items[l & ~LOC_BIT].state & LS_CODE)
+		uint32_t state = s->linfo.items[l & ~LOC_BIT].state;
+		if (state & skip)
 			continue;
 		t = find(s, shift(s, l, x->off));
+		if ((state & LS_READONLY) && N(s, t)->pts == PSET_EMPTY)
+			continue;
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
 	}
 	sbm_subtract(&s->acc, &s->codeset);
+	if (x->kind == CX_STORE)
+		sbm_subtract(&s->acc, &s->roset);
+	bool ro = x->kind == CX_LOAD && !sbm_empty(&s->roset);
 	SBM_FOREACH(&s->acc, l) {   /* collapsed objects: shift gives l */
 		t = find(s, l);
+		if (ro && N(s, t)->pts == PSET_EMPTY && sbm_test(&s->roset, l))
+			continue;
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
 	}
@@ -826,7 +857,7 @@ static int cmp_cx(const void *a, const void *b, void *ctx)
 		return cx - cy;
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
-	if (cx == CLASS_COLLAPSE && x->kind != y->kind)
+	if (cx != CLASS_GEP && x->kind != y->kind)   /* loads apart from stores (read-only memory) */
 		return x->kind < y->kind ? -1 : 1;
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;   /* stable: by id */
 }
@@ -1115,8 +1146,13 @@ static void process(pta_solver *s, uint32_t n)
 		sort_cx(s, n);
 	uint32_t prev = NIL;
 	for (uint32_t c = N(s, n)->cx; c != NIL; c = s->cxs.items[c].next) {
-		if (prev == NIL || !cx_same_result(&s->cxs.items[prev], &s->cxs.items[c]))
+		/* A load after a store recomputes: the store's dropped read-only memory. */
+		uint8_t pk = prev == NIL ? CX_LOAD : s->cxs.items[prev].kind, ck = s->cxs.items[c].kind;
+		if (prev == NIL || !cx_same_result(&s->cxs.items[prev], &s->cxs.items[c]) ||
+		    (pk == CX_STORE && ck == CX_LOAD))
 			compute_cx(s, c, n, &d);
+		else if (pk == CX_LOAD && ck == CX_STORE)
+			drop_readonly(s);
 		emit_cx(s, c);
 		prev = c;
 	}
@@ -1353,6 +1389,7 @@ void pta_free(pta_solver *s)
 	VEC_FREE(&s->outs);
 	sbm_free(&s->selfset);
 	sbm_free(&s->codeset);
+	sbm_free(&s->roset);
 	VEC_FREE(&s->targets);
 	VEC_FREE(&s->sortbuf);
 	free(s->mark);

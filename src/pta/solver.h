@@ -73,6 +73,13 @@ enum {
 	 * its member arrays are given (pta_object_arrays): a stride that fits
 	 * one of them stays inside it first. */
 	PTA_OBJ_ELEMENTS_BY_STRIDE = 4u,
+	/* Read-only memory (a C `const` object: LLVM's `constant` global, kept
+	 * in .rodata): it holds what it was made with (pta_addr into its
+	 * fields) and no store writes it, since writing a const object is
+	 * undefined and faults in practice. Stores through imprecise pointers
+	 * that reach string literals and const tables then add nothing there,
+	 * so loads from them read their initializers only. */
+	PTA_OBJ_READONLY = 8u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
 

@@ -478,6 +478,37 @@ static void code_holds_nothing(void **state)
 	pta_free(s);
 }
 
+/* Read-only memory keeps what it was made with: a store through a pointer
+ * that reaches it and a writable object writes the writable one only, also
+ * once the read-only object has collapsed (its one location is skipped too);
+ * loads still read it. */
+static void readonly_keeps_initializer(void **state)
+{
+	(void)state;
+	pta_solver *s = pta_new(NULL, NULL);
+	unsigned ro = pta_object(s, 16, PTA_OBJ_READONLY), rw = pta_object(s, 16, 0);
+	unsigned f = pta_object(s, 1, PTA_OBJ_CODE), g = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned p = pta_node(s), v = pta_node(s), w = pta_node(s), i = pta_node(s), u = pta_node(s);
+	pta_addr(s, pta_field(s, ro, 8), pta_field(s, f, 0));   /* initializer: ro+8 = &f */
+	pta_addr(s, p, pta_field(s, ro, 0));
+	pta_addr(s, p, pta_field(s, rw, 0));
+	pta_addr(s, v, pta_field(s, g, 0));
+	pta_store(s, p, v, 8);                 /* *(p + 8) = &g */
+	pta_load(s, w, p, 8);                  /* w = *(p + 8) */
+	pta_solve(s);
+	EXPECT(s, pta_field(s, ro, 8), pta_field(s, f, 0));
+	EXPECT(s, pta_field(s, rw, 8), pta_field(s, g, 0));
+	EXPECT(s, w, pta_field(s, f, 0), pta_field(s, g, 0));
+	pta_gep_var(s, i, p);                  /* collapses both */
+	pta_store(s, i, v, 0);
+	pta_load(s, u, i, 0);
+	pta_solve(s);
+	assert_true(pta_object_collapsed(s, ro));
+	EXPECT(s, pta_field(s, ro, 0), pta_field(s, f, 0));
+	EXPECT(s, u, pta_field(s, f, 0), pta_field(s, g, 0));
+	pta_free(s);
+}
+
 /* An array of two 16-byte elements {a, b}, {c, d}: constant offsets stay
  * exact until a stride of whole elements reaches it; then it folds (every
  * element the one element, fields kept apart) instead of collapsing. A
@@ -1117,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(positive_cycle_through_memory),
 		cmocka_unit_test(zero_sum_cycle_collapses),
 		cmocka_unit_test(code_holds_nothing),
+		cmocka_unit_test(readonly_keeps_initializer),
 		cmocka_unit_test(array_folds),
 		cmocka_unit_test(collapse_while_processing),
 		cmocka_unit_test(collapse_causes),
