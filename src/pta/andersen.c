@@ -1,6 +1,7 @@
 /* andersen.c — constraint extraction, on-the-fly call binding, R0; see andersen.h. */
 #include "pta/andersen.h"
 #include "pta/libmodel.h"
+#include "pta/receivers.h"
 #include "pta/wrappers.h"
 
 #include <stdio.h>
@@ -33,7 +34,26 @@ typedef struct watch {
 	 * than one map of (watch, function) pairs: that map held every pair of
 	 * the program (3.2 million on sqlite), a cache miss per report. */
 	sbitmap bound;
+	/* A paired call's watch (see "paired calls" below): pair is the
+	 * index + 1 of its record (0: none); loc is PTA_NONE for the watch on
+	 * the base, else the index of the base location's record. */
+	unsigned pair, loc;
 } watch;
+
+/* A call whose callee and some arguments are read from one base
+ * (receivers.h), and per base location the nodes it gives. */
+typedef struct paired {
+	pta_paired call;
+	unsigned callee_watch;        /* the site's own callee watch */
+	unsigned n_locs;              /* base locations given nodes of their own */
+	bool whole;                   /* too many: the arguments are bound whole, as any other */
+} paired;
+
+typedef struct paired_loc {
+	unsigned pair;
+	unsigned arg[PTA_PAIRED_ARGS];  /* per paired argument: the node its chain loads into from this
+	                                   base location, or (a chain of no load) the location it is */
+} paired_loc;
 
 /* A wrapper called at `ctx` whose source `site` is an indirect call: what
  * each target of site gives goes to `result` (see answer_target). */
@@ -74,6 +94,9 @@ typedef struct extractor {
 	 * (int32) in the high half */
 	intmap var_geps;
 	intmap di_arrays;             /* a debug-info struct's id -> its solver ranges: first + 1 (low half), count */
+	VEC(paired) pairs;
+	VEC(paired_loc) pair_locs;
+	unsigned *pair_of;            /* per site: its paired record, PTA_NONE when none (NULL: none yet) */
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -677,11 +700,145 @@ static void answer_sources(extractor *x, const ir_function *f, const unsigned *c
 /* A defined function called at s: actuals to formals, return to result. An
  * allocation wrapper's result is instead what answer_sources gives: a fresh
  * object per call site for what it allocates. */
+/* ---- paired calls ---------------------------------------------------------------------- */
+
+/* A call whose callee and some arguments are read from one base
+ * (receivers.h: `pool->v->free(pool, mem)`, `io->callback(io->context)`):
+ * for each location b the base may point to, the callee's chain and each
+ * paired argument's chain from b alone are nodes of their own, and a
+ * target f in b's callee chain takes, at a paired parameter, what that
+ * argument's chain from b gives. Binding each method of a pool to every
+ * kind of pool made the methods' container_of leave the smaller pools,
+ * which then collapsed. Past PAIR_LOCS_MAX base locations at a site, or
+ * once one is of a collapsed object, the arguments are bound whole, as at
+ * any call. */
+#define PAIR_LOCS_MAX 32
+
+static void watch_paired(extractor *x, const ir_site *s, unsigned callee_watch)
+{
+	if (!x->have_ix) {
+		ir_index_build(x->prog, &x->ix);
+		x->have_ix = true;
+	}
+	paired pr = {.callee_watch = callee_watch};
+	if (!pta_paired_call(x->prog, &x->ix, s, &pr.call) || node_of(x, pr.call.base) == PTA_NONE)
+		return;
+	if (!x->pair_of) {
+		size_t n = x->prog->n_sites ? x->prog->n_sites : 1;
+		x->pair_of = xmalloc(n * sizeof *x->pair_of);
+		memset(x->pair_of, 0xff, n * sizeof *x->pair_of);
+	}
+	x->pair_of[s->id] = (unsigned)x->pairs.len;
+	VEC_PUSH(&x->pairs, pr);
+	watch w = {.site = s->id, .pair = (unsigned)x->pairs.len, .loc = PTA_NONE};
+	VEC_PUSH(&x->watches, w);
+	pta_watch(x->s, node_of(x, pr.call.base), (unsigned)x->watches.len - 1);
+}
+
+/* Whether argument i of s is bound per base location (not whole). */
+static bool paired_arg(const extractor *x, const ir_site *s, unsigned i)
+{
+	if (!x->pair_of || x->pair_of[s->id] == PTA_NONE)
+		return false;
+	const paired *pr = &x->pairs.items[x->pair_of[s->id]];
+	for (unsigned k = 0; !pr->whole && k < pr->call.n_args; k++)
+		if (pr->call.arg[k] == i)
+			return true;
+	return false;
+}
+
+static bool binds_param(const extractor *x, const ir_site *s, const ir_function *f, unsigned arg)
+{
+	return f->defined && arg < f->n_args && arg < s->n_args && (x->bind_all || pta_type_fits(s, f));
+}
+
+/* Too many base locations: every target bound so far takes the arguments whole. */
+static void paired_whole(extractor *x, unsigned id)
+{
+	paired *pr = &x->pairs.items[id];
+	pr->whole = true;
+	const watch *cw = &x->watches.items[pr->callee_watch];
+	const ir_site *s = &x->prog->sites[cw->site];
+	unsigned fid;
+	SBM_FOREACH(&cw->bound, fid) {
+		const ir_function *f = x->prog->functions[fid];
+		for (unsigned k = 0; k < pr->call.n_args; k++) {
+			unsigned i = pr->call.arg[k];
+			if (binds_param(x, s, f, i) && node_of(x, s->args[i]) != PTA_NONE)
+				pta_copy(x->s, node_of(x, f->first_arg + i), node_of(x, s->args[i]));
+		}
+	}
+}
+
+/* What a chain gives from base location loc (of an uncollapsed object): a
+ * node holding it (the first load's is loc's field itself: no copy of its
+ * content), or with no load, the location base + tail itself. */
+static unsigned chain_from(extractor *x, unsigned loc, const pta_chain *c)
+{
+	unsigned obj = pta_loc_object(x->s, loc);
+	int64_t at = pta_loc_offset(x->s, loc);
+	if (c->n == 0)
+		return c->tail ? pta_field(x->s, obj, at + c->tail) : loc;
+	unsigned t = pta_field(x->s, obj, at + c->off[0]);
+	for (unsigned k = 1; k < c->n; k++) {
+		unsigned next = pta_node(x->s);
+		pta_load(x->s, next, t, c->off[k]);
+		t = next;
+	}
+	if (c->tail) {
+		unsigned next = pta_node(x->s);
+		pta_gep(x->s, next, t, c->tail);
+		t = next;
+	}
+	return t;
+}
+
+/* loc reached the base: its own callee chain, watched, and argument chains. */
+static void paired_location(extractor *x, unsigned id, unsigned site, unsigned loc)
+{
+	paired *pr = &x->pairs.items[id];
+	if (pr->whole)
+		return;
+	/* A collapsed object's one location holds whatever reaches it: its
+	 * chain would give that wide set again. */
+	unsigned obj = pta_loc_object(x->s, loc);
+	if (++pr->n_locs > PAIR_LOCS_MAX || obj == PTA_NONE || pta_object_collapsed(x->s, obj)) {
+		paired_whole(x, id);
+		return;
+	}
+	paired_loc pl = {.pair = id};
+	for (unsigned k = 0; k < pr->call.n_args; k++)
+		pl.arg[k] = chain_from(x, loc, &pr->call.chain[k]);
+	unsigned callee = chain_from(x, loc, &pr->call.callee);
+	VEC_PUSH(&x->pair_locs, pl);
+	watch w = {.site = site, .pair = id + 1, .loc = (unsigned)x->pair_locs.len - 1};
+	VEC_PUSH(&x->watches, w);
+	pta_watch(x->s, callee, (unsigned)x->watches.len - 1);
+}
+
+/* f is in a base location's callee chain: f's paired parameters get what
+ * that location's argument chains give. */
+static void paired_target(extractor *x, const watch *w, const ir_function *f)
+{
+	const paired *pr = &x->pairs.items[w->pair - 1];
+	const paired_loc *pl = &x->pair_locs.items[w->loc];
+	const ir_site *s = &x->prog->sites[w->site];
+	for (unsigned k = 0; !pr->whole && k < pr->call.n_args; k++) {
+		if (!binds_param(x, s, f, pr->call.arg[k]))
+			continue;
+		unsigned param = node_of(x, f->first_arg + pr->call.arg[k]);
+		if (pr->call.chain[k].n)
+			pta_copy(x->s, param, pl->arg[k]);   /* what the chain loaded */
+		else
+			pta_addr(x->s, param, pl->arg[k]);   /* the base location itself (+ tail) */
+	}
+}
+
 static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
 {
 	unsigned n = s->n_args < f->n_args ? s->n_args : f->n_args;
 	for (unsigned i = 0; i < n; i++) {
-		unsigned actual = node_of(x, s->args[i]);
+		unsigned actual = paired_arg(x, s, i) ? PTA_NONE : node_of(x, s->args[i]);
 		if (actual != PTA_NONE)
 			pta_copy(x->s, node_of(x, f->first_arg + i), actual);
 	}
@@ -726,6 +883,11 @@ static unsigned tramp_slot(const extractor *x, unsigned v);
 static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 {
 	extractor *x = ctx;
+	const watch *w = &x->watches.items[tag];
+	if (w->pair && w->loc == PTA_NONE) {
+		paired_location(x, w->pair - 1, w->site, loc);
+		return;
+	}
 	unsigned obj = pta_loc_object(x->s, loc);
 	if (obj == PTA_NONE || obj >= x->objects.len)
 		return;
@@ -747,6 +909,10 @@ static void on_new_target(extractor *x, unsigned tag, const ir_function *f)
 		return;
 	watch w = x->watches.items[tag];
 	const ir_site *s = &x->prog->sites[w.site];
+	if (w.pair) {
+		paired_target(x, &w, f);
+		return;
+	}
 
 	if (w.patch_arg) {   /* a patcher's call whose argument may point to f */
 		unsigned slot = f->trampoline ? tramp_slot(x, f->value) : PTA_NONE;
@@ -975,6 +1141,8 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 				pta_load(x->s, callee, slot, 0);
 			}
 			pta_watch(x->s, callee, (unsigned)x->watches.len - 1);
+			if (slot == PTA_NONE && !s->asm_call)
+				watch_paired(x, s, (unsigned)x->watches.len - 1);
 		}
 		/* The callbacks LLVM records on a broker (pthread_create) are bound by
 		 * the broker's library model. */
@@ -1205,6 +1373,9 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	ptrmap_free(&x.arrays);
 	intmap_free(&x.var_geps);
 	intmap_free(&x.di_arrays);
+	VEC_FREE(&x.pairs);
+	VEC_FREE(&x.pair_locs);
+	free(x.pair_of);
 	if (x.have_ix)
 		ir_index_free(&x.ix);
 	for (size_t i = 0; i < x.watches.len; i++)

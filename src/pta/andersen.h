@@ -35,7 +35,13 @@
  *              FLTA): a function the type filter drops from R0 cannot make R0
  *              wider through its parameters. Unfiltered binding made Andersen
  *              sets several times wider on nginx and sqlite and the solve 5-10x
- *              slower (bench/RESULTS.md); `bind_all` restores it;
+ *              slower (bench/RESULTS.md); `bind_all` restores it. A call
+ *              whose callee and some arguments are read from one base
+ *              (`p->v->free(p, m)`, `t->cb(t->ctx)`: receivers.h) binds
+ *              those arguments per base location: a target gets what the
+ *              argument's chain gives from the base locations whose callee
+ *              chain holds it (up to 32 base locations a site, none of a
+ *              collapsed object; else whole);
  *   readonly   a defined constant global (C's const) is read-only memory:
  *              stores do not write it (solver.h, PTA_OBJ_READONLY). */
 #ifndef FACET_PTA_ANDERSEN_H
