@@ -112,6 +112,7 @@ typedef struct pobj {
 	uint32_t base;      /* location at offset 0, NIL until made */
 	uint8_t  collapsed;
 	uint8_t  cause;     /* why it collapsed: PTA_COLLAPSE_* */
+	uint8_t  holds;     /* read-only: some location of it holds something (pta_addr) */
 	uint32_t origin;    /* origin of what collapsed it */
 	uint32_t arr;       /* an array's element bytes (pta_object_elements), 0 none */
 	uint32_t elem;      /* arr once folded (see fold): offsets count mod elem; 0 before */
@@ -188,6 +189,7 @@ struct pta_solver {
 	sbitmap selfset;        /* every LS_SELF location */
 	sbitmap codeset;        /* every location of code that is LS_SELF */
 	sbitmap roset;          /* every location of read-only memory */
+	sbitmap roempty;        /* those of read-only objects that hold nothing: loads skip them too */
 	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
 	uint32_t *mark, mark_epoch; /* which nodes are in targets */
 	size_t mark_cap;
@@ -282,6 +284,8 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 		VEC_PUSH(&s->linfo, li);
 		if (ro)
 			sbm_set(&s->roset, id);
+		if (ro && !s->objs.items[obj].holds)
+			sbm_set(&s->roempty, id);
 		if (li.state & LS_SELF) {
 			sbm_set(&s->selfset, id);
 			sbm_set(&s->codeset, id);
@@ -651,26 +655,20 @@ static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
 	VEC_CLEAR(&s->targets);
 	new_marks(s);
 	split_self(s, set);
-	/* Read-only memory holds its initializer only, so a load from an empty
-	 * one (a string literal) reads nothing: no edge from it. */
+	/* Read-only memory holds its initializer only, so a load from an
+	 * object that holds nothing (a string literal) reads nothing: no edge. */
 	SBM_FOREACH(&s->rest, l) {
-		uint32_t state = s->linfo.items[l & ~LOC_BIT].state;
-		if (state & skip)
+		const locinfo *li = &s->linfo.items[l & ~LOC_BIT];
+		if ((li->state & skip) || ((li->state & LS_READONLY) && !s->objs.items[li->obj].holds))
 			continue;
 		t = find(s, shift(s, l, x->off));
-		if ((state & LS_READONLY) && N(s, t)->pts == PSET_EMPTY)
-			continue;
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
 	}
 	sbm_subtract(&s->acc, &s->codeset);
-	if (x->kind == CX_STORE)
-		sbm_subtract(&s->acc, &s->roset);
-	bool ro = x->kind == CX_LOAD && !sbm_empty(&s->roset);
+	sbm_subtract(&s->acc, x->kind == CX_STORE ? &s->roset : &s->roempty);
 	SBM_FOREACH(&s->acc, l) {   /* collapsed objects: shift gives l */
 		t = find(s, l);
-		if (ro && N(s, t)->pts == PSET_EMPTY && sbm_test(&s->roset, l))
-			continue;
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
 	}
@@ -1390,6 +1388,7 @@ void pta_free(pta_solver *s)
 	sbm_free(&s->selfset);
 	sbm_free(&s->codeset);
 	sbm_free(&s->roset);
+	sbm_free(&s->roempty);
 	VEC_FREE(&s->targets);
 	VEC_FREE(&s->sortbuf);
 	free(s->mark);
@@ -1509,6 +1508,12 @@ void pta_addr(pta_solver *s, unsigned dst, unsigned loc)
 	assert(LOBJ(s, loc) != NIL);
 	TRACE(s, "A %u %u\n", dst, loc);
 	s->st.addr++;
+	if ((dst & LOC_BIT) && (s->linfo.items[dst & ~LOC_BIT].state & LS_READONLY)) {
+		pobj *o = &s->objs.items[LOBJ(s, dst)];   /* an initializer: it holds something now */
+		o->holds = 1;
+		for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field)
+			sbm_reset(&s->roempty, f);
+	}
 	add_loc(s, dst, canon(s, loc));
 }
 

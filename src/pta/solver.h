@@ -78,7 +78,8 @@ enum {
 	 * fields) and no store writes it, since writing a const object is
 	 * undefined and faults in practice. Stores through imprecise pointers
 	 * that reach string literals and const tables then add nothing there,
-	 * so loads from them read their initializers only. */
+	 * so loads from them read their initializers only. Its content comes
+	 * from pta_addr into its fields before pta_solve. */
 	PTA_OBJ_READONLY = 8u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };

@@ -481,21 +481,24 @@ static void code_holds_nothing(void **state)
 /* Read-only memory keeps what it was made with: a store through a pointer
  * that reaches it and a writable object writes the writable one only, also
  * once the read-only object has collapsed (its one location is skipped too);
- * loads still read it. */
+ * loads still read it, an empty field of it too (z: once the object
+ * collapses, that field is the location holding f). */
 static void readonly_keeps_initializer(void **state)
 {
 	(void)state;
 	pta_solver *s = pta_new(NULL, NULL);
 	unsigned ro = pta_object(s, 16, PTA_OBJ_READONLY), rw = pta_object(s, 16, 0);
 	unsigned f = pta_object(s, 1, PTA_OBJ_CODE), g = pta_object(s, 1, PTA_OBJ_CODE);
-	unsigned p = pta_node(s), v = pta_node(s), w = pta_node(s), i = pta_node(s), u = pta_node(s);
+	unsigned p = pta_node(s), v = pta_node(s), w = pta_node(s), i = pta_node(s), u = pta_node(s), z = pta_node(s);
 	pta_addr(s, pta_field(s, ro, 8), pta_field(s, f, 0));   /* initializer: ro+8 = &f */
 	pta_addr(s, p, pta_field(s, ro, 0));
 	pta_addr(s, p, pta_field(s, rw, 0));
 	pta_addr(s, v, pta_field(s, g, 0));
 	pta_store(s, p, v, 8);                 /* *(p + 8) = &g */
 	pta_load(s, w, p, 8);                  /* w = *(p + 8) */
+	pta_load(s, z, p, 0);                  /* z = *p: nothing yet */
 	pta_solve(s);
+	EXPECT_EMPTY(s, z);
 	EXPECT(s, pta_field(s, ro, 8), pta_field(s, f, 0));
 	EXPECT(s, pta_field(s, rw, 8), pta_field(s, g, 0));
 	EXPECT(s, w, pta_field(s, f, 0), pta_field(s, g, 0));
@@ -506,6 +509,7 @@ static void readonly_keeps_initializer(void **state)
 	assert_true(pta_object_collapsed(s, ro));
 	EXPECT(s, pta_field(s, ro, 0), pta_field(s, f, 0));
 	EXPECT(s, u, pta_field(s, f, 0), pta_field(s, g, 0));
+	EXPECT(s, z, pta_field(s, f, 0), pta_field(s, g, 0));
 	pta_free(s);
 }
 
