@@ -2,8 +2,10 @@
 # build-vs-opt.sh — the cost of `facet build` beside LLVM's own call graph on
 # the same module (issue 16's goals: CPU <= 3x opt's, peak memory <= 2.5x).
 #
-#   bench/build-vs-opt.sh [--runs N] [--facet PATH] [X.bc...]
-#       (default: every bench/work/bc/*.bc, N=3, facet = build/facet)
+#   bench/build-vs-opt.sh [--runs N] [--facet PATH] [--keep DIR] [X.bc...]
+#       (default: every bench/work/bc/*.bc, N=3, facet = build/facet;
+#       --keep: leave the last run's catalog as DIR/X.facet, e.g. to
+#       compare the edges of two builds)
 #
 # Per module, N alternating runs of
 #   opt-22 -passes=print-callgraph -disable-output X.bc
@@ -16,11 +18,13 @@ BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 FACET=$BENCH/../build/facet
 OPT=$(llvm-config-22 --bindir)/opt
 RUNS=3
+KEEP=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--runs) RUNS=$2; shift 2 ;;
 	--facet) FACET=$2; shift 2 ;;
-	-h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--keep) KEEP=$2; shift 2 ;;
+	-h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -48,7 +52,7 @@ for bc in "$@"; do
 		fi
 		awk '{ print $1 + $2 >"'"$tmp/fc"'.1"; print $3 / 1024 >"'"$tmp/fm"'.1" }' "$tmp/t"
 		cat "$tmp/fc.1" >>"$tmp/fc"; cat "$tmp/fm.1" >>"$tmp/fm"
-		rm -f "$tmp/x.facet"
+		if [ -n "$KEEP" ]; then mv -f "$tmp/x.facet" "$KEEP/$name.facet"; else rm -f "$tmp/x.facet"; fi
 	done
 	if [ $ok = 0 ]; then
 		printf '| %s | failed: %s |\n' "$name" "$(tail -1 "$tmp/err" 2>/dev/null)"
