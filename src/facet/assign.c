@@ -440,6 +440,47 @@ static void block_complete(adder *a)
 	VEC_FREE(&fns);
 }
 
+/* A form-1 store into a function-pointer field: a field copy, or what
+ * the stored value points to. */
+static void store_field(adder *a, unsigned i, const ir_stmt *st, unsigned field, const sbitmap *pts, fn_list *fns)
+{
+	if (copied_fields(a, st))
+		push_copy(a, i, field);
+	else
+		store_functions(a, i, field, pts, fns, NULL);
+}
+
+/* A store through a GEP by a choice between constants (-O2 writes
+ * `*(c ? &p->rejected : &p->failed) += 1` as `gep i8, p, phi(376, 384)`):
+ * the points-to analysis reads one constant GEP per choice, and so does
+ * this, a store into each chosen field (none when every choice is a data
+ * field) instead of one at an unknown offset into every function-pointer
+ * field of the struct. False, and nothing done, when the address is no
+ * such GEP or some choice does not resolve to a member. */
+static bool store_choices(adder *a, unsigned i, const ir_stmt *st, const sbitmap *pts, fn_list *fns)
+{
+	facet_ctx *x = a->x;
+	const ir_program *p = x->prog;
+	if (st->dst >= p->n_values || ir_index_n_defs(p, &x->ix, st->dst) != 1)
+		return false;
+	const ir_stmt *g = ir_index_def(p, &x->ix, st->dst, 0);
+	if (g->op != ST_GEP || !g->var_offset || !g->choices || g->choices[0] < 1)
+		return false;
+	uvec fields = {0};
+	bool ok = true;
+	for (int64_t c = 1; c <= g->choices[0] && ok; c++) {
+		key_result k = dispatch_key(x, g->src, g->choices[c] + st->offset);
+		unsigned field = field_of_key(x, &k);
+		ok = k.ok;
+		if (field != IR_NONE)
+			push_unique(&fields, field);
+	}
+	for (size_t j = 0; ok && j < fields.len; j++)
+		store_field(a, i, st, fields.items[j], pts, fns);
+	VEC_FREE(&fields);
+	return ok;
+}
+
 static void form1(adder *a)
 {
 	facet_ctx *x = a->x;
@@ -457,6 +498,8 @@ static void form1(adder *a)
 			continue;
 		}
 		store_block(a, i, st, pts, &fns);
+		if (store_choices(a, i, st, pts, &fns))
+			continue;
 		key_result k = dispatch_key(x, st->dst, st->offset);
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE && k.any_field) {
@@ -467,13 +510,8 @@ static void form1(adder *a)
 			store_any_field(a, k.record, pts, i, st, &fns);
 			continue;
 		}
-		if (field == IR_NONE)
-			continue;
-		if (copied_fields(a, st)) {
-			push_copy(a, i, field);
-			continue;
-		}
-		store_functions(a, i, field, pts, &fns, NULL);
+		if (field != IR_NONE)
+			store_field(a, i, st, field, pts, &fns);
 	}
 	VEC_FREE(&fns);
 	VEC_FREE(&flows);
