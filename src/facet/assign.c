@@ -440,6 +440,47 @@ static void block_complete(adder *a)
 	VEC_FREE(&fns);
 }
 
+/* A store of a function constant whose address no type explains
+ * (`((Command *) handle)->compile = compile_fn` through an opaque handle
+ * type: the cast leaves no trace in the IR). Dropping it would leave F
+ * short of a real write, and Prune-Store would refute the function (the
+ * premise π_proj fails). The address is a constant offset from a pointer:
+ * the function counts for every struct field at that offset that holds a
+ * function pointer some site dispatches through and whose signature
+ * fits, as a place that is not established. Not through an unknown offset
+ * or into a global (whose type is known: a table of data pointers). */
+static void store_unkeyed(adder *a, unsigned i, const ir_stmt *st)
+{
+	facet_ctx *x = a->x;
+	const ir_program *p = x->prog;
+	unsigned v = st->dst, fn = x->ix.stmt_function[i];
+	int64_t off = st->offset;
+	if (st->src >= p->n_values || !a->function_of_value[st->src])
+		return;
+	for (int guard = 0; guard < 16 && v < p->n_values && ir_index_n_defs(p, &x->ix, v) == 1; guard++) {
+		const ir_stmt *d = ir_index_def(p, &x->ix, v, 0);
+		if (d->op == ST_GEP && d->var_offset)
+			return;   /* an offset not known: no field to name */
+		if (d->op != ST_GEP && d->op != ST_COPY)
+			break;
+		off += d->op == ST_GEP ? d->offset : 0;
+		v = d->src;
+	}
+	for (unsigned g = 0; g < p->n_globals; g++)
+		if (p->globals[g]->value == v)
+			return;   /* a global's own type is known: an array of data pointers (void *table[]) */
+	facet_assign as = {.function = a->function_of_value[st->src] - 1, .form = FORM_STORE,
+	                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL, .constant = true};
+	if (st->loc)
+		as.loc = *st->loc;
+	for (size_t f = 0; f < x->fields.len; f++) {
+		const facet_field *fl = &x->fields.items[f];
+		if (fl->kind == FIELD_STRUCT && fl->function_pointer && !fl->array_bytes && (int64_t)fl->offset == off &&
+		    cast_sig_fits(x, as.function, fl->sig))   /* no signature-rejected place: the field is a guess */
+			add(a, (unsigned)f, &as);
+	}
+}
+
 /* A form-1 store into a function-pointer field: a field copy, or what
  * the stored value points to. */
 static void store_field(adder *a, unsigned i, const ir_stmt *st, unsigned field, const sbitmap *pts, fn_list *fns)
@@ -512,6 +553,8 @@ static void form1(adder *a)
 		}
 		if (field != IR_NONE)
 			store_field(a, i, st, field, pts, &fns);
+		else if (!k.ok)
+			store_unkeyed(a, i, st);
 	}
 	VEC_FREE(&fns);
 	VEC_FREE(&flows);
