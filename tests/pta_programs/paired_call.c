@@ -143,14 +143,14 @@ static void server_accept(struct server *s)
 static void on_client(void *ctx)
 {
 	OBSERVE_TARGET();
-	struct client *c = ctx;
+	struct client *c = (struct client *)ctx;
 	ICALL(c->input(c)); /* @r0: client_input */
 }
 
 static void on_server(void *ctx)
 {
 	OBSERVE_TARGET();
-	struct server *s = ctx;
+	struct server *s = (struct server *)ctx;
 	ICALL(s->accept(s)); /* @r0: server_accept */
 }
 
