@@ -31,7 +31,6 @@ NOT_CXX = {
     "collapsed_copy.c": "void *", "copies.c": "void *", "established.c": "void *",
     "jpeg.c": "void *", "modules.c": "void *", "register.c": "void *", "same_name.c": "void *",
     "vector_copy.c": "void *", "alloc_pool_blocks.c": "void *", "heap_member_array.c": "void *",
-    "paired_call.c": "void *",
     # C++ has no unprototyped function types: int (*)() takes no arguments there
     "unprototyped.c": "int (*)()", "unprototyped_table.c": "void (*)()",
     "variadic_prototype.c": "int (*)()",
