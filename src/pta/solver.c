@@ -1691,7 +1691,10 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 	out->distinct_sets = ps.live;
 	for (size_t i = 0; i < s->watches.len; i++)
 		out->reported_bytes += sbm_bytes(&s->watches.items[i].reported);
-	out->set_bytes = out->pts_bytes + out->delta_bytes + out->succ_bytes + out->reported_bytes;
+	out->locset_bytes = sbm_bytes(&s->stale) + sbm_bytes(&s->acc) + sbm_bytes(&s->rest) + sbm_bytes(&s->more) +
+	                    sbm_bytes(&s->selfset) + sbm_bytes(&s->codeset) + sbm_bytes(&s->roset) +
+	                    sbm_bytes(&s->roempty);
+	out->set_bytes = out->pts_bytes + out->delta_bytes + out->succ_bytes + out->reported_bytes + out->locset_bytes;
 	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
 	                  s->linfo.cap * sizeof(locinfo);
 	out->cx_bytes = s->cxs.cap * sizeof(pcx) + s->watches.cap * sizeof(pwatch);

@@ -190,9 +190,11 @@ typedef struct pta_stats {
 	unsigned cycle_searches;    /* cycle searches: lazy (from one node) and whole-graph */
 	unsigned pwc_geps;          /* geps found on positive-weight cycles (now gep_var) */
 	size_t   pts_entries;       /* Σ |pts| over representative nodes */
-	size_t   set_bytes;         /* heap bytes held by sets: the sum of the four below */
+	size_t   set_bytes;         /* heap bytes held by sets: the sum of the five below */
 	size_t   pts_bytes, delta_bytes, succ_bytes, reported_bytes; /* points-to sets (each distinct one once),
 	                               deltas (0: not stored), copy edges, watches' */
+	size_t   locset_bytes;      /* the solver's sets of locations by kind (collapsed fields, self-mapping,
+	                               code, read-only) and its scratch sets */
 	size_t   node_bytes;        /* the node records (variables, locations: allocated capacity) with their
 	                               union-find parents and location records */
 	size_t   cx_bytes;          /* complex constraints and watches (capacity) */

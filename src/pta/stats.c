@@ -192,9 +192,9 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	       st->solver.gep_var);
 	const pta_stats *m = &st->solver;
 	fprintf(out, "  memory (MiB):                nodes %.1f, points-to sets %.1f, deltas %.1f, copy edges %.1f, "
-	        "watches' sets %.1f, constraints %.1f, maps and objects %.1f; program model %.1f\n",
+	        "watches' sets %.1f, location sets %.1f, constraints %.1f, maps and objects %.1f; program model %.1f\n",
 	        mib(m->node_bytes), mib(m->pts_bytes), mib(m->delta_bytes), mib(m->succ_bytes), mib(m->reported_bytes),
-	        mib(m->cx_bytes), mib(m->map_bytes), mib(st->model_bytes));
+	        mib(m->locset_bytes), mib(m->cx_bytes), mib(m->map_bytes), mib(st->model_bytes));
 	fprintf(out, "  collapsed objects by cause:  ");
 	for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
 		fprintf(out, "%s%s %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
@@ -264,9 +264,9 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 			       st->widest_size[i], st->widest_collapsed[i]);
 		const pta_stats *m = &st->solver;
 		fprintf(out, "], \"pta_bytes\": {\"nodes\": %zu, \"pts\": %zu, \"delta\": %zu, \"succ\": %zu, "
-		        "\"watches\": %zu, \"constraints\": %zu, \"maps\": %zu, \"model\": %zu}", m->node_bytes,
-		        m->pts_bytes, m->delta_bytes, m->succ_bytes, m->reported_bytes, m->cx_bytes, m->map_bytes,
-		        st->model_bytes);
+		        "\"watches\": %zu, \"locsets\": %zu, \"constraints\": %zu, \"maps\": %zu, \"model\": %zu}",
+		        m->node_bytes, m->pts_bytes, m->delta_bytes, m->succ_bytes, m->reported_bytes, m->locset_bytes,
+		        m->cx_bytes, m->map_bytes, st->model_bytes);
 	}
 	if (key)
 		fprintf(out, ", \"%s\": %s", key, value ? value : "null");
