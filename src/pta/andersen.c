@@ -697,9 +697,6 @@ static void answer_sources(extractor *x, const ir_function *f, const unsigned *c
 	}
 }
 
-/* A defined function called at s: actuals to formals, return to result. An
- * allocation wrapper's result is instead what answer_sources gives: a fresh
- * object per call site for what it allocates. */
 /* ---- paired calls ---------------------------------------------------------------------- */
 
 /* A call whose callee and some arguments are read from one base
@@ -834,6 +831,10 @@ static void paired_target(extractor *x, const watch *w, const ir_function *f)
 	}
 }
 
+/* A defined function called at s: actuals to formals (a paired argument
+ * comes per base location instead, paired_target), return to result. An
+ * allocation wrapper's result is instead what answer_sources gives: a fresh
+ * object per call site for what it allocates. */
 static void bind_defined(extractor *x, const ir_site *s, const ir_function *f)
 {
 	unsigned n = s->n_args < f->n_args ? s->n_args : f->n_args;

@@ -377,8 +377,7 @@ static inline uint64_t elem_hash(const sbm_elem *e)
 
 /* The sum of the elements' hashes: no element waits for the one before it
  * (a chained hash costs a multiply's latency per word, and points-to sets
- * of thousands of elements are hashed every time they change). Elements
- * have distinct indices, so no two of one set are equal and cancel out. */
+ * of thousands of elements are hashed every time they change). */
 uint64_t sbm_hash(const sbitmap *s)
 {
 	uint64_t h = 0x84222325cbf29ce4ULL ^ s->len;
