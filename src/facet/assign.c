@@ -61,7 +61,6 @@ typedef struct adder {
 	intmap count;              /* (field, function) -> places recorded + 1, or INCOMPATIBLE */
 	intmap established;        /* (field, function) present once an established place is recorded */
 	sbitmap fn_locs;           /* the locations of function objects */
-	unsigned *function_of_value;   /* value id -> 1 + the function it is the address of, or 0 */
 	VEC(field_copy) copies;    /* stores of a value loaded from a field: resolved last */
 	uvec froms;                /* the copies' sources: field ids, then FROM_FUNCTION | function id */
 	uvec moved;                /* the memcpy copies' functions: id, or MOVED_LOOSE | id */
@@ -251,8 +250,8 @@ static bool value_parts(adder *a, unsigned v, value_sources *vs)
 	if (vs->seen.len >= SOURCE_CAP)
 		return false;
 	VEC_PUSH(&vs->seen, v);
-	if (a->function_of_value[v]) {
-		push_unique(&vs->functions, a->function_of_value[v] - 1);
+	if (x->ix.function_of_value[v]) {
+		push_unique(&vs->functions, x->ix.function_of_value[v]->id);
 		return true;
 	}
 	unsigned n = ir_index_n_defs(p, &x->ix, v);
@@ -352,7 +351,7 @@ static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap 
 			continue;   /* a copy adds no new function here: its places are not needed */
 		facet_assign as = {.function = f, .form = FORM_STORE, .established = established,
 		                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL,
-		                   .constant = st->src < p->n_values && a->function_of_value[st->src]};
+		                   .constant = st->src < p->n_values && x->ix.function_of_value[st->src]};
 		if (st->loc)
 			as.loc = *st->loc;
 		add(a, field, &as);
@@ -402,7 +401,7 @@ static void store_block(adder *a, unsigned i, const ir_stmt *st, const sbitmap *
 			for (size_t k = 0; k < fns->len; k++) {
 				facet_assign as = {.function = fns->items[k], .form = FORM_STORE, .established = established,
 				                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL,
-				                   .constant = st->src < x->prog->n_values && a->function_of_value[st->src]};
+				                   .constant = st->src < x->prog->n_values && x->ix.function_of_value[st->src]};
 				if (st->loc)
 					as.loc = *st->loc;
 				add(a, fields.items[j], &as);
@@ -455,7 +454,7 @@ static void store_unkeyed(adder *a, unsigned i, const ir_stmt *st)
 	const ir_program *p = x->prog;
 	unsigned v = st->dst, fn = x->ix.stmt_function[i];
 	int64_t off = st->offset;
-	if (st->src >= p->n_values || !a->function_of_value[st->src])
+	if (st->src >= p->n_values || !x->ix.function_of_value[st->src])
 		return;
 	for (int guard = 0; guard < 16 && v < p->n_values && ir_index_n_defs(p, &x->ix, v) == 1; guard++) {
 		const ir_stmt *d = ir_index_def(p, &x->ix, v, 0);
@@ -466,10 +465,9 @@ static void store_unkeyed(adder *a, unsigned i, const ir_stmt *st)
 		off += d->op == ST_GEP ? d->offset : 0;
 		v = d->src;
 	}
-	for (unsigned g = 0; g < p->n_globals; g++)
-		if (p->globals[g]->value == v)
-			return;   /* a global's own type is known: an array of data pointers (void *table[]) */
-	facet_assign as = {.function = a->function_of_value[st->src] - 1, .form = FORM_STORE,
+	if (v < p->n_values && x->ix.global_of_value[v])
+		return;   /* a global's own type is known: an array of data pointers (void *table[]) */
+	facet_assign as = {.function = x->ix.function_of_value[st->src]->id, .form = FORM_STORE,
 	                   .in_function = fn != IR_NONE ? p->functions[fn]->name : NULL, .constant = true};
 	if (st->loc)
 		as.loc = *st->loc;
@@ -1061,10 +1059,6 @@ void assign_fields(facet_ctx *x)
 	intmap_init(&a.count);
 	intmap_init(&a.established);
 	const ir_program *p = x->prog;
-	a.function_of_value = xcalloc(p->n_values + 1, sizeof *a.function_of_value);
-	for (unsigned f = 0; f < p->n_functions; f++)
-		if (p->functions[f]->value < p->n_values)
-			a.function_of_value[p->functions[f]->value] = f + 1;
 	for (unsigned o = 0; o < x->pta->n_objects; o++)
 		if (x->pta->objects[o].kind == OBJ_FUNCTION)
 			sbm_set(&a.fn_locs, pta_canon(x->pta->solver, pta_field(x->pta->solver, o, 0)));
@@ -1076,7 +1070,6 @@ void assign_fields(facet_ctx *x)
 		block_complete(&a);
 	}
 	finish(&a);
-	free(a.function_of_value);
 	intmap_free(&a.count);
 	intmap_free(&a.established);
 	sbm_free(&a.fn_locs);
