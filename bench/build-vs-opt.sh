@@ -30,6 +30,9 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || set -- "$BENCH"/work/bc/*.bc
 [ -f "$1" ] || { echo "build-vs-opt.sh: no .bc files (run bench/corpus.sh first)" >&2; exit 1; }
+if [ -n "$KEEP" ] && ! mkdir -p "$KEEP"; then
+	echo "build-vs-opt.sh: cannot create --keep directory $KEEP" >&2; exit 1
+fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -52,7 +55,7 @@ for bc in "$@"; do
 		fi
 		awk '{ print $1 + $2 >"'"$tmp/fc"'.1"; print $3 / 1024 >"'"$tmp/fm"'.1" }' "$tmp/t"
 		cat "$tmp/fc.1" >>"$tmp/fc"; cat "$tmp/fm.1" >>"$tmp/fm"
-		if [ -n "$KEEP" ]; then mv -f "$tmp/x.facet" "$KEEP/$name.facet"; else rm -f "$tmp/x.facet"; fi
+		if [ -n "$KEEP" ]; then mv -f "$tmp/x.facet" "$KEEP/$name.facet" || status=1; else rm -f "$tmp/x.facet"; fi
 	done
 	if [ $ok = 0 ]; then
 		printf '| %s | failed: %s |\n' "$name" "$(tail -1 "$tmp/err" 2>/dev/null)"
