@@ -4,7 +4,7 @@
 #
 #   bench/build-vs-opt.sh [--runs N] [--facet PATH] [--keep DIR] [X.bc...]
 #       (default: every bench/work/bc/*.bc, N=3, facet = build/facet;
-#       --keep: leave the last run's catalog as DIR/X.facet, e.g. to
+#       --keep: leave the last run's catalog as DIR/X.facet (DIR is made), to
 #       compare the edges of two builds)
 #
 # Per module, N alternating runs of
