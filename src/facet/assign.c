@@ -44,12 +44,21 @@ typedef VEC(uint64_t) slot_list;
 typedef struct field_copy {
 	unsigned stmt, field, first, n_from;
 	unsigned site, moved_first, n_moved;
+	unsigned exact_first, n_exact;   /* a store's: what its loads' objects hold there (held_exactly) */
 } field_copy;
+
+/* How much of what a copy may move it moves: only what its source fields'
+ * F has and the functions it names (COPY_FILTERED); when some source field
+ * has nothing written into it, also what the source objects hold at the
+ * copied place where points-to knows it (COPY_UNWRITTEN); everything the
+ * value points to (COPY_ALL: the solution did not settle). */
+typedef enum copy_mode { COPY_FILTERED, COPY_UNWRITTEN, COPY_ALL } copy_mode;
 
 /* Where a stored value comes from, when every part of it is a load of a
  * function-pointer field or a function constant (value_parts). */
 typedef struct value_sources {
 	uvec fields, functions, seen;
+	uvec loads;                /* the defining loads (statement indices) */
 } value_sources;
 
 typedef struct adder {
@@ -64,6 +73,10 @@ typedef struct adder {
 	VEC(field_copy) copies;    /* stores of a value loaded from a field: resolved last */
 	uvec froms;                /* the copies' sources: field ids, then FROM_FUNCTION | function id */
 	uvec moved;                /* the memcpy copies' functions: id, or MOVED_LOOSE | id */
+	uvec exact;                /* the store copies' functions held exactly (field_copy.exact_first) */
+	VEC(facet_assign) empty;   /* the first write bringing no function into a field (facet_field.empty_write) */
+	uvec empty_field;          /* per entry of empty: its field */
+	uvec has_empty;            /* by field id: 1 once empty holds its write */
 	value_sources vs;          /* scratch of copied_fields */
 	VEC(unsigned) n_in_F;      /* by field id: |F| so far */
 } adder;
@@ -118,6 +131,38 @@ static bool in_F(adder *a, unsigned field, unsigned function)
 	return n >= 2 && n != INCOMPATIBLE;
 }
 
+/* A write into `field` that the program makes (whatever it brings): the
+ * first one is kept, for Prune-Store to trust an empty F (facet.h). Not
+ * for arrays of function pointers (an element's F is shared with the whole
+ * array's at the end) nor untyped blocks (what a block holds by no keyed
+ * store goes to each of its keys). */
+static void note_write(adder *a, unsigned field, const facet_assign *as)
+{
+	const facet_field *fl = field != IR_NONE ? &a->x->fields.items[field] : NULL;
+	if (!fl || !fl->function_pointer || fl->array_bytes || fl->untyped)
+		return;
+	while (a->has_empty.len <= field)
+		VEC_PUSH(&a->has_empty, 0u);
+	if (a->has_empty.items[field])
+		return;
+	a->has_empty.items[field] = 1;
+	facet_assign w = *as;
+	w.function = IR_NONE;
+	VEC_PUSH(&a->empty, w);
+	VEC_PUSH(&a->empty_field, field);
+}
+
+/* Store i (statement st) as a place, its function left for the caller. */
+static facet_assign store_place(const facet_ctx *x, unsigned i, const ir_stmt *st, assign_form form)
+{
+	unsigned fn = x->ix.stmt_function[i];
+	facet_assign as = {.function = IR_NONE, .form = form,
+	                   .in_function = fn != IR_NONE ? x->prog->functions[fn]->name : NULL};
+	if (st->loc)
+		as.loc = *st->loc;
+	return as;
+}
+
 /* The field a write goes to, when it is one Algorithm 1 fills: a key typed
  * as a function pointer (or a union holding one). Other keys get no entry,
  * so stores into data fields do not grow the table. */
@@ -159,6 +204,40 @@ static void functions_in(adder *a, const sbitmap *pts, fn_list *out)
 
 /* ---- form 0 ---------------------------------------------------------------------- */
 
+static void fp_slots(facet_ctx *x, di_type *t, uint64_t base, slot_list *out, int depth);
+
+/* A method table's initializer writes every function-pointer slot it has,
+ * the ones it leaves NULL too (`{.close = net_close, .free_ctx = NULL}`):
+ * those are writes bringing no function. Only a whole global (not a piece
+ * the optimiser split) that names some function: a table of data, or one
+ * the program fills at run time, says nothing of its fields. */
+static void form0_null_slots(adder *a, ir_global *gl)
+{
+	if (gl->var_fragment || gl->var_offset_bits || !gl->defined)
+		return;
+	intmap named;
+	intmap_init(&named);
+	bool functions = false;
+	for (unsigned i = 0; i < gl->n_slots; i++) {
+		intmap_put(&named, gl->slots[i].offset, 1);
+		functions |= gl->slots[i].kind == SLOT_FUNCTION;
+	}
+	slot_list slots = {0};
+	if (functions)
+		fp_slots(a->x, gl->var->type, 0, &slots, 0);
+	facet_assign as = {.function = IR_NONE, .form = FORM_INIT, .global = gl->name, .loc = gl->var->loc,
+	                   .constant = true, .established = true};
+	for (size_t s = 0; s < slots.len; s++) {
+		if (intmap_get(&named, slots.items[s], NULL))
+			continue;
+		key_result k = dispatch_key_in(a->x, gl->var->type, (int64_t)slots.items[s], gl);
+		as.slot = slots.items[s];
+		note_write(a, facet_field_find(a->x, &k), &as);
+	}
+	VEC_FREE(&slots);
+	intmap_free(&named);
+}
+
 static void form0(adder *a)
 {
 	const ir_program *p = a->x->prog;
@@ -180,12 +259,12 @@ static void form0(adder *a)
 			                   .slot = sl->offset, .loc = gl->var->loc, .constant = true, .established = true};
 			add(a, field, &as);
 		}
+		if (gl->n_slots)
+			form0_null_slots(a, gl);
 	}
 }
 
 /* ---- form 1 ---------------------------------------------------------------------- */
-
-static void fp_slots(facet_ctx *x, di_type *t, uint64_t base, slot_list *out, int depth);
 
 static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsigned i, const ir_stmt *st,
                             fn_list *fns)
@@ -213,12 +292,18 @@ static void store_any_field(adder *a, di_type *record, const sbitmap *pts, unsig
 	VEC_FREE(&slots);
 }
 
-static void push_unique(uvec *v, unsigned item)
+/* item onto v unless v[first ..] holds it. */
+static void push_after(uvec *v, size_t first, unsigned item)
 {
-	for (size_t i = 0; i < v->len; i++)
+	for (size_t i = first; i < v->len; i++)
 		if (v->items[i] == item)
 			return;
 	VEC_PUSH(v, item);
+}
+
+static void push_unique(uvec *v, unsigned item)
+{
+	push_after(v, 0, item);
 }
 
 /* A defining load of a stored value: the function-pointer field it reads,
@@ -231,6 +316,7 @@ static bool source_load(facet_ctx *x, const ir_stmt *d, value_sources *vs)
 	if (f == IR_NONE || !x->fields.items[f].function_pointer || x->fields.items[f].array_bytes)
 		return false;
 	push_unique(&vs->fields, f);
+	VEC_PUSH(&vs->loads, (unsigned)(d - x->prog->stmts));
 	return true;
 }
 
@@ -291,31 +377,79 @@ static bool copied_fields(adder *a, const ir_stmt *st)
 	VEC_CLEAR(&vs->fields);
 	VEC_CLEAR(&vs->functions);
 	VEC_CLEAR(&vs->seen);
+	VEC_CLEAR(&vs->loads);
 	const ir_stmt *d = lane_load(a->x, st->src, st->offset);
 	bool ok = d ? source_load(a->x, d, vs) : value_parts(a, st->src, vs);
 	return ok && vs->fields.len > 0;
 }
 
+static const sbitmap *content(const pta_result *pta, unsigned obj, int64_t off);
+static const ir_global *constant_global(const facet_ctx *x, unsigned obj);
+
+/* What the objects field load d reads from hold at the loaded place, as
+ * far as points-to knows it (into a->exact): an object that is not
+ * collapsed, its field there; a collapsed constant global, every function
+ * of its initializer (C gives no way to write it). A collapsed object's
+ * one location holds what every field of it holds, which is not what this
+ * field was written: nothing of it, by the premise π_proj that every write
+ * into the source field is seen (Prune-Store's, on which the copy's
+ * destination is refuted). */
+static void held_exactly(adder *a, const ir_stmt *d, size_t first, fn_list *fns)
+{
+	pta_solver *sv = a->x->pta->solver;
+	const sbitmap *base = pta_value_pts(a->x->pta, d->src);
+	sbitmap held = {0};
+	unsigned loc;
+	if (base)
+		SBM_FOREACH(base, loc) {
+			unsigned obj = pta_loc_object(sv, loc);
+			const ir_global *g = constant_global(a->x, obj);
+			if (!pta_object_collapsed(sv, obj)) {
+				const sbitmap *c = content(a->x->pta, obj, pta_loc_offset(sv, loc) + d->offset);
+				if (c && sbm_intersects(c, &a->fn_locs))
+					sbm_union(&held, c);
+			}
+			for (unsigned i = 0; g && pta_object_collapsed(sv, obj) && i < g->n_slots; i++)
+				if (g->slots[i].kind == SLOT_FUNCTION && g->slots[i].function)
+					push_after(&a->exact, first, g->slots[i].function->id);
+		}
+	functions_in(a, &held, fns);
+	for (size_t j = 0; j < fns->len; j++)
+		push_after(&a->exact, first, fns->items[j]);
+	sbm_free(&held);
+}
+
 /* Store i into `field` is a copy of a->vs: resolved with the others. */
 static void push_copy(adder *a, unsigned i, unsigned field)
 {
-	field_copy c = {i, field, (unsigned)a->froms.len, 0, IR_NONE, 0, 0};
+	field_copy c = {i, field, (unsigned)a->froms.len, 0, IR_NONE, 0, 0, (unsigned)a->exact.len, 0};
 	for (size_t j = 0; j < a->vs.fields.len; j++)
 		VEC_PUSH(&a->froms, a->vs.fields.items[j]);
 	for (size_t j = 0; j < a->vs.functions.len; j++)
 		VEC_PUSH(&a->froms, FROM_FUNCTION | a->vs.functions.items[j]);
 	c.n_from = (unsigned)(a->froms.len - c.first);
+	fn_list fns = {0};
+	for (size_t j = 0; j < a->vs.loads.len; j++)
+		held_exactly(a, &a->x->prog->stmts[a->vs.loads.items[j]], c.exact_first, &fns);
+	VEC_FREE(&fns);
+	c.n_exact = (unsigned)(a->exact.len - c.exact_first);
 	VEC_PUSH(&a->copies, c);
 }
 
-/* f may be what copy c moves: in F of one of its fields, or one it names. */
-static bool copy_admits(adder *a, const field_copy *c, unsigned f)
+/* f may be what copy c moves: in F of one of its fields, or one it names;
+ * under COPY_UNWRITTEN also one its source objects hold exactly there. */
+static bool copy_admits(adder *a, const field_copy *c, unsigned f, copy_mode mode)
 {
+	if (mode == COPY_ALL)
+		return true;
 	for (unsigned j = c->first; j < c->first + c->n_from; j++) {
 		unsigned from = a->froms.items[j];
 		if ((from & FROM_FUNCTION) ? (from & ~FROM_FUNCTION) == f : in_F(a, from, f))
 			return true;
 	}
+	for (unsigned j = c->exact_first; mode == COPY_UNWRITTEN && j < c->exact_first + c->n_exact; j++)
+		if (a->exact.items[j] == f)
+			return true;
 	return false;
 }
 
@@ -331,9 +465,9 @@ static bool copy_unwritten(const adder *a, const field_copy *c)
 }
 
 /* A form-1 store's functions into `field`: those in pts, only those copy
- * c admits when c is given. True when F(field) grew. */
+ * c admits under `mode` when c is given. True when F(field) grew. */
 static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap *pts, fn_list *fns,
-                            const field_copy *c)
+                            const field_copy *c, copy_mode mode)
 {
 	facet_ctx *x = a->x;
 	const ir_program *p = x->prog;
@@ -344,7 +478,7 @@ static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap 
 	bool established = fns->len && facet_value_origin(x, st->src) != ORIGIN_DATA;
 	for (size_t j = 0; j < fns->len; j++) {
 		unsigned f = fns->items[j];
-		if (c && !copy_admits(a, c, f))
+		if (c && !copy_admits(a, c, f, mode))
 			continue;
 		bool had = in_F(a, field, f);
 		if (had && c)
@@ -360,13 +494,32 @@ static bool store_functions(adder *a, unsigned i, unsigned field, const sbitmap 
 	return grew;
 }
 
+/* A store of a value that holds no function into a field some site
+ * dispatches through (`c->free_priv = opts->free_priv` from options no
+ * caller fills in, a parameter of an API only code outside the program
+ * calls): a write the field has (note_write). Fields no site reads are not
+ * looked up, nor made. */
+static void store_nothing(adder *a, unsigned i, const ir_stmt *st)
+{
+	facet_ctx *x = a->x;
+	if (!a->x->fields.len || st->src >= x->prog->n_values)
+		return;
+	key_result k = dispatch_key(x, st->dst, st->offset);
+	if (!k.ok)
+		return;
+	facet_assign as = store_place(x, i, st, FORM_STORE);
+	note_write(a, facet_field_find(x, &k), &as);
+}
+
 /* A store of a va_arg read (varargs.c): every function passed through the
  * `...` it reads, where the store's key is a function-pointer field. */
 static void store_va_arg(adder *a, unsigned i, const ir_stmt *st, va_flow_list *flows)
 {
 	facet_ctx *x = a->x;
-	if (!varargs_reaching(x, st->src, flows))
+	if (!varargs_reaching(x, st->src, flows)) {
+		store_nothing(a, i, st);
 		return;
+	}
 	key_result k = dispatch_key(x, st->dst, st->offset);
 	unsigned field = field_of_key(x, &k);
 	if (field == IR_NONE)
@@ -483,10 +636,12 @@ static void store_unkeyed(adder *a, unsigned i, const ir_stmt *st)
  * the stored value points to. */
 static void store_field(adder *a, unsigned i, const ir_stmt *st, unsigned field, const sbitmap *pts, fn_list *fns)
 {
+	facet_assign as = store_place(a->x, i, st, FORM_STORE);
+	note_write(a, field, &as);
 	if (copied_fields(a, st))
 		push_copy(a, i, field);
 	else
-		store_functions(a, i, field, pts, fns, NULL);
+		store_functions(a, i, field, pts, fns, NULL, COPY_ALL);
 }
 
 /* A store through a GEP by a choice between constants (-O2 writes
@@ -562,15 +717,20 @@ static void form1(adder *a)
  * else those it admits. A function moved out of a collapsed object was
  * one of many the object's one location holds: it counts for F, but the
  * copy does not establish it in this field (form 2). */
-static bool memcpy_functions(adder *a, const field_copy *c, bool whole)
+static bool memcpy_functions(adder *a, const field_copy *c, copy_mode mode)
 {
 	const ir_program *p = a->x->prog;
 	const ir_site *s = &p->sites[c->site];
 	bool grew = false;
 	for (unsigned j = c->moved_first; j < c->moved_first + c->n_moved; j++) {
 		unsigned f = a->moved.items[j] & ~MOVED_LOOSE;
-		bool had = in_F(a, c->field, f);
-		if (!whole && (had || !copy_admits(a, c, f)))
+		bool had = in_F(a, c->field, f), loose = a->moved.items[j] & MOVED_LOOSE;
+		/* A source field nothing writes: what an object points-to knows
+		 * exactly moves, a collapsed one's location nothing (held_exactly). */
+		bool admitted = copy_admits(a, c, f, COPY_FILTERED) || mode == COPY_ALL || (mode == COPY_UNWRITTEN && !loose);
+		if (mode != COPY_ALL && had)
+			continue;
+		if (!admitted)
 			continue;
 		facet_assign as = {.function = f, .form = FORM_COPY, .loc = s->loc,
 		                   .established = !(a->moved.items[j] & MOVED_LOOSE), .in_function = s->caller->name};
@@ -580,29 +740,28 @@ static bool memcpy_functions(adder *a, const field_copy *c, bool whole)
 	return grew;
 }
 
-static bool apply_copy(adder *a, const field_copy *c, bool whole, fn_list *fns)
+static bool apply_copy(adder *a, const field_copy *c, copy_mode mode, fn_list *fns)
 {
 	if (c->site != IR_NONE)
-		return memcpy_functions(a, c, whole);
+		return memcpy_functions(a, c, mode);
 	const sbitmap *pts = pta_value_pts(a->x->pta, a->x->prog->stmts[c->stmt].src);
-	return store_functions(a, c->stmt, c->field, pts, fns, whole ? NULL : c);
+	return store_functions(a, c->stmt, c->field, pts, fns, mode == COPY_ALL ? NULL : c, mode);
 }
 
-/* One round over the copies not yet taken whole (whole[c]): those whose
- * fields something wrote, filtered; the others are deferred. */
+/* One round over the copies: those whose fields something wrote,
+ * filtered; those taken whole (whole[c]) again as such (what their
+ * written fields hold may have grown); the others are deferred. */
 static bool copy_round(adder *a, fn_list *fns, const bool *whole, bool *deferred)
 {
 	bool changed = false;
 	*deferred = false;
 	for (size_t c = 0; c < a->copies.len; c++) {
 		const field_copy *fc = &a->copies.items[c];
-		if (whole[c])
-			continue;
-		if (copy_unwritten(a, fc)) {
+		if (!whole[c] && copy_unwritten(a, fc)) {
 			*deferred = true;
 			continue;
 		}
-		changed |= apply_copy(a, fc, false, fns);
+		changed |= apply_copy(a, fc, whole[c] ? COPY_UNWRITTEN : COPY_FILTERED, fns);
 	}
 	return changed;
 }
@@ -632,7 +791,7 @@ static void take_whole(adder *a, fn_list *fns, bool *whole, bool all)
 	}
 	for (size_t c = 0; c < n; c++)
 		if (!whole[c] && copy_unwritten(a, &a->copies.items[c]) && (root[c] || !any)) {
-			apply_copy(a, &a->copies.items[c], true, fns);
+			apply_copy(a, &a->copies.items[c], COPY_UNWRITTEN, fns);
 			whole[c] = true;
 		}
 	free(pending);
@@ -648,11 +807,15 @@ static void take_whole(adder *a, fn_list *fns, bool *whole, bool all)
  * such copies. The points-to set of the loaded value is all a collapsed
  * object holds (expat's parser, where every handler met); F(from) is what
  * stores put into the field, the premise π_proj every refutation already
- * rests on, and like Prune-Store only a non-empty F is trusted: a field
- * nothing writes that is read to be copied was written as another type
- * (xz's lzma_filter_coder read through the lzma_filter_encoder table), so
- * such a copy brings its whole points-to set. So do the copies of a
- * solution still changing after COPY_ROUNDS rounds (as without this
+ * rests on. A field nothing writes that is read to be copied may have been
+ * written as another type (xz's lzma_filter_coder read through the
+ * lzma_filter_encoder table): such a copy also brings what its source
+ * objects hold there where points-to knows it (held_exactly: an object
+ * that is not collapsed, a constant table), but not a collapsed object's
+ * one location, which holds what every field of it holds (π_proj on the
+ * source field: redis's `c->free_privdata = options->free_privdata` out
+ * of one collapsed heap). The copies of a solution still changing after
+ * COPY_ROUNDS rounds bring their whole points-to set (as without this
  * step). */
 static void resolve_copies(adder *a)
 {
@@ -664,7 +827,7 @@ static void resolve_copies(adder *a)
 			changed = copy_round(a, &fns, whole, &deferred);
 		if (changed) {   /* not converged: everything in whole */
 			for (size_t c = 0; c < a->copies.len; c++)
-				apply_copy(a, &a->copies.items[c], true, &fns);
+				apply_copy(a, &a->copies.items[c], COPY_ALL, &fns);
 			break;
 		}
 		if (!deferred)
@@ -852,7 +1015,7 @@ static void defer_memcpy(adder *a, const ir_site *s, unsigned field, unsigned fr
                          const sbitmap *loose, fn_list *fns)
 {
 	field_copy c = {IR_NONE, field, (unsigned)a->froms.len, 1, (unsigned)(s - a->x->prog->sites),
-	                (unsigned)a->moved.len, 0};
+	                (unsigned)a->moved.len, 0, 0, 0};
 	VEC_PUSH(&a->froms, from);
 	functions_in(a, exact, fns);
 	for (size_t j = 0; j < fns->len; j++)
@@ -894,6 +1057,8 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 		unsigned field = field_of_key(x, &k);
 		if (field == IR_NONE)
 			continue;
+		facet_assign place = {.function = IR_NONE, .form = FORM_COPY, .loc = s->loc, .in_function = s->caller->name};
+		note_write(a, field, &place);
 		/* ∪ over the source's locations of what each holds at field m', then its functions once. */
 		sbm_clear(&exact);
 		sbm_clear(&loose);
@@ -1051,6 +1216,9 @@ static void finish(adder *a)
 		fl->n_F = unique(fl->F, fl->n_F);
 		fl->n_init = unique(fl->init, fl->n_init);
 	}
+	for (size_t i = 0; i < a->empty.len; i++)
+		x->fields.items[a->empty_field.items[i]].empty_write = arena_memdup(x->arena, &a->empty.items[i],
+		                                                                    sizeof a->empty.items[i]);
 }
 
 void assign_fields(facet_ctx *x)
@@ -1080,6 +1248,11 @@ void assign_fields(facet_ctx *x)
 	VEC_FREE(&a.copies);
 	VEC_FREE(&a.froms);
 	VEC_FREE(&a.moved);
+	VEC_FREE(&a.exact);
+	VEC_FREE(&a.empty);
+	VEC_FREE(&a.empty_field);
+	VEC_FREE(&a.has_empty);
+	VEC_FREE(&a.vs.loads);
 	VEC_FREE(&a.vs.fields);
 	VEC_FREE(&a.vs.functions);
 	VEC_FREE(&a.vs.seen);

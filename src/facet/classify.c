@@ -5,7 +5,9 @@
  * proposed — an add for every f in F(S.m), a prune for every f in R0(c) that
  * a refutation excludes — and classified by the rules of Figure 4, the
  * refutations first, the first rule that applies deciding:
- *   Prune-Store / Add-Unstored   F(S.m) ≠ ∅ ∧ f ∉ F(S.m)       premise π_proj
+ *   Prune-Store / Add-Unstored   F(S.m) ≠ ∅ ∧ f ∉ F(S.m), or    premise π_proj
+ *                                F(S.m) = ∅ where the program
+ *                                writes S.m (with no function)
  *   Prune-Sig   / Add-Sig        sig(f) ≁ sig(S.m)              premise π_sig
  *   Keep-Cast   / Add-Cast       sig(f) ≁ sig(S.m), but f's      premise π_cast
  *                                address is cast to a type that
@@ -167,13 +169,20 @@ static void classify(facet_ctx *x, const facet_site *fs, unsigned f, fact_kind k
 		return;
 	const ir_function *fn = x->prog->functions[f];
 	char a[256], b[256];
-	/* Refutations first (§3.3.2). */
-	if (fl->n_F > 0 && !contains(fl->F, fl->n_F, f)) {
+	/* Refutations first (§3.3.2). An empty F is trusted where the program
+	 * is seen to write the field (facet.h: empty_write); a field no write
+	 * reaches may be written as another type or outside the program. */
+	if ((fl->n_F > 0 || fl->empty_write) && !contains(fl->F, fl->n_F, f)) {
 		d->rule = kind == FACT_PRUNE ? RULE_PRUNE_STORE : RULE_ADD_UNSTORED;
 		d->premise = PREMISE_PROJ;
 		d->outcome = kind == FACT_PRUNE ? OUTCOME_SUPPORTED : OUTCOME_REJECTED;
-		d->evidence = arena_printf(x->arena, "F(%s) holds %u function%s and not %s", facet_field_shown(fl),
-		                           fl->n_F, fl->n_F == 1 ? "" : "s", ir_function_label(fn));
+		if (fl->n_F > 0)
+			d->evidence = arena_printf(x->arena, "F(%s) holds %u function%s and not %s", facet_field_shown(fl),
+			                           fl->n_F, fl->n_F == 1 ? "" : "s", ir_function_label(fn));
+		else
+			d->evidence = arena_printf(x->arena, "F(%s) is empty: the program writes it with no function "
+			                           "(%s) and not %s", facet_field_shown(fl),
+			                           place_text(x, fl->empty_write), ir_function_label(fn));
 		return;
 	}
 	if (kind == FACT_ADD && reject_by_ir_type(x, fs, f, d))

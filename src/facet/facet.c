@@ -48,17 +48,35 @@ di_type *facet_union_sig(facet_ctx *x, di_type *u, bool *has_fp)
 	return agree ? sig : NULL;
 }
 
+/* The key's text: in buf when it fits (a lookup makes no copy), else in the arena. */
+static const char *field_key(facet_ctx *x, const key_result *k, char *buf, size_t n)
+{
+	if (k->kind != FIELD_STRUCT)
+		return k->record_name;
+	const char *arr = k->whole_array ? "[]" : "";
+	unsigned long long off = (unsigned long long)k->offset;
+	if ((size_t)snprintf(buf, n, "%s@%llu%s", k->record_name, off, arr) < n)
+		return buf;
+	return arena_printf(x->arena, "%s@%llu%s", k->record_name, off, arr);
+}
+
+unsigned facet_field_find(facet_ctx *x, const key_result *k)
+{
+	char buf[512];
+	uintptr_t hit = k->ok ? (uintptr_t)strmap_get(&x->field_by_key, field_key(x, k, buf, sizeof buf)) : 0;
+	return hit ? (unsigned)hit - 1 : IR_NONE;
+}
+
 unsigned facet_field_for(facet_ctx *x, const key_result *k)
 {
 	if (!k->ok)
 		return IR_NONE;
-	const char *key = k->kind == FIELD_STRUCT
-	                      ? arena_printf(x->arena, "%s@%llu%s", k->record_name, (unsigned long long)k->offset,
-	                                     k->whole_array ? "[]" : "")
-	                      : k->record_name;
-	uintptr_t hit = (uintptr_t)strmap_get(&x->field_by_key, key);
-	if (hit)
-		return (unsigned)hit - 1;
+	unsigned hit = facet_field_find(x, k);
+	if (hit != IR_NONE)
+		return hit;
+	char buf[512];
+	const char *key = field_key(x, k, buf, sizeof buf);
+	key = key == buf ? arena_strdup(x->arena, buf) : key;
 	facet_field fl = {0};
 	fl.id = (unsigned)x->fields.len;
 	fl.kind = k->kind;
@@ -77,7 +95,6 @@ unsigned facet_field_for(facet_ctx *x, const key_result *k)
 		fl.sig = sig_of_pointer(k->member_type);
 		fl.function_pointer = fl.sig != NULL || k->untyped;
 	}
-	char buf[512];
 	fl.sig_text = fl.sig ? arena_strdup(x->arena, sig_text(fl.sig, buf, sizeof buf)) : "?";
 	VEC_PUSH(&x->fields, fl);
 	strmap_put(&x->field_by_key, key, (void *)(uintptr_t)(fl.id + 1));

@@ -106,6 +106,13 @@ typedef struct facet_field {
 	facet_assign *rejected;
 	unsigned n_rejected;
 	unsigned n_sites;          /* indirect sites dispatching through it */
+	/* A write the program makes into the field that brings no function (a
+	 * store of a value that holds none, a field copy that moved none, a
+	 * NULL slot of a method table's initializer; function IR_NONE): with
+	 * F empty, Prune-Store trusts F (classify.c), as it does a non-empty
+	 * one. NULL when no write was seen: the field may be written as
+	 * another type or by code outside the program. */
+	const facet_assign *empty_write;
 } facet_field;
 
 /* The key as people read it: a struct field's key is made of debug-info

@@ -99,6 +99,8 @@ void dispatch_sites(facet_ctx *x);
  * says whether it holds any). */
 di_type *facet_union_sig(facet_ctx *x, di_type *u, bool *has_fp);
 unsigned facet_field_for(facet_ctx *x, const key_result *k);
+/* The field for a key when one exists already (a site or a write made it), else IR_NONE. */
+unsigned facet_field_find(facet_ctx *x, const key_result *k);
 
 /* origin.c: where a stored value comes from, as the program declares it. */
 typedef enum value_origin {
