@@ -97,6 +97,7 @@ typedef struct extractor {
 	VEC(paired) pairs;
 	VEC(paired_loc) pair_locs;
 	unsigned *pair_of;            /* per site: its paired record, PTA_NONE when none (NULL: none yet) */
+	uint8_t *read;                /* per value: an address something may read or write through (find_read) */
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -1066,6 +1067,101 @@ static void find_var_geps(extractor *x)
 	}
 }
 
+/* ---- addresses nothing reads through ------------------------------------------------ */
+
+/* How call s uses its argument i: 0 not at all (a library function whose
+ * model names no effect on it: memset, strlen, free, printf), 1 only as the
+ * call's result (an ALIAS effect: memset returns its first argument), 2 in a
+ * way the analysis follows (a defined or unmodelled callee, an indirect
+ * call, a model that copies, stores, keeps or calls back through it). */
+static int arg_use(const extractor *x, const ir_site *s, unsigned i)
+{
+	const ir_function *g = s->kind == SITE_DIRECT ? s->callee : NULL;
+	if (!g || g->defined || x->prog->module_asm.trampolines || (g->intrinsic && !strncmp(g->name, "llvm.va_", 8)))
+		return 2;
+	const lib_model *m = lib_model_find(g->name);
+	if (!m)
+		return 2;
+	int use = 0;
+	for (unsigned e = 0; e < m->n_effects; e++) {
+		const lib_effect *ef = &m->effects[e];
+		bool named = ef->a == (int)i || ef->b == (int)i;
+		for (unsigned k = 0; ef->kind == LIB_CALLBACK && k < LIB_MAX_CB_ARGS; k++)
+			named |= ef->cb_args[k] == (int)i;
+		if (named)
+			use = ef->kind == LIB_ALIAS && ef->b == (int)i && use < 2 ? 1 : 2;
+	}
+	return use;
+}
+
+typedef VEC(unsigned) value_list;
+
+static void mark_read(extractor *x, value_list *work, unsigned v)
+{
+	if (v != IR_NONE && !x->read[v]) {
+		x->read[v] = 1;
+		VEC_PUSH(work, v);
+	}
+}
+
+/* Which values are addresses something may read or write through: loaded
+ * from, stored to or stored, returned, passed where the analysis follows
+ * them (arg_use), or copied or offset into such a value. The rest are
+ * compared, hashed, freed, zeroed (`memset((char *)p + used, 0, n - used)`)
+ * and nothing else: no constraint reads them, so a gep that makes one needs
+ * none, and its variable offset collapses nothing. */
+static void find_read(extractor *x)
+{
+	const ir_program *p = x->prog;
+	if (!x->have_ix) {
+		ir_index_build(p, &x->ix);
+		x->have_ix = true;
+	}
+	x->read = xcalloc(p->n_values ? p->n_values : 1, 1);
+	value_list work = {0};
+	value_list alias = {0};   /* pairs: a call's result, then an argument it returns */
+	for (unsigned k = 0; k < p->n_stmts; k++) {
+		const ir_stmt *st = &p->stmts[k];
+		if (st->op == ST_LOAD || st->op == ST_RET)
+			mark_read(x, &work, st->src);
+		else if (st->op == ST_STORE) {
+			mark_read(x, &work, st->dst);
+			mark_read(x, &work, st->src);
+		} else if (st->op == ST_CALL) {
+			const ir_site *s = &p->sites[st->site];
+			mark_read(x, &work, s->callee_value);
+			for (unsigned i = 0; i < s->n_args; i++) {
+				int use = arg_use(x, s, i);
+				if (use == 2)
+					mark_read(x, &work, s->args[i]);
+				else if (use == 1 && s->result != IR_NONE && s->args[i] != IR_NONE) {
+					VEC_PUSH(&alias, s->result);
+					VEC_PUSH(&alias, s->args[i]);
+				}
+			}
+		}
+	}
+	for (bool more = true; more;) {
+		while (work.len) {
+			unsigned v = work.items[--work.len];
+			unsigned n = ir_index_n_defs(p, &x->ix, v);
+			for (unsigned i = 0; i < n; i++) {
+				const ir_stmt *d = ir_index_def(p, &x->ix, v, i);
+				if (d->op == ST_COPY || d->op == ST_GEP)
+					mark_read(x, &work, d->src);
+			}
+		}
+		more = false;
+		for (size_t i = 0; i + 1 < alias.len; i += 2)
+			if (x->read[alias.items[i]] && !x->read[alias.items[i + 1]]) {
+				mark_read(x, &work, alias.items[i + 1]);
+				more = true;
+			}
+	}
+	VEC_FREE(&work);
+	VEC_FREE(&alias);
+}
+
 static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 {
 	/* An operand the lowering does not track (a load from or a store to
@@ -1086,6 +1182,8 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		pta_copy(x->s, node_of(x, st->dst), node_of(x, st->src));
 		break;
 	case ST_GEP: {
+		if (!x->read[st->dst])
+			break;   /* an address nothing reads through (find_read) */
 		int64_t e = 0;
 		const ir_stmt *g = st->var_offset ? NULL : var_gep(x, st->src, &e);
 		if (st->var_fused && st->stride)
@@ -1320,6 +1418,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	intmap_init(&x.var_geps);
 	intmap_init(&x.di_arrays);
 	find_var_geps(&x);
+	find_read(&x);
 
 	extract_globals(&x);
 	extract_trampolines(&x);
@@ -1377,6 +1476,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	VEC_FREE(&x.pairs);
 	VEC_FREE(&x.pair_locs);
 	free(x.pair_of);
+	free(x.read);
 	if (x.have_ix)
 		ir_index_free(&x.ix);
 	for (size_t i = 0; i < x.watches.len; i++)

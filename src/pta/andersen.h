@@ -15,7 +15,10 @@
  *              allocator or another wrapper returned — is an allocation site
  *              at each of its call sites), and one per library function that
  *              returns library-owned memory;
- *   fields     (object, byte offset); a variable index collapses the object;
+ *   fields     (object, byte offset); a variable index collapses the object,
+ *              unless nothing reads or writes a pointer through the address
+ *              it makes (bytes and ints, memset, strlen: find_read), which
+ *              then needs no constraint;
  *   ints       pointer-sized integers carry addresses (ptrtoint/inttoptr);
  *   varargs    (only with pta_options.varargs, off by default) one collapsed
  *              object per variadic defined function holds every
