@@ -2,7 +2,7 @@
  * about collapsed objects (issue 15.3, 16.3): the cause of each collapse and
  * the statement that caused it, on small programs compiled here with
  * clang-22 -g at -O0 and -O2. Expected answers come from reading the
- * programs: main reads a byte of a heap array of structs at a variable
+ * programs: main reads a pointer of a heap array of structs at a variable
  * offset (t[argc].f alone steps by whole entries and would fold it), so the
  * array collapses by a variable index at a GEP in main, and the call through it
  * may reach the three functions stored there; the table `named` is only
@@ -42,7 +42,7 @@ static const char src[] =
 	"	(void)argv;\n"
 	"	struct ops *t = malloc(4 * sizeof *t);\n"
 	"	t[0].f = a; t[1].g = b; t[2].f = c;\n"
-	"	return t[argc].f(argc) + named[1].g(argc) + ((unsigned char *)t)[at];\n"
+	"	return t[argc].f(argc) + named[1].g(argc) + (*(void **)((unsigned char *)t + at) != 0);\n"
 	"}\n";
 
 static void variable_index_names_its_gep(void **state)
@@ -72,7 +72,7 @@ static void variable_index_names_its_gep(void **state)
 		assert_int_equal(pta_object_collapse_cause(r->solver, table), PTA_COLLAPSE_NONE);
 		assert_null(pta_collapse_stmt(r, table, &fn));
 		/* The collapsed location holds the functions stored into the array:
-		 * a, b, c at both levels (the byte read at an unknown offset keeps
+		 * a, b, c at both levels (the pointer read at an unknown byte offset keeps
 		 * -O2 from dropping the store of b into .g). */
 		const sbitmap *content = pta_pts(r->solver, pta_field(r->solver, heap, 0));
 		assert_int_equal(sbm_count(content), 3);

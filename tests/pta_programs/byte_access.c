@@ -110,7 +110,7 @@ int main(void)
 	ICALL(cd->encode(1)); /* @r0: encode_run */
 	ICALL(cd->flush(1)); /* @r0: flush_run */
 
-	struct conn *c = malloc(sizeof *c);
+	struct conn *c = (struct conn *)malloc(sizeof *c);
 	if (!c)
 		return 1;
 	c->on_read = read_fd;
@@ -119,7 +119,7 @@ int main(void)
 	ICALL(c->on_read(c->fd + 4)); /* @r0: read_fd */
 	ICALL(c->on_close(c->fd + 4)); /* @r0: close_fd */
 
-	struct counter *k = malloc(sizeof *k);
+	struct counter *k = (struct counter *)malloc(sizeof *k);
 	if (!k) {
 		free(c);
 		return 1;

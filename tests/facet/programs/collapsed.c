@@ -1,6 +1,6 @@
 /* A site whose targets come from a collapsed points-to object (issue 15.3):
- * main reads a byte of the heap array of structs at a variable offset, so
- * the array collapses — one location for all its fields — at that GEP in
+ * main reads a pointer of the heap array of structs at a variable byte
+ * offset, so the array collapses — one location for all its fields — at that GEP in
  * main (t[argc & 3].f alone steps by whole entries and would fold it), and
  * the call through it may reach every function stored anywhere in it.
  * explain names the object, the cause and the function of the statement;
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 	t[1].g = b;
 	t[2].f = c;
 	int r = t[argc & 3].f(argc); /* SITE heap */
-	r += ((unsigned char *)t)[at & 63];   /* a byte stride */
+	r += *(void *const *)((unsigned char *)t + (at & 63)) != NULL;   /* a byte stride, a pointer read */
 	r += named[1].g(argc); /* SITE table */
 	free(t);
 	return r;
