@@ -530,7 +530,7 @@ static int replay(const char *path, int cd)
 	pta_set_cycle_detection(s, cd);
 	idmap locs = {0};
 	char line[256];
-	unsigned a, b, id;
+	unsigned a, b, c, id;
 	long long off;
 	unsigned long long size;
 	size_t lineno = 0;
@@ -578,6 +578,8 @@ static int replay(const char *path, int cd)
 				pta_copy(s, a, b);
 			else if (line[0] == 'V')
 				pta_gep_stride(s, a, b, sscanf(line + 1, "%*u %*u %llu", &size) == 1 ? size : 0);
+			else if (sscanf(line + 1, "%*u %*u %u", &c) == 1 && c == 1)
+				pta_watch_targets(s, a, b);
 			else
 				pta_watch(s, a, b);
 			break;

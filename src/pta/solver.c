@@ -103,6 +103,7 @@ typedef struct pwatch {
 	sbitmap  reported;  /* locations already given to on_new under this watch */
 	unsigned tag;
 	uint32_t next;
+	uint8_t  targets;   /* pta_watch_targets: only locations in targetset */
 } pwatch;
 
 typedef struct pobj {
@@ -190,6 +191,8 @@ struct pta_solver {
 	sbitmap codeset;        /* every location of code that is LS_SELF */
 	sbitmap roset;          /* every location of read-only memory */
 	sbitmap roempty;        /* those of read-only objects that hold nothing: loads skip them too */
+	sbitmap targetset;      /* every location of code or of PTA_OBJ_NAMES_CODE: what pta_watch_targets reports */
+	sbitmap tdelta;         /* process(): the delta ∩ targetset */
 	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
 	uint32_t *mark, mark_epoch; /* which nodes are in targets */
 	size_t mark_cap;
@@ -286,6 +289,8 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 			sbm_set(&s->roset, id);
 		if (ro && !s->objs.items[obj].holds)
 			sbm_set(&s->roempty, id);
+		if (code || (s->objs.items[obj].flags & PTA_OBJ_NAMES_CODE))
+			sbm_set(&s->targetset, id);
 		if (li.state & LS_SELF) {
 			sbm_set(&s->selfset, id);
 			sbm_set(&s->codeset, id);
@@ -1157,9 +1162,23 @@ static void process(pta_solver *s, uint32_t n)
 	s->cur = NIL;
 	if (*PAR(s, n) != n)   /* a collapse merged n away; the survivor redoes d (see merge) */
 		goto searches;
+	/* A watch of call targets sees only code (and memory naming code): in
+	 * wide sets that is a few locations of thousands, found by word
+	 * operations, where a report per location cost a lookup and a sorted
+	 * insertion each. */
+	int have_tdelta = 0;
 	for (uint32_t w = N(s, n)->watch; w != NIL; w = s->watches.items[w].next) {
 		unsigned l;
-		SBM_FOREACH(&d, l) queue_report(s, w, l);
+		if (!s->watches.items[w].targets) {
+			SBM_FOREACH(&d, l) queue_report(s, w, l);
+			continue;
+		}
+		if (!have_tdelta) {
+			sbm_copy(&s->tdelta, &d);
+			sbm_intersect(&s->tdelta, &s->targetset);
+			have_tdelta = 1;
+		}
+		SBM_FOREACH(&s->tdelta, l) queue_report(s, w, l);
 	}
 	unsigned m;
 	SBM_FOREACH(&N(s, n)->succ, m) {
@@ -1389,6 +1408,8 @@ void pta_free(pta_solver *s)
 	sbm_free(&s->codeset);
 	sbm_free(&s->roset);
 	sbm_free(&s->roempty);
+	sbm_free(&s->targetset);
+	sbm_free(&s->tdelta);
 	VEC_FREE(&s->targets);
 	VEC_FREE(&s->sortbuf);
 	free(s->mark);
@@ -1595,20 +1616,35 @@ void pta_gep_stride_at(pta_solver *s, unsigned dst, unsigned src, uint64_t strid
 	add_cx(s, CX_GEP_AT, src, dst, (int64_t)((uint64_t)(uint32_t)(int32_t)off << 32 | stride));
 }
 
-void pta_watch(pta_solver *s, unsigned node, unsigned tag)
+static void add_watch(pta_solver *s, unsigned node, unsigned tag, int targets)
 {
 	check_node(s, node);
-	TRACE(s, "W %u %u\n", node, tag);
+	TRACE(s, targets ? "W %u %u 1\n" : "W %u %u\n", node, tag);
 	uint32_t w = (uint32_t)s->watches.len;
-	pwatch x = { .tag = tag };
+	pwatch x = { .tag = tag, .targets = (uint8_t)targets };
 	VEC_PUSH(&s->watches, x);
 	uint32_t n = find(s, node);
 	pnode *v = N(s, n);
 	s->watches.items[w].next = v->watch;
 	v->watch = w;
 	/* What n already processed is reported now; its delta when processed. */
+	sbitmap done = {0};
+	sbm_copy(&done, pset_bits(s->ps, v->done));
+	if (targets)
+		sbm_intersect(&done, &s->targetset);
 	unsigned l;
-	SBM_FOREACH(pset_bits(s->ps, v->done), l) queue_report(s, w, l);
+	SBM_FOREACH(&done, l) queue_report(s, w, l);
+	sbm_free(&done);
+}
+
+void pta_watch(pta_solver *s, unsigned node, unsigned tag)
+{
+	add_watch(s, node, tag, 0);
+}
+
+void pta_watch_targets(pta_solver *s, unsigned node, unsigned tag)
+{
+	add_watch(s, node, tag, 1);
 }
 
 /* ---- queries ---- */
@@ -1693,7 +1729,7 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 		out->reported_bytes += sbm_bytes(&s->watches.items[i].reported);
 	out->locset_bytes = sbm_bytes(&s->stale) + sbm_bytes(&s->acc) + sbm_bytes(&s->rest) + sbm_bytes(&s->more) +
 	                    sbm_bytes(&s->selfset) + sbm_bytes(&s->codeset) + sbm_bytes(&s->roset) +
-	                    sbm_bytes(&s->roempty);
+	                    sbm_bytes(&s->roempty) + sbm_bytes(&s->targetset) + sbm_bytes(&s->tdelta);
 	out->set_bytes = out->pts_bytes + out->delta_bytes + out->succ_bytes + out->reported_bytes + out->locset_bytes;
 	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
 	                  s->linfo.cap * sizeof(locinfo);

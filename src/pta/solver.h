@@ -81,6 +81,10 @@ enum {
 	 * so loads from them read their initializers only. Its content comes
 	 * from pta_addr into its fields before pta_solve. */
 	PTA_OBJ_READONLY = 8u,
+	/* Memory whose address stands for code (a section's bound whose
+	 * entries name functions): pta_watch_targets reports its locations
+	 * as it reports code's. */
+	PTA_OBJ_NAMES_CODE = 16u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
 
@@ -106,7 +110,7 @@ void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; of
  * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
  * (with the id returned), "E obj elem", "Y start elem count inner n_inner id",
  * "Z obj first n", "T dst src stride off", "A dst loc", "C dst src",
- * "L|S|G dst src off", "V dst src [stride]", "W node tag", "X" (pta_solve),
+ * "L|S|G dst src off", "V dst src [stride]", "W node tag [1]" (1: pta_watch_targets), "X" (pta_solve),
  * "D on". */
 void        pta_trace(pta_solver *s, FILE *out);
 
@@ -153,6 +157,11 @@ void pta_gep_stride_at(pta_solver *s, unsigned dst, unsigned src, uint64_t strid
  * canonical when reported; if its object collapses later, the object's
  * collapsed location may be reported too — key bindings on pta_loc_object. */
 void pta_watch(pta_solver *s, unsigned node, unsigned tag);
+/* The same for the locations of code and of PTA_OBJ_NAMES_CODE objects
+ * only: a watch of call targets, which has no use for the rest (in wide
+ * sets nearly all of them), and then costs word operations per delta
+ * instead of a lookup per location. */
+void pta_watch_targets(pta_solver *s, unsigned node, unsigned tag);
 
 void pta_solve(pta_solver *s);                                          /* to a fixpoint */
 

@@ -301,6 +301,52 @@ static void watch_binds_calls(void **state)
 	pta_free(s);
 }
 
+/* pta_watch_targets: only code and PTA_OBJ_NAMES_CODE memory, each once,
+ * both from the delta (while solving) and from what the node already did
+ * (a watch added after pta_solve); a plain watch on the same node sees all. */
+typedef struct tgtctx { unsigned seen[3][8]; unsigned n[3]; } tgtctx;
+
+static void note_report(void *vctx, unsigned tag, unsigned loc)
+{
+	tgtctx *c = vctx;
+	assert_true(tag < 3 && c->n[tag] < 8);
+	c->seen[tag][c->n[tag]++] = loc;
+}
+
+static void watch_targets_reports_code(void **state)
+{
+	(void)state;
+	tgtctx c = {0};
+	pta_solver *s = pta_new(note_report, &c);
+	unsigned f = pta_object(s, 1, PTA_OBJ_CODE), g = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned data = pta_object(s, 16, 0), bound = pta_object(s, 16, PTA_OBJ_NAMES_CODE);
+	unsigned lf = pta_field(s, f, 0), lg = pta_field(s, g, 0), ld = pta_field(s, data, 8);
+	unsigned lb = pta_field(s, bound, 8);
+	unsigned fp = pta_node(s), q = pta_node(s);
+	pta_addr(s, q, lf);
+	pta_addr(s, q, ld);
+	pta_addr(s, q, lb);
+	pta_copy(s, fp, q);
+	pta_watch_targets(s, fp, 1);
+	pta_watch(s, fp, 2);
+	pta_solve(s);
+	assert_int_equal(c.n[1], 2);          /* f and the bound's field, not the data */
+	assert_int_equal(c.seen[1][0], lf);
+	assert_int_equal(c.seen[1][1], lb);
+	assert_int_equal(c.n[2], 3);
+	/* Added after solving: what fp holds is reported at once; g later. */
+	pta_watch_targets(s, fp, 0);
+	assert_int_equal(c.n[0], 0);          /* reports wait for pta_solve */
+	pta_addr(s, q, lg);
+	pta_addr(s, q, pta_field(s, data, 0));
+	pta_solve(s);
+	assert_int_equal(c.n[0], 3);
+	assert_int_equal(c.n[1], 3);
+	assert_int_equal(c.seen[1][2], lg);
+	assert_int_equal(c.n[2], 5);
+	pta_free(s);
+}
+
 static void cycle_collapses(void **state)
 {
 	(void)state;
@@ -1147,6 +1193,7 @@ int main(void)
 		cmocka_unit_test(variable_index_collapses),
 		cmocka_unit_test(container_of_and_out_of_range),
 		cmocka_unit_test(watch_binds_calls),
+		cmocka_unit_test(watch_targets_reports_code),
 		cmocka_unit_test(cycle_collapses),
 		cmocka_unit_test(cycle_through_memory),
 		cmocka_unit_test(positive_cycle_collapses),
