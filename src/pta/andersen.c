@@ -502,7 +502,7 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 				break;
 			watch w = { .site = s->id, .callback = ef };
 			VEC_PUSH(&x->watches, w);
-			pta_watch(x->s, fp, (unsigned)x->watches.len - 1);
+			pta_watch_targets(x->s, fp, (unsigned)x->watches.len - 1);
 			break;
 		}
 		}
@@ -811,7 +811,7 @@ static void paired_location(extractor *x, unsigned id, unsigned site, unsigned l
 	VEC_PUSH(&x->pair_locs, pl);
 	watch w = {.site = site, .pair = id + 1, .loc = (unsigned)x->pair_locs.len - 1};
 	VEC_PUSH(&x->watches, w);
-	pta_watch(x->s, callee, (unsigned)x->watches.len - 1);
+	pta_watch_targets(x->s, callee, (unsigned)x->watches.len - 1);
 }
 
 /* f is in a base location's callee chain: f's paired parameters get what
@@ -1000,7 +1000,7 @@ static void patch_trampolines(extractor *x, const ir_site *s)
 			continue;   /* a literal trampoline is patched below */
 		watch w = { .site = s->id, .patch_arg = k + 1 };
 		VEC_PUSH(&x->watches, w);
-		pta_watch(x->s, node_of(x, s->args[k]), (unsigned)x->watches.len - 1);
+		pta_watch_targets(x->s, node_of(x, s->args[k]), (unsigned)x->watches.len - 1);
 	}
 	for (unsigned i = 0; x->prog->module_asm.trampolines && i < s->n_args; i++) {
 		unsigned slot = tramp_slot(x, s->args[i]);
@@ -1239,7 +1239,7 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 				callee = pta_node(x->s);
 				pta_load(x->s, callee, slot, 0);
 			}
-			pta_watch(x->s, callee, (unsigned)x->watches.len - 1);
+			pta_watch_targets(x->s, callee, (unsigned)x->watches.len - 1);
 			if (slot == PTA_NONE && !s->asm_call)
 				watch_paired(x, s, (unsigned)x->watches.len - 1);
 		}
@@ -1309,7 +1309,8 @@ static void extract_globals(extractor *x)
 		 * (solver.h); a declared one may be a section bound, which holds
 		 * what copies of its members put there. */
 		gobj[i] = object_with(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE,
-		                      g->defined && g->constant ? PTA_OBJ_READONLY : 0);
+		                      (g->defined && g->constant ? PTA_OBJ_READONLY : 0) |
+		                          (p->bound_of_global && p->bound_of_global[i] ? PTA_OBJ_NAMES_CODE : 0));
 		pta_object_elements(x->s, gobj[i], g->elem);
 		if (g->defined)
 			global_arrays(x, gobj[i], g);
