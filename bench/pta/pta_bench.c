@@ -583,6 +583,11 @@ static int replay(const char *path, int cd)
 			else
 				pta_watch(s, a, b);
 			break;
+		case 'U':
+			ok = sscanf(line + 1, "%u %u", &a, &b) == 2 && map_node(&locs, &a);
+			if (ok)
+				pta_unwatch(s, a, b);
+			break;
 		case 'T': {
 			unsigned long long st;
 			ok = sscanf(line + 1, "%u %u %llu %lld", &a, &b, &st, &off) == 4 && map_node(&locs, &a) &&

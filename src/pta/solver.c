@@ -1647,6 +1647,22 @@ void pta_watch_targets(pta_solver *s, unsigned node, unsigned tag)
 	add_watch(s, node, tag, 1);
 }
 
+void pta_unwatch(pta_solver *s, unsigned node, unsigned tag)
+{
+	check_node(s, node);
+	TRACE(s, "U %u %u\n", node, tag);
+	pnode *v = N(s, find(s, node));
+	for (uint32_t *p = &v->watch; *p != NIL; p = &s->watches.items[*p].next) {
+		pwatch *w = &s->watches.items[*p];
+		if (w->tag != tag)
+			continue;
+		*p = w->next;
+		w->next = NIL;
+		sbm_free(&w->reported);
+		return;
+	}
+}
+
 /* ---- queries ---- */
 
 const sbitmap *pta_pts(const pta_solver *s, unsigned node)

@@ -110,8 +110,8 @@ void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; of
  * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
  * (with the id returned), "E obj elem", "Y start elem count inner n_inner id",
  * "Z obj first n", "T dst src stride off", "A dst loc", "C dst src",
- * "L|S|G dst src off", "V dst src [stride]", "W node tag [1]" (1: pta_watch_targets), "X" (pta_solve),
- * "D on". */
+ * "L|S|G dst src off", "V dst src [stride]", "W node tag [1]" (1:
+ * pta_watch_targets), "U node tag" (pta_unwatch), "X" (pta_solve), "D on". */
 void        pta_trace(pta_solver *s, FILE *out);
 
 unsigned pta_node(pta_solver *s);                                      /* new pointer variable */
@@ -162,6 +162,10 @@ void pta_watch(pta_solver *s, unsigned node, unsigned tag);
  * sets nearly all of them), and then costs word operations per delta
  * instead of a lookup per location. */
 void pta_watch_targets(pta_solver *s, unsigned node, unsigned tag);
+/* Ends node's watch of that tag (one of them, if several): no report of a
+ * location reaching node from now on, though reports already made may still
+ * be delivered. A callback may call it, for a watch that has seen enough. */
+void pta_unwatch(pta_solver *s, unsigned node, unsigned tag);
 
 void pta_solve(pta_solver *s);                                          /* to a fixpoint */
 

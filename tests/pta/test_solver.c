@@ -347,6 +347,41 @@ static void watch_targets_reports_code(void **state)
 	pta_free(s);
 }
 
+/* pta_unwatch from the callback: tag 1 ends at its first report (what was
+ * queued with it is still delivered), tag 2 on the same node goes on. */
+static pta_solver *unwatch_solver;
+static unsigned unwatch_node;
+
+static void unwatch_first(void *vctx, unsigned tag, unsigned loc)
+{
+	note_report(vctx, tag, loc);
+	if (tag == 1)
+		pta_unwatch(unwatch_solver, unwatch_node, 1);
+}
+
+static void unwatch_ends_reports(void **state)
+{
+	(void)state;
+	tgtctx c = {0};
+	pta_solver *s = unwatch_solver = pta_new(unwatch_first, &c);
+	unsigned a = pta_object(s, 8, 0), b = pta_object(s, 8, 0), d = pta_object(s, 8, 0);
+	unsigned p = pta_node(s), q = unwatch_node = pta_node(s);
+	pta_addr(s, p, pta_field(s, a, 0));
+	pta_addr(s, p, pta_field(s, b, 0));
+	pta_copy(s, q, p);
+	pta_watch(s, q, 1);
+	pta_watch(s, q, 2);
+	pta_solve(s);
+	assert_int_equal(c.n[1], 2);          /* one delta: both were queued before the end */
+	assert_int_equal(c.n[2], 2);
+	pta_addr(s, p, pta_field(s, d, 0));
+	pta_solve(s);
+	assert_int_equal(c.n[1], 2);
+	assert_int_equal(c.n[2], 3);
+	EXPECT(s, q, pta_field(s, a, 0), pta_field(s, b, 0), pta_field(s, d, 0));
+	pta_free(s);
+}
+
 static void cycle_collapses(void **state)
 {
 	(void)state;
@@ -1194,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(container_of_and_out_of_range),
 		cmocka_unit_test(watch_binds_calls),
 		cmocka_unit_test(watch_targets_reports_code),
+		cmocka_unit_test(unwatch_ends_reports),
 		cmocka_unit_test(cycle_collapses),
 		cmocka_unit_test(cycle_through_memory),
 		cmocka_unit_test(positive_cycle_collapses),
