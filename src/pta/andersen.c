@@ -887,7 +887,12 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 	extractor *x = ctx;
 	const watch *w = &x->watches.items[tag];
 	if (w->pair && w->loc == PTA_NONE) {
-		paired_location(x, w->pair - 1, w->site, loc);
+		unsigned id = w->pair - 1;
+		bool was_whole = x->pairs.items[id].whole;
+		paired_location(x, id, w->site, loc);
+		/* Bound whole now: the base's further locations are nothing to it. */
+		if (!was_whole && x->pairs.items[id].whole)
+			pta_unwatch(x->s, node_of(x, x->pairs.items[id].call.base), tag);
 		return;
 	}
 	unsigned obj = pta_loc_object(x->s, loc);
