@@ -738,15 +738,19 @@ static bool step_typed(facet_ctx *x, walk *w, object_ref *out)
 
 /* Rebased (facet's fourth step): the base has no type, but a sibling
  * address derived from it by a constant offset c <= k is typed — the
- * optimiser rewrote q + (k - c) as base + k. The nearest sibling wins. */
+ * optimiser rewrote q + (k - c) as base + k. The nearest sibling wins.
+ * c and k may be negative: a struct found from the link it embeds
+ * (container_of: `ev = (struct event *)((char *)q - offsetof(struct
+ * event, queue)); ev->handler(ev)` keeps ev as a record on q - 24 and
+ * loads q - 16; tests/facet/programs/container_of.c). */
 static bool step_rebased(facet_ctx *x, walk *w, object_ref *out)
 {
 	unsigned v = w->v;
 	object_ref best = {0};
-	int64_t best_c = -1;
+	int64_t best_c = INT64_MIN;
 	for (unsigned i = x->ix.gep_start[v]; i < x->ix.gep_start[v + 1]; i++) {
 		const ir_stmt *g = &x->prog->stmts[x->ix.geps[i]];
-		if (g->offset < 0 || g->offset > w->r.offset || g->offset <= best_c || g->dst == w->a)
+		if (g->offset > w->r.offset || g->offset <= best_c || g->dst == w->a)
 			continue;
 		object_ref sib = dispatch_object(x, g->dst, w->r.offset - g->offset, CHAIN_CAP);
 		di_type *t = sib.ok ? complete(x, sib.type) : NULL;

@@ -1,0 +1,108 @@
+/* A handler called through the struct that embeds a list link
+ * (container_of). An event loop keeps its posted events on an intrusive
+ * queue and finds each event from its link:
+ *
+ *     #define queue_data(q, type, link) ((type *)((char *)(q) - offsetof(type, link)))
+ *     ev = queue_data(q, struct event, queue);
+ *     ev->handler(ev);
+ *
+ * At -O2 the optimiser keeps `ev` only as a debug record on `q - 24` and
+ * loads the handler from `q - 16`: the base `q` is a link (struct queue),
+ * the typed address is a sibling at a negative offset from it. The
+ * nearest typed sibling at or below the access names the memory, as for a
+ * positive one (the rebased step): event.handler, whose F is the two
+ * handlers the program stores there. Events and a server's commands are
+ * carved from one heap pool that a byte offset collapses, so R0 holds the
+ * command procedures too, which fit the handler's IR type; Prune-Store
+ * refutes them. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct queue {
+	struct queue *prev;
+	struct queue *next;
+};
+
+struct event {
+	void *data;
+	void (*handler)(struct event *ev);
+	struct queue queue;
+	int posted;
+};
+
+struct command {
+	const char *name;
+	void (*proc)(struct event *ev);
+};
+
+#define queue_data(q, type, link) ((type *)(void *)((char *)(q) - offsetof(type, link)))
+
+static unsigned char *pool;
+static size_t pool_used;
+static struct queue posted = {&posted, &posted};
+
+/* Carved at a byte offset a cursor keeps: the pool is one collapsed object. */
+__attribute__((noinline, malloc)) static void *carve(size_t n)
+{
+	void *p = pool + pool_used;
+	pool_used = (pool_used + n) % 1024;
+	return p;
+}
+
+static void read_handler(struct event *ev) { printf("read %p\n", ev->data); }
+static void write_handler(struct event *ev) { printf("write %p\n", ev->data); }
+static void get_command(struct event *ev) { printf("get %p\n", (void *)ev); }
+static void set_command(struct event *ev) { printf("set %p\n", (void *)ev); }
+
+__attribute__((noinline)) static struct command *new_command(const char *name, int set)
+{
+	struct command *c = (struct command *)carve(sizeof *c);
+	c->name = name;
+	c->proc = set ? set_command : get_command;
+	return c;
+}
+
+__attribute__((noinline)) static void post_event(void *data, int write)
+{
+	struct event *ev = (struct event *)carve(sizeof *ev);
+	ev->data = data;
+	ev->handler = write ? write_handler : read_handler;
+	ev->posted = 1;
+	ev->queue.prev = posted.prev;
+	ev->queue.next = &posted;
+	posted.prev->next = &ev->queue;
+	posted.prev = &ev->queue;
+}
+
+__attribute__((noinline)) static void process_posted(void)
+{
+	while (posted.next != &posted) {
+		struct queue *q = posted.next;
+		struct event *ev = queue_data(q, struct event, queue);
+		q->prev->next = q->next;
+		q->next->prev = q->prev;
+		ev->posted = 0;
+		ev->handler(ev); /* SITE posted */
+	}
+}
+
+int main(int argc, char **argv)
+{
+	pool = (unsigned char *)calloc(1024, 1);
+	if (!pool)
+		return 1;
+	struct command *cmd = new_command("get", argc > 2);
+	cmd->proc(NULL); /* SITE proc */
+	post_event(argv[0], argc > 1);
+	process_posted();
+	return 0;
+}
+
+/*
+ // EXPECT posted field: event.handler
+ // EXPECT posted r0: read_handler write_handler get_command set_command
+ // EXPECT posted rpm: read_handler write_handler
+ // EXPECT posted decision get_command: prune supported Prune-Store pi_proj
+ // EXPECT proc field: command.proc
+ */
