@@ -614,8 +614,12 @@ static bool walk_back(facet_ctx *x, walk *w, object_ref *out)
 	return false;
 }
 
+static bool var_key_offset(facet_ctx *x, const object_ref *o, di_type *t, int64_t *k);
+
 /* ❷ chained: the base is loaded from a field of a receiver, whose declared
- * type names the pointee (cinfo->master->prepare). */
+ * type names the pointee (cinfo->master->prepare). A receiver reached by
+ * a variable index is an element's field where the index picks an element
+ * (c[i].read->handler: the `read` of a connection), as a key is. */
 static bool step_chained(facet_ctx *x, walk *w, object_ref *out)
 {
 	const ir_stmt *d = def(x, w->v, 0);
@@ -625,12 +629,14 @@ static bool step_chained(facet_ctx *x, walk *w, object_ref *out)
 	}
 	object_ref sub = dispatch_object(x, d->src, d->offset, w->depth + 1);
 	place pl;
-	if (sub.ok && !sub.var_index && locate(x, sub.type, sub.offset, &pl)) {
+	int64_t k = sub.offset;
+	bool element = sub.ok && sub.var_index && var_key_offset(x, &sub, complete(x, sub.type), &k);
+	if (sub.ok && (!sub.var_index || element) && locate(x, sub.type, k, &pl)) {
 		di_type *p = pointee(x, pl.type);
 		if (p && fits(x, p, w->r.offset, w->r.var_index)) {
 			/* At -O0 the base is loaded from the declared stack slot of a
 			 * pointer variable: that is the direct step, not a chain. */
-			bool slot_hop = !pl.record && sub.step == STEP_DIRECT && !sub.global && sub.depth == 0;
+			bool slot_hop = !pl.record && !element && sub.step == STEP_DIRECT && !sub.global && sub.depth == 0;
 			*out = resolved(w->r, p, slot_hop ? STEP_DIRECT : STEP_CHAINED);
 			out->depth = slot_hop ? 0 : sub.depth + 1;
 			return true;

@@ -14,7 +14,14 @@
  * handlers the program stores there. Events and a server's commands are
  * carved from one heap pool that a byte offset collapses, so R0 holds the
  * command procedures too, which fit the handler's IR type; Prune-Store
- * refutes them. */
+ * refutes them.
+ *
+ * The same handler through a receiver in an array of structs
+ * (`c[i].read->handler(c[i].read)`, closing idle connections): the
+ * receiver's address has a variable index, which picks an element; the
+ * field loaded is the element's `read`, a typed pointer to an event, so
+ * the chained step keys the site on event.handler as it keys a store
+ * through `c[i].read` (the `idle` site). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +38,11 @@ struct event {
 	int posted;
 };
 
+struct conn {
+	int fd;
+	struct event *read;
+};
+
 struct command {
 	const char *name;
 	void (*proc)(struct event *ev);
@@ -41,6 +53,8 @@ struct command {
 static unsigned char *pool;
 static size_t pool_used;
 static struct queue posted = {&posted, &posted};
+static struct conn *conns;
+static size_t n_conns;
 
 /* Carved at a byte offset a cursor keeps: the pool is one collapsed object. */
 __attribute__((noinline, malloc)) static void *carve(size_t n)
@@ -87,6 +101,13 @@ __attribute__((noinline)) static void process_posted(void)
 	}
 }
 
+__attribute__((noinline)) static void close_idle(void)
+{
+	for (size_t i = 0; i < n_conns; i++)
+		if (conns[i].fd != -1)
+			conns[i].read->handler(conns[i].read); /* SITE idle */
+}
+
 int main(int argc, char **argv)
 {
 	pool = (unsigned char *)calloc(1024, 1);
@@ -96,6 +117,16 @@ int main(int argc, char **argv)
 	cmd->proc(NULL); /* SITE proc */
 	post_event(argv[0], argc > 1);
 	process_posted();
+	n_conns = (size_t)argc;
+	conns = (struct conn *)calloc(n_conns, sizeof *conns);
+	if (!conns)
+		return 1;
+	for (size_t i = 0; i < n_conns; i++) {
+		conns[i].fd = (int)i;
+		conns[i].read = (struct event *)carve(sizeof(struct event));
+		conns[i].read->handler = i ? read_handler : write_handler;
+	}
+	close_idle();
 	return 0;
 }
 
@@ -104,5 +135,8 @@ int main(int argc, char **argv)
  // EXPECT posted r0: read_handler write_handler get_command set_command
  // EXPECT posted rpm: read_handler write_handler
  // EXPECT posted decision get_command: prune supported Prune-Store pi_proj
+ // EXPECT idle field: event.handler
+ // EXPECT idle rpm: read_handler write_handler
+ // EXPECT idle decision set_command: prune supported Prune-Store pi_proj
  // EXPECT proc field: command.proc
  */
