@@ -6,11 +6,13 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/arena.h"
 #include "util/arith.h"
 #include "util/error.h"
+#include "util/sort.h"
 #include "util/strmap.h"
 #include "util/vec.h"
 
@@ -95,6 +97,41 @@ static void gcd_folds_strides(void **state)
 	assert_true(u64_gcd(UINT64_MAX, UINT64_MAX - 1) == 1);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* u32_sort against qsort: small (insertion) and large (radix) arrays, keys
+ * that share high bytes (location ids: one bit set in all), duplicates,
+ * sorted and reversed input. */
+static void u32_sort_matches_qsort(void **state)
+{
+	(void)state;
+	enum { MAX = 5000 };
+	static uint32_t a[MAX], b[MAX], tmp[MAX];
+	uint64_t x = 88172645463325252ULL;
+	const size_t sizes[] = {0, 1, 2, 47, 48, 49, 300, MAX};
+	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+		for (int kind = 0; kind < 5; kind++) {
+			size_t n = sizes[si];
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				uint32_t r = (uint32_t)x;
+				a[i] = kind == 0 ? r : kind == 1 ? (0x80000000u | (r & 0xfffff)) : kind == 2 ? r % 7
+				     : kind == 3 ? (uint32_t)i * 3 : (uint32_t)(n - i);
+			}
+			memcpy(b, a, n * sizeof *a);
+			qsort(b, n, sizeof *b, cmp_u32);
+			u32_sort(a, n, tmp);
+			for (size_t i = 0; i < n; i++)
+				assert_int_equal(a[i], b[i]);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -103,6 +140,7 @@ int main(void)
 		cmocka_unit_test(strmap_put_get_replace),
 		cmocka_unit_test(error_keeps_first_message),
 		cmocka_unit_test(gcd_folds_strides),
+		cmocka_unit_test(u32_sort_matches_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
