@@ -54,6 +54,7 @@
 #include "util/arith.h"
 #include "util/clock.h"
 #include "util/ptrmap.h"
+#include "util/sort.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
@@ -188,15 +189,17 @@ struct pta_solver {
 	sbitmap rest, more;     /* compute_cx's locations that are not LS_SELF, and what they give */
 	VEC(uint32_t) outs;     /* what they give, as it comes */
 	sbitmap selfset;        /* every LS_SELF location */
-	sbitmap codeset;        /* every location of code that is LS_SELF */
 	sbitmap roset;          /* every location of read-only memory */
 	sbitmap roempty;        /* those of read-only objects that hold nothing: loads skip them too */
+	/* The LS_SELF locations a load (memload) or a store (memstore) touches:
+	 * selfset less code, less roempty or roset. Kept as those change. */
+	sbitmap memload, memstore;
 	sbitmap targetset;      /* every location of code or of PTA_OBJ_NAMES_CODE: what pta_watch_targets reports */
 	sbitmap tdelta;         /* process(): the delta ∩ targetset */
 	VEC(uint32_t) targets;  /* compute_cx's memory nodes, distinct */
 	uint32_t *mark, mark_epoch; /* which nodes are in targets */
 	size_t mark_cap;
-	VEC(uint32_t) sortbuf;
+	VEC(uint32_t) sortbuf;  /* scratch of sort_cx and acc_add_outs (never live at once) */
 	uint32_t cur;           /* node being processed, NIL outside process() */
 	uint32_t cur_done;      /* its done set before this round: its delta is not done yet */
 
@@ -291,10 +294,8 @@ static uint32_t new_node(pta_solver *s, uint32_t obj, uint32_t off)
 			sbm_set(&s->roempty, id);
 		if (code || (s->objs.items[obj].flags & PTA_OBJ_NAMES_CODE))
 			sbm_set(&s->targetset, id);
-		if (li.state & LS_SELF) {
+		if (li.state & LS_SELF)
 			sbm_set(&s->selfset, id);
-			sbm_set(&s->codeset, id);
-		}
 	}
 	return id;
 }
@@ -450,6 +451,10 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 	o->collapsed = 1;
 	s->linfo.items[base & ~LOC_BIT].state |= LS_SELF;
 	sbm_set(&s->selfset, base);
+	if (!sbm_test(&s->roempty, base))
+		sbm_set(&s->memload, base);
+	if (!sbm_test(&s->roset, base))
+		sbm_set(&s->memstore, base);
 	o->cause = (uint8_t)cause;
 	o->origin = s->cur_origin;
 	s->st.collapsed_objects++;
@@ -624,12 +629,6 @@ static void split_self(pta_solver *s, const sbitmap *set)
 	sbm_diff(&s->rest, set, &s->selfset);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* s->acc ∪= the locations in s->outs (emptied). Sorted first: inserting
  * them in the order they come moves the tail of the set for each one. */
 static void acc_add_outs(pta_solver *s)
@@ -641,8 +640,10 @@ static void acc_add_outs(pta_solver *s)
 	size_t i = 1;
 	while (i < n && v[i - 1] <= v[i])
 		i++;
-	if (i < n)
-		qsort(v, n, sizeof *v, cmp_u32);
+	if (i < n) {
+		VEC_RESERVE(&s->sortbuf, n);
+		u32_sort(v, n, s->sortbuf.items);
+	}
 	sbm_clear(&s->more);
 	for (i = 0; i < n; i++)
 		sbm_set(&s->more, v[i]);
@@ -659,7 +660,11 @@ static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
 	uint32_t skip = LS_CODE | (x->kind == CX_STORE ? LS_READONLY : 0);
 	VEC_CLEAR(&s->targets);
 	new_marks(s);
-	split_self(s, set);
+	/* The LS_SELF part, taken before the loop below collapses anything:
+	 * set ∩ selfset less code and the read-only memory this kind skips. */
+	sbm_copy(&s->acc, set);
+	sbm_intersect(&s->acc, x->kind == CX_STORE ? &s->memstore : &s->memload);
+	sbm_diff(&s->rest, set, &s->selfset);
 	/* Read-only memory holds its initializer only, so a load from an
 	 * object that holds nothing (a string literal) reads nothing: no edge. */
 	SBM_FOREACH(&s->rest, l) {
@@ -670,8 +675,6 @@ static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
 	}
-	sbm_subtract(&s->acc, &s->codeset);
-	sbm_subtract(&s->acc, x->kind == CX_STORE ? &s->roset : &s->roempty);
 	SBM_FOREACH(&s->acc, l) {   /* collapsed objects: shift gives l */
 		t = find(s, l);
 		if (mark_once(s, t))
@@ -1405,9 +1408,10 @@ void pta_free(pta_solver *s)
 	sbm_free(&s->more);
 	VEC_FREE(&s->outs);
 	sbm_free(&s->selfset);
-	sbm_free(&s->codeset);
 	sbm_free(&s->roset);
 	sbm_free(&s->roempty);
+	sbm_free(&s->memload);
+	sbm_free(&s->memstore);
 	sbm_free(&s->targetset);
 	sbm_free(&s->tdelta);
 	VEC_FREE(&s->targets);
@@ -1533,7 +1537,8 @@ void pta_addr(pta_solver *s, unsigned dst, unsigned loc)
 		pobj *o = &s->objs.items[LOBJ(s, dst)];   /* an initializer: it holds something now */
 		o->holds = 1;
 		for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field)
-			sbm_reset(&s->roempty, f);
+			if (sbm_reset(&s->roempty, f) && (s->linfo.items[f & ~LOC_BIT].state & (LS_SELF | LS_CODE)) == LS_SELF)
+				sbm_set(&s->memload, f);
 	}
 	add_loc(s, dst, canon(s, loc));
 }
@@ -1744,8 +1749,9 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 	for (size_t i = 0; i < s->watches.len; i++)
 		out->reported_bytes += sbm_bytes(&s->watches.items[i].reported);
 	out->locset_bytes = sbm_bytes(&s->stale) + sbm_bytes(&s->acc) + sbm_bytes(&s->rest) + sbm_bytes(&s->more) +
-	                    sbm_bytes(&s->selfset) + sbm_bytes(&s->codeset) + sbm_bytes(&s->roset) +
-	                    sbm_bytes(&s->roempty) + sbm_bytes(&s->targetset) + sbm_bytes(&s->tdelta);
+	                    sbm_bytes(&s->selfset) + sbm_bytes(&s->roset) +
+	                    sbm_bytes(&s->roempty) + sbm_bytes(&s->targetset) + sbm_bytes(&s->tdelta) +
+	                    sbm_bytes(&s->memload) + sbm_bytes(&s->memstore);
 	out->set_bytes = out->pts_bytes + out->delta_bytes + out->succ_bytes + out->reported_bytes + out->locset_bytes;
 	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
 	                  s->linfo.cap * sizeof(locinfo);
