@@ -955,8 +955,12 @@ static const ir_global *constant_global(const facet_ctx *x, unsigned obj)
  *     this slot (into `loose`). Read as exact, a copy out of a collapsed
  *     table moved every function of it into every field of the destination,
  *     each with an established place for Add-Store. */
+/* last[0] and last[1]: the content sets united into exact and loose (or
+ * found to hold no function) since they were emptied. Equal sets are one
+ * set (points-to stores each once), and a wide source's collapsed objects
+ * mostly hold the same one: it is united once, not once per object. */
 static void copied_at(adder *a, unsigned loc, int64_t slot, int64_t n, sbitmap *exact, sbitmap *loose,
-                      fn_list *exact_fns)
+                      fn_list *exact_fns, const sbitmap *last[2])
 {
 	facet_ctx *x = a->x;
 	pta_solver *sv = x->pta->solver;
@@ -971,7 +975,10 @@ static void copied_at(adder *a, unsigned loc, int64_t slot, int64_t n, sbitmap *
 		return;
 	}
 	const sbitmap *c = content(x->pta, obj, pta_loc_offset(sv, loc) + slot);
-	if (c && sbm_intersects(c, &a->fn_locs))
+	if (!c || c == last[collapsed])
+		return;
+	last[collapsed] = c;
+	if (sbm_intersects(c, &a->fn_locs))
 		sbm_union(collapsed ? loose : exact, c);
 }
 
@@ -1063,9 +1070,10 @@ static void form2_copy(adder *a, const ir_site *s, unsigned fn)
 		sbm_clear(&exact);
 		sbm_clear(&loose);
 		VEC_CLEAR(&exact_fns);
+		const sbitmap *last[2] = {NULL, NULL};
 		unsigned loc;
 		SBM_FOREACH(src, loc)
-			copied_at(a, loc, (int64_t)slots.items[i], n, &exact, &loose, &exact_fns);
+			copied_at(a, loc, (int64_t)slots.items[i], n, &exact, &loose, &exact_fns, last);
 		copy_add(a, field, &exact_fns, true, s, fn);
 		unsigned from = from_S ? source_field(x, from_S, (int64_t)slots.items[i]) : IR_NONE;
 		if (from != IR_NONE) {
