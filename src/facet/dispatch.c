@@ -616,10 +616,22 @@ static bool walk_back(facet_ctx *x, walk *w, object_ref *out)
 
 static bool var_key_offset(facet_ctx *x, const object_ref *o, di_type *t, int64_t *k);
 
+/* A variable index over memory a `T **` points to (`path[i]->manager`):
+ * the index picks a pointer, the element is the pointer itself. */
+static bool pointer_element(facet_ctx *x, const object_ref *o, int64_t *k)
+{
+	di_type *t = complete(x, o->type);
+	if (o->n_var != 1 || o->offset != o->var_tail || !t || t->kind != DI_POINTER || t->size_bits < 8)
+		return false;
+	*k = o->var_tail % (int64_t)(t->size_bits / 8);
+	return *k == 0;
+}
+
 /* ❷ chained: the base is loaded from a field of a receiver, whose declared
  * type names the pointee (cinfo->master->prepare). A receiver reached by
  * a variable index is an element's field where the index picks an element
- * (c[i].read->handler: the `read` of a connection), as a key is. */
+ * (c[i].read->handler: the `read` of a connection), as a key is, or the
+ * element itself in an array of pointers (path[i]->manager). */
 static bool step_chained(facet_ctx *x, walk *w, object_ref *out)
 {
 	const ir_stmt *d = def(x, w->v, 0);
@@ -630,7 +642,8 @@ static bool step_chained(facet_ctx *x, walk *w, object_ref *out)
 	object_ref sub = dispatch_object(x, d->src, d->offset, w->depth + 1);
 	place pl;
 	int64_t k = sub.offset;
-	bool element = sub.ok && sub.var_index && var_key_offset(x, &sub, complete(x, sub.type), &k);
+	bool element = sub.ok && sub.var_index &&
+	               (var_key_offset(x, &sub, complete(x, sub.type), &k) || pointer_element(x, &sub, &k));
 	if (sub.ok && (!sub.var_index || element) && locate(x, sub.type, k, &pl)) {
 		di_type *p = pointee(x, pl.type);
 		if (p && fits(x, p, w->r.offset, w->r.var_index)) {

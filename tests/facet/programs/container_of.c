@@ -21,7 +21,9 @@
  * receiver's address has a variable index, which picks an element; the
  * field loaded is the element's `read`, a typed pointer to an event, so
  * the chained step keys the site on event.handler as it keys a store
- * through `c[i].read` (the `idle` site). */
+ * through `c[i].read` (the `idle` site); and through an array of
+ * pointers to events (`evs[i]->handler(evs[i])`, the `each` site), where
+ * the index picks the pointer itself. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,7 @@ static size_t pool_used;
 static struct queue posted = {&posted, &posted};
 static struct conn *conns;
 static size_t n_conns;
+static struct event **evs;
 
 /* Carved at a byte offset a cursor keeps: the pool is one collapsed object. */
 __attribute__((noinline, malloc)) static void *carve(size_t n)
@@ -108,6 +111,13 @@ __attribute__((noinline)) static void close_idle(void)
 			conns[i].read->handler(conns[i].read); /* SITE idle */
 }
 
+__attribute__((noinline)) static void run_each(size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (evs[i])
+			evs[i]->handler(evs[i]); /* SITE each */
+}
+
 int main(int argc, char **argv)
 {
 	pool = (unsigned char *)calloc(1024, 1);
@@ -127,6 +137,12 @@ int main(int argc, char **argv)
 		conns[i].read->handler = i ? read_handler : write_handler;
 	}
 	close_idle();
+	evs = (struct event **)calloc(n_conns, sizeof *evs);
+	if (!evs)
+		return 1;
+	for (size_t i = 0; i < n_conns; i++)
+		evs[i] = conns[i].read;
+	run_each(n_conns);
 	return 0;
 }
 
@@ -138,5 +154,8 @@ int main(int argc, char **argv)
  // EXPECT idle field: event.handler
  // EXPECT idle rpm: read_handler write_handler
  // EXPECT idle decision set_command: prune supported Prune-Store pi_proj
+ // EXPECT each field: event.handler
+ // EXPECT each rpm: read_handler write_handler
+ // EXPECT each decision get_command: prune supported Prune-Store pi_proj
  // EXPECT proc field: command.proc
  */
