@@ -1482,7 +1482,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	VEC_FREE(&x.pairs);
 	VEC_FREE(&x.pair_locs);
 	free(x.pair_of);
-	free(x.read);
+	r->read_through = x.read;
 	if (x.have_ix)
 		ir_index_free(&x.ix);
 	for (size_t i = 0; i < x.watches.len; i++)
@@ -1504,6 +1504,7 @@ void pta_result_free(pta_result *r)
 	free(r->n_site_targets);
 	free(r->objects);
 	free(r->value_node);
+	free(r->read_through);
 	free(r->unmodelled);
 	free(r);
 }
@@ -1513,6 +1514,11 @@ const sbitmap *pta_value_pts(const pta_result *r, unsigned value)
 	if (value >= r->prog->n_values || r->value_node[value] == PTA_NONE)
 		return NULL;
 	return pta_pts(r->solver, r->value_node[value]);
+}
+
+bool pta_value_modelled(const pta_result *r, unsigned value)
+{
+	return value >= r->prog->n_values || !r->read_through || r->read_through[value];
 }
 
 /* f's name in pta_loc_name */

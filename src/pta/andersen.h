@@ -51,6 +51,7 @@
 #define FACET_PTA_ANDERSEN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cg/graph.h"
 #include "ir/model.h"
@@ -86,6 +87,8 @@ typedef struct pta_result {
 	const ir_program *prog;
 	pta_solver *solver;
 	unsigned *value_node;      /* value id -> solver node, PTA_NONE when never used */
+	uint8_t *read_through;     /* value id -> 0 when nothing reads or writes a pointer through it, so
+	                              its set was not computed (andersen.c: find_read) */
 	pta_obj_info *objects;     /* by solver object id */
 	unsigned n_objects;
 	unsigned **site_targets;   /* per site: function ids the callee operand may hold, discovery order */
@@ -107,6 +110,10 @@ void pta_result_free(pta_result *r);
 
 /* Points-to set of a value (NULL when the analysis never saw it). */
 const sbitmap *pta_value_pts(const pta_result *r, unsigned value);
+/* Whether value's set was computed: false for an address nothing reads or
+ * writes a pointer through (only compared, hashed, zeroed or freed), whose
+ * set is left empty because no constraint needs it. */
+bool pta_value_modelled(const pta_result *r, unsigned value);
 /* "name+offset" for a location: functions and globals by name, stack slots as
  * stack:FUNC:%value, heap sites as heap:FILE:LINE, library memory as lib:NAME.
  * shown: the names people read (ir_function_label, ir_global_label: "vtable

@@ -85,7 +85,11 @@ bool pta_print_site(FILE *out, const ir_program *p, const pta_result *r, unsigne
 		if (s->args[i] == IR_NONE)
 			continue;
 		fprintf(out, "  argument %u points to: ", i);
-		print_set(out, r, pta_value_pts(r, s->args[i]));
+		const sbitmap *set = pta_value_pts(r, s->args[i]);
+		if (!pta_value_modelled(r, s->args[i]) && (!set || sbm_empty(set)))
+			fputs("(not computed: nothing reads or writes a pointer through it)\n", out);
+		else
+			print_set(out, r, set);
 	}
 	return true;
 }

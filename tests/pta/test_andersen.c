@@ -17,6 +17,7 @@
 #include "ir/ingest.h"
 #include "../lib/cprog.h"
 #include "pta/andersen.h"
+#include "pta/print.h"
 
 static char tmpdir[] = "/tmp/facet-test-andersen-XXXXXX";
 
@@ -199,6 +200,51 @@ static void null_pointer_operands(void **state)
 	check("null operands", src, ex, 1);
 }
 
+/* `facet pts --site` on a call given an address nothing reads a pointer
+ * through (memset of a buffer's tail at a run-time offset): the analysis
+ * leaves its set empty on purpose (find_read), and the print says so
+ * instead of showing an empty set as if it pointed nowhere. */
+static void unread_address_printed(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"#include <stdlib.h>\n"
+		"#include <string.h>\n"
+		"void clear_tail(char *buf, size_t used, size_t size) { memset(buf + used, 0, size - used); }\n"
+		"int main(int argc, char **argv) {\n"
+		"  (void)argv;\n"
+		"  char *b = malloc(64);\n"
+		"  clear_tail(b, (size_t)argc, 64);\n"
+		"  free(b);\n"
+		"  return 0;\n"
+		"}\n";
+	const char *levels[] = {"-O0", "-O2"};
+	for (int l = 0; l < 2; l++) {
+		ir_program *p = compile(src, levels[l]);
+		pta_result *r = pta_analyze(p, NULL);
+		unsigned site = p->n_sites;
+		for (unsigned i = 0; i < p->n_sites && site == p->n_sites; i++) {
+			const ir_function *g = p->sites[i].kind == SITE_DIRECT ? p->sites[i].callee : NULL;
+			if (g && strstr(g->name, "memset") && p->sites[i].loc.line == 3)
+				site = i;
+		}
+		if (site == p->n_sites)
+			fail_msg("%s: no memset call at line 3", levels[l]);
+		assert_false(pta_value_modelled(r, p->sites[site].args[0]));
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		facet_error err = {0};
+		assert_true(pta_print_site(out, p, r, site, &err));
+		fclose(out);
+		if (!strstr(text, "argument 0 points to: (not computed: nothing reads or writes a pointer through it)"))
+			fail_msg("%s: pts print of the memset site says:\n%s", levels[l], text);
+		free(text);
+		pta_result_free(r);
+		ir_program_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +253,7 @@ int main(void)
 		cmocka_unit_test(container_of_negative_offset),
 		cmocka_unit_test(integers_and_type_filter),
 		cmocka_unit_test(null_pointer_operands),
+		cmocka_unit_test(unread_address_printed),
 	};
 	return cprog_run_tests(tmpdir, tests);
 }
