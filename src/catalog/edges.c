@@ -111,60 +111,30 @@ static void bind_u32s(sqlite3_stmt *st, int col, const uint32_t *a, size_t n)
 	sqlite3_bind_blob64(st, col, le32_bytes(a, n), (sqlite3_uint64)n * 4, free);
 }
 
-/* Rows of target_sets per INSERT: a statement's step, reset and clearing
- * cost about what a row's insertion does, and there are hundreds of
- * thousands of rows (dovecot: 700,000). */
-#define SET_ROWS 64
+typedef struct set_row { uint32_t id, target, graphs; } set_row;
 
-/* "INSERT INTO target_sets VALUES(?,?,?),..." with n rows. */
-static sqlite3_stmt *prep_rows(writer *w, unsigned n)
+static void bind_set_row(sqlite3_stmt *st, int col0, const void *row)
 {
-	char sql[64 + SET_ROWS * 8];
-	size_t k = (size_t)snprintf(sql, sizeof sql, "INSERT INTO target_sets VALUES");
-	for (unsigned i = 0; i < n; i++)
-		k += (size_t)snprintf(sql + k, sizeof sql - k, "%s(?,?,?)", i ? "," : "");
-	return catalog_w_prep(w, sql);
+	const set_row *r = row;
+	sqlite3_bind_int64(st, col0 + 1, r->id);
+	sqlite3_bind_int64(st, col0 + 2, r->target);
+	sqlite3_bind_int64(st, col0 + 3, r->graphs);
 }
 
-/* Inserts the n buffered rows (id, target, graphs), in order: one
- * statement for a full buffer, else a row at a time. */
-static bool flush_rows(writer *w, sqlite3_stmt *many, sqlite3_stmt *one, const uint32_t (*row)[3], unsigned n)
-{
-	bool ok = true;
-	sqlite3_stmt *st = n == SET_ROWS ? many : one;
-	for (unsigned r = 0; ok && r < n; r++) {
-		int col = st == many ? 3 * (int)r : 0;
-		for (int c = 0; c < 3; c++)
-			sqlite3_bind_int64(st, col + c + 1, row[r][c]);
-		if (st == one)
-			ok = catalog_w_step(w, one);
-	}
-	return ok && (st == one || catalog_w_step(w, many));
-}
-
+/* dovecot's are 694,005 rows: written in batches (catalog_rows). */
 static bool write_target_sets(writer *w, const catalog_edge_sets *e)
 {
-	sqlite3_stmt *many = prep_rows(w, SET_ROWS), *one = many ? prep_rows(w, 1) : NULL;
-	bool ok = many && one;
-	uint32_t row[SET_ROWS][3];
-	unsigned n = 0;
+	catalog_rows rows;
+	bool ok = catalog_rows_begin(&rows, w, "target_sets", "(?,?,?)", 3, sizeof(set_row), bind_set_row);
 	for (uint32_t id = 0; ok && id < u32_interner_count(&e->lists); id++) {
-		size_t len;
-		const uint32_t *p = u32_interner_list(&e->lists, id, &len);
-		for (size_t k = 0; ok && k < len; k += 2) {
-			row[n][0] = id;
-			row[n][1] = p[k];
-			row[n][2] = p[k + 1];
-			if (++n == SET_ROWS) {
-				ok = flush_rows(w, many, one, (const uint32_t (*)[3])row, n);
-				n = 0;
-			}
+		size_t n;
+		const uint32_t *p = u32_interner_list(&e->lists, id, &n);
+		for (size_t k = 0; ok && k < n; k += 2) {
+			set_row r = {id, p[k], p[k + 1]};
+			ok = catalog_rows_add(&rows, &r);
 		}
 	}
-	ok = ok && flush_rows(w, many, one, (const uint32_t (*)[3])row, n);
-	sqlite3_finalize(many);
-	sqlite3_finalize(one);
-	return ok;
+	return catalog_rows_end(&rows, ok);
 }
 
 /* function_sites of the adjacency: site ids run in caller order (ingest

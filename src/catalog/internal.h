@@ -16,6 +16,31 @@ void catalog_w_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NUL
 void catalog_w_id(sqlite3_stmt *st, int i, unsigned id);       /* IR_NONE binds NULL */
 bool catalog_w_step(writer *w, sqlite3_stmt *st);              /* step, reset, clear */
 
+/* Rows of one table written CATALOG_ROWS to an INSERT: a statement's step,
+ * reset and clearing cost about what a row's insertion does, and the big
+ * tables have hundreds of thousands of rows. Rows go in the order they are
+ * added; the last partial batch goes one row at a time. A row is a struct
+ * of at most CATALOG_ROW_BYTES bytes that bind puts at parameters col0 + 1,
+ * col0 + 2, ... (its pointers must stay valid until catalog_rows_end). */
+#define CATALOG_ROWS 64
+#define CATALOG_ROW_BYTES 32
+typedef void (*catalog_row_bind)(sqlite3_stmt *st, int col0, const void *row);
+typedef struct catalog_rows {
+	writer *w;
+	sqlite3_stmt *many, *one;
+	catalog_row_bind bind;
+	int cols;
+	size_t size;
+	unsigned n;                                        /* rows waiting in buf */
+	unsigned char buf[CATALOG_ROWS * CATALOG_ROW_BYTES];
+} catalog_rows;
+/* values: one row's VALUES tuple, "(?,?,?)", with cols parameters. False and
+ * the error set when the statements cannot be prepared. */
+bool catalog_rows_begin(catalog_rows *r, writer *w, const char *table, const char *values, int cols, size_t size,
+                        catalog_row_bind bind);
+bool catalog_rows_add(catalog_rows *r, const void *row);
+bool catalog_rows_end(catalog_rows *r, bool ok);   /* the rest (when ok), then the statements freed */
+
 /* edges.c: every site's (target, graphs) list, interned. */
 typedef struct catalog_edge_sets catalog_edge_sets;
 catalog_edge_sets *catalog_edge_sets_new(const catalog_build *b);

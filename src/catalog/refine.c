@@ -27,18 +27,35 @@ static bool write_assign(writer *w, sqlite3_stmt *st, unsigned field, const face
 }
 
 /* One row of decisions (the statement names its graph: 'rpm' or 'vslot'). */
-static bool write_decision(writer *w, sqlite3_stmt *de, sqlite3_int64 id, const facet_decision *d)
+typedef struct decision_row { sqlite3_int64 id; const facet_decision *d; } decision_row;
+
+static void bind_decision(sqlite3_stmt *de, int col0, const void *row)
 {
-	sqlite3_bind_int64(de, 1, id);
-	sqlite3_bind_int64(de, 2, d->site);
-	sqlite3_bind_int64(de, 3, d->function);
-	catalog_w_text(de, 4, fact_kind_name(d->fact));
-	catalog_w_text(de, 5, fact_outcome_name(d->outcome));
-	catalog_w_text(de, 6, facet_rule_name(d->rule));
-	catalog_w_text(de, 7, facet_premise_name(d->premise));
-	catalog_w_text(de, 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
-	catalog_w_text(de, 9, d->evidence);
-	return catalog_w_step(w, de);
+	const decision_row *r = row;
+	const facet_decision *d = r->d;
+	sqlite3_bind_int64(de, col0 + 1, r->id);
+	sqlite3_bind_int64(de, col0 + 2, d->site);
+	sqlite3_bind_int64(de, col0 + 3, d->function);
+	catalog_w_text(de, col0 + 4, fact_kind_name(d->fact));
+	catalog_w_text(de, col0 + 5, fact_outcome_name(d->outcome));
+	catalog_w_text(de, col0 + 6, facet_rule_name(d->rule));
+	catalog_w_text(de, col0 + 7, facet_premise_name(d->premise));
+	catalog_w_text(de, col0 + 8, d->source == SOURCE_ORACLE ? "oracle" : "symbolic");
+	catalog_w_text(de, col0 + 9, d->evidence);
+}
+
+/* Table decisions, ids from first: in batches (dovecot: 294,000 rows). */
+static bool write_decisions(writer *w, const char *graph, sqlite3_int64 first, const facet_decision *d, size_t n)
+{
+	char values[64];
+	snprintf(values, sizeof values, "(?,?,?,?,?,?,?,?,?,'%s')", graph);
+	catalog_rows rows;
+	bool ok = catalog_rows_begin(&rows, w, "decisions", values, 9, sizeof(decision_row), bind_decision);
+	for (size_t i = 0; ok && i < n; i++) {
+		decision_row r = {first + (sqlite3_int64)i, &d[i]};
+		ok = catalog_rows_add(&rows, &r);
+	}
+	return catalog_rows_end(&rows, ok);
 }
 
 bool catalog_write_refinement(writer *w, const facet_result *r)
@@ -47,10 +64,9 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_stmt *as = catalog_w_prep(w, "INSERT INTO field_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *rs = catalog_w_prep(w, "INSERT INTO field_rejected_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)");
-	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,'rpm')");
 	sqlite3_stmt *qs = catalog_w_prep(w, "INSERT INTO questions VALUES(?1,?2,?3,?4,?5)");
 	sqlite3_stmt *qc = catalog_w_prep(w, "INSERT INTO question_candidates VALUES(?1,?2)");
-	bool ok = fs && as && rs && ds && de && qs && qc;
+	bool ok = fs && as && rs && ds && qs && qc;
 	for (unsigned i = 0; ok && i < r->n_fields; i++) {
 		const facet_field *f = &r->fields[i];
 		sqlite3_bind_int64(fs, 1, f->id);
@@ -85,8 +101,7 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 		catalog_w_text(ds, 13, s->callee_var);
 		ok = catalog_w_step(w, ds);
 	}
-	for (unsigned i = 0; ok && i < r->n_decisions; i++)
-		ok = write_decision(w, de, i, &r->decisions[i]);
+	ok = ok && write_decisions(w, "rpm", 0, r->decisions, r->n_decisions);
 	for (unsigned i = 0; ok && i < r->n_questions; i++) {
 		const facet_question *q = &r->questions[i];
 		sqlite3_bind_int64(qs, 1, i);
@@ -127,7 +142,6 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_finalize(as);
 	sqlite3_finalize(rs);
 	sqlite3_finalize(ds);
-	sqlite3_finalize(de);
 	sqlite3_finalize(qs);
 	sqlite3_finalize(qc);
 	return ok;
@@ -152,11 +166,6 @@ bool catalog_write_virtual(writer *w, const catalog_build *b)
 	sqlite3_finalize(vs);
 	if (!ok || !b->n_vslot_decisions)
 		return ok;
-	sqlite3_stmt *de = catalog_w_prep(w, "INSERT INTO decisions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,'vslot')");
-	ok = de != NULL;
 	sqlite3_int64 id = b->refine ? b->refine->n_decisions : 0;   /* after the refinement's */
-	for (unsigned i = 0; ok && i < b->n_vslot_decisions; i++)
-		ok = write_decision(w, de, id + i, &b->vslot_decisions[i]);
-	sqlite3_finalize(de);
-	return ok;
+	return write_decisions(w, "vslot", id, b->vslot_decisions, b->n_vslot_decisions);
 }

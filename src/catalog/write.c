@@ -68,6 +68,60 @@ bool catalog_w_step(writer *w, sqlite3_stmt *st)
 	return true;
 }
 
+/* ---- rows in batches (internal.h) ---------------------------------------------------------- */
+
+static sqlite3_stmt *prep_rows(writer *w, const char *table, const char *values, unsigned n)
+{
+	size_t len = strlen(values) + 1, cap = 32 + strlen(table) + n * len;
+	char *sql = xmalloc(cap);
+	size_t k = (size_t)snprintf(sql, cap, "INSERT INTO %s VALUES", table);
+	for (unsigned i = 0; i < n; i++)
+		k += (size_t)snprintf(sql + k, cap - k, "%s%s", i ? "," : "", values);
+	sqlite3_stmt *st = catalog_w_prep(w, sql);
+	free(sql);
+	return st;
+}
+
+bool catalog_rows_begin(catalog_rows *r, writer *w, const char *table, const char *values, int cols, size_t size,
+                        catalog_row_bind bind)
+{
+	*r = (catalog_rows){.w = w, .bind = bind, .cols = cols, .size = size};
+	if (size > CATALOG_ROW_BYTES)
+		return catalog_w_fail(w, "a row wider than CATALOG_ROW_BYTES");
+	r->many = prep_rows(w, table, values, CATALOG_ROWS);
+	r->one = r->many ? prep_rows(w, table, values, 1) : NULL;
+	return r->one != NULL;
+}
+
+/* The waiting rows: one statement for a full batch, else a row at a time. */
+static bool flush_rows(catalog_rows *r)
+{
+	bool ok = true, full = r->n == CATALOG_ROWS;
+	for (unsigned i = 0; ok && i < r->n; i++) {
+		r->bind(full ? r->many : r->one, full ? (int)i * r->cols : 0, r->buf + i * r->size);
+		if (!full)
+			ok = catalog_w_step(r->w, r->one);
+	}
+	ok = ok && (!full || catalog_w_step(r->w, r->many));
+	r->n = 0;
+	return ok;
+}
+
+bool catalog_rows_add(catalog_rows *r, const void *row)
+{
+	memcpy(r->buf + r->n * r->size, row, r->size);
+	return ++r->n < CATALOG_ROWS || flush_rows(r);
+}
+
+bool catalog_rows_end(catalog_rows *r, bool ok)
+{
+	ok = ok && flush_rows(r);
+	sqlite3_finalize(r->many);
+	sqlite3_finalize(r->one);
+	r->many = r->one = NULL;
+	return ok;
+}
+
 static bool meta(writer *w, const char *key, const char *value)
 {
 	sqlite3_stmt *st = catalog_w_prep(w, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
