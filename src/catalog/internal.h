@@ -2,6 +2,8 @@
 #ifndef FACET_CATALOG_INTERNAL_H
 #define FACET_CATALOG_INTERNAL_H
 
+#include <stddef.h>
+
 #include "catalog/catalog.h"
 
 typedef struct writer {
@@ -32,7 +34,8 @@ typedef struct catalog_rows {
 	int cols;
 	size_t size;
 	unsigned n;                                        /* rows waiting in buf */
-	unsigned char buf[CATALOG_ROWS * CATALOG_ROW_BYTES];
+	/* Row structs at multiples of size: aligned for any of them. */
+	_Alignas(max_align_t) unsigned char buf[CATALOG_ROWS * CATALOG_ROW_BYTES];
 } catalog_rows;
 /* values: one row's VALUES tuple, "(?,?,?)", with cols parameters. False and
  * the error set when the statements cannot be prepared. */
