@@ -500,7 +500,8 @@ static object_ref resolved(object_ref r, di_type *type, disp_step step)
 
 /* ❶ direct, at value v: a global with its debug variable, a declared stack
  * slot, a #dbg_value record, a fragment record of a split-up local struct,
- * or the declared return type of the function whose call made v. */
+ * a record of a pointer kept as v + a constant, or the declared return type
+ * of the function whose call made v. */
 static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
 {
 	unsigned v = w->v;
@@ -544,6 +545,20 @@ static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
 		if (locate(x, fb->var->type, (int64_t)(fb->fragment_offset_bits / 8), &pl) &&
 		    pointee(x, pl.type) && fits(x, pointee(x, pl.type), w->r.offset, w->r.var_index)) {
 			*out = resolved(w->r, pointee(x, pl.type), STEP_DIRECT);
+			return true;
+		}
+	}
+	/* A pointer the optimiser kept only as an offset from v: `c =
+	 * queue_data(q, struct conn, queue)` becomes a record "c is q - 16" on
+	 * q (container_of, its result never materialised). v + k is then *c
+	 * at k - (-16); the record's variable types the memory. */
+	const ir_dbg_binding *ob = v < x->prog->n_values ? x->ix.offset_binding[v] : NULL;
+	if (ob && !w->r.var_index) {
+		di_type *t = pointee(x, ob->var->type);
+		object_ref at = w->r;
+		at.offset -= ob->offset_bytes;
+		if (t && fits(x, t, at.offset, false)) {
+			*out = resolved(at, t, STEP_DIRECT);
 			return true;
 		}
 	}

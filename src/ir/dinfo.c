@@ -375,8 +375,9 @@ di_variable *dinfo_variable(dinfo_reader *r, LLVMMetadataRef md)
 /* What a DIExpression says, read once per node from its printed form (the C
  * API has no element getters): empty, a fragment only, or anything else. */
 typedef struct expr_info {
-	bool empty, fragment;
+	bool empty, fragment, offset;
 	uint64_t offset_bits, size_bits;
+	int64_t offset_bytes;      /* offset: the variable is the value + offset_bytes */
 } expr_info;
 
 static const expr_info *expr_of(dinfo_reader *r, LLVMMetadataRef expr)
@@ -397,6 +398,14 @@ static const expr_info *expr_of(dinfo_reader *r, LLVMMetadataRef expr)
 		e->fragment = true;
 		e->offset_bits = off;
 		e->size_bits = size;
+	} else if (text && sscanf(text, "!DIExpression(DW_OP_constu, %llu, DW_OP_minus, DW_OP_stack_value)%n", &off,
+	                          &end) == 1 && end > 0 && off <= INT64_MAX) {
+		e->offset = true;
+		e->offset_bytes = -(int64_t)off;
+	} else if (text && sscanf(text, "!DIExpression(DW_OP_plus_uconst, %llu, DW_OP_stack_value)%n", &off, &end) == 1 &&
+	           end > 0 && off <= INT64_MAX) {
+		e->offset = true;
+		e->offset_bytes = (int64_t)off;
 	}
 	LLVMDisposeMessage(text);
 	ptrmap_put(&r->empty_exprs, expr, e);
@@ -414,6 +423,13 @@ bool dinfo_expr_fragment(dinfo_reader *r, LLVMMetadataRef expr, uint64_t *offset
 	*offset_bits = e->offset_bits;
 	*size_bits = e->size_bits;
 	return e->fragment;
+}
+
+bool dinfo_expr_offset(dinfo_reader *r, LLVMMetadataRef expr, int64_t *bytes)
+{
+	const expr_info *e = expr_of(r, expr);
+	*bytes = e->offset_bytes;
+	return e->offset;
 }
 
 ir_loc dinfo_location(dinfo_reader *r, LLVMMetadataRef loc)

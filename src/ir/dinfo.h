@@ -47,6 +47,11 @@ di_variable *dinfo_variable(dinfo_reader *r, LLVMMetadataRef md);
 bool dinfo_expr_is_empty(dinfo_reader *r, LLVMMetadataRef expr);
 /* True when the expression is DW_OP_LLVM_fragment(offset, size) alone. */
 bool dinfo_expr_fragment(dinfo_reader *r, LLVMMetadataRef expr, uint64_t *offset_bits, uint64_t *size_bits);
+/* True when the expression is a constant offset alone, `DW_OP_constu N,
+ * DW_OP_minus` or `DW_OP_plus_uconst N` then DW_OP_stack_value: the variable
+ * is the value + *bytes (container_of, `c = (T *)((char *)q - 16)`, kept at
+ * -O2 as a record on q). */
+bool dinfo_expr_offset(dinfo_reader *r, LLVMMetadataRef expr, int64_t *bytes);
 
 /* Position of a DILocation (file from its scope). */
 ir_loc dinfo_location(dinfo_reader *r, LLVMMetadataRef loc);

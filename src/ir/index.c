@@ -51,6 +51,7 @@ static void index_bindings(const ir_program *p, ir_index *ix)
 	ix->next_binding = xcalloc(p->n_bindings + 1, sizeof *ix->next_binding);
 	ix->slot_binding = xcalloc(nv + 1, sizeof *ix->slot_binding);
 	ix->fragment_binding = xcalloc(nv + 1, sizeof *ix->fragment_binding);
+	ix->offset_binding = xcalloc(nv + 1, sizeof *ix->offset_binding);
 	for (unsigned i = 0; i < p->n_bindings; i++) {
 		const ir_dbg_binding *b = &p->bindings[i];
 		if (!b->var || !b->var->type || b->value >= nv)
@@ -58,6 +59,11 @@ static void index_bindings(const ir_program *p, ir_index *ix)
 		if (b->fragment && !b->declare) {
 			if (!ix->fragment_binding[b->value])
 				ix->fragment_binding[b->value] = b;
+			continue;
+		}
+		if (b->offset && !b->declare) {
+			if (!ix->offset_binding[b->value])
+				ix->offset_binding[b->value] = b;
 			continue;
 		}
 		if (!b->empty_expr)
@@ -111,6 +117,7 @@ void ir_index_free(ir_index *ix)
 	free(ix->next_binding);
 	free(ix->slot_binding);
 	free(ix->fragment_binding);
+	free(ix->offset_binding);
 	memset(ix, 0, sizeof *ix);
 }
 

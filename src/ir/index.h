@@ -24,6 +24,7 @@ typedef struct ir_index {
 	unsigned *value_binding, *next_binding;
 	const ir_dbg_binding **slot_binding;     /* value -> the first #dbg_declare of it with an empty expression */
 	const ir_dbg_binding **fragment_binding; /* value -> the first #dbg_value binding it to a variable's fragment */
+	const ir_dbg_binding **offset_binding;   /* value -> the first #dbg_value binding a variable to it + a constant */
 } ir_index;
 
 /* A statement's key for ir_csr_build: a value id, or IR_NONE (not filed). */

@@ -519,6 +519,7 @@ static void lower_dbg_records(lowering *L, ir_function *fn, LLVMValueRef inst)
 		LLVMMetadataRef expr = LLVMDbgVariableRecordGetExpression(r);
 		b.empty_expr = dinfo_expr_is_empty(&L->di, expr);
 		b.fragment = !b.empty_expr && dinfo_expr_fragment(&L->di, expr, &b.fragment_offset_bits, &b.fragment_size_bits);
+		b.offset = !b.empty_expr && !b.fragment && dinfo_expr_offset(&L->di, expr, &b.offset_bytes);
 		if (b.var)
 			VEC_PUSH(&L->bindings, b);
 	}

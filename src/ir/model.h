@@ -104,6 +104,9 @@ typedef struct ir_dbg_binding {
 	bool fragment;             /* DIExpression(DW_OP_LLVM_fragment, off, size) alone: the value is
 	                              those bits of the variable (a field of a split-up local struct) */
 	uint64_t fragment_offset_bits, fragment_size_bits;
+	bool offset;               /* a constant offset alone (dinfo_expr_offset): the variable is the
+	                              value + offset_bytes, a pointer the optimiser kept only as that sum */
+	int64_t offset_bytes;
 } ir_dbg_binding;
 
 /* ---- call sites ---------------------------------------------------------------------- */

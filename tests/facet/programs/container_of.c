@@ -23,7 +23,15 @@
  * the chained step keys the site on event.handler as it keys a store
  * through `c[i].read` (the `idle` site); and through an array of
  * pointers to events (`evs[i]->handler(evs[i])`, the `each` site), where
- * the index picks the pointer itself. */
+ * the index picks the pointer itself.
+ *
+ * And a connection found from its link and never materialised (`c =
+ * queue_data(q, struct lconn, queue); c->read->handler(c->read)`, draining
+ * reusable connections, the `drain` site): at -O2 no value holds c; the
+ * only record of it is `#dbg_value(q, c, DW_OP_constu 16, DW_OP_minus,
+ * DW_OP_stack_value)`, c as q - 16, and `read` is loaded from q - 8. The
+ * record types the memory at q - 16 as struct lconn, so the load is
+ * lconn.read, a typed pointer to an event: event.handler. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +53,13 @@ struct conn {
 	struct event *read;
 };
 
+struct lconn {
+	int fd;
+	int close;
+	struct event *read;
+	struct queue queue;
+};
+
 struct command {
 	const char *name;
 	void (*proc)(struct event *ev);
@@ -58,6 +73,7 @@ static struct queue posted = {&posted, &posted};
 static struct conn *conns;
 static size_t n_conns;
 static struct event **evs;
+static struct queue reusable = {&reusable, &reusable};
 
 /* Carved at a byte offset a cursor keeps: the pool is one collapsed object. */
 __attribute__((noinline, malloc)) static void *carve(size_t n)
@@ -118,6 +134,18 @@ __attribute__((noinline)) static void run_each(size_t n)
 			evs[i]->handler(evs[i]); /* SITE each */
 }
 
+__attribute__((noinline)) static void drain(void)
+{
+	for (int i = 0; i < 32 && reusable.prev != &reusable; i++) {
+		struct queue *q = reusable.prev;
+		struct lconn *c = queue_data(q, struct lconn, queue);
+		q->prev->next = q->next;
+		q->next->prev = q->prev;
+		c->close = 1;
+		c->read->handler(c->read); /* SITE drain */
+	}
+}
+
 int main(int argc, char **argv)
 {
 	pool = (unsigned char *)calloc(1024, 1);
@@ -143,6 +171,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n_conns; i++)
 		evs[i] = conns[i].read;
 	run_each(n_conns);
+	struct lconn *lc = (struct lconn *)carve(sizeof *lc);
+	lc->read = conns[0].read;
+	lc->queue.prev = reusable.prev;
+	lc->queue.next = &reusable;
+	reusable.prev->next = &lc->queue;
+	reusable.prev = &lc->queue;
+	drain();
 	return 0;
 }
 
@@ -157,5 +192,8 @@ int main(int argc, char **argv)
  // EXPECT each field: event.handler
  // EXPECT each rpm: read_handler write_handler
  // EXPECT each decision get_command: prune supported Prune-Store pi_proj
+ // EXPECT drain field: event.handler
+ // EXPECT drain rpm: read_handler write_handler
+ // EXPECT drain decision get_command: prune supported Prune-Store pi_proj
  // EXPECT proc field: command.proc
  */
