@@ -552,7 +552,7 @@ static bool step_direct(facet_ctx *x, walk *w, object_ref *out)
 	 * queue_data(q, struct conn, queue)` becomes a record "c is q - 16" on
 	 * q (container_of, its result never materialised). v + k is then *c
 	 * at k - (-16); the record's variable types the memory. */
-	const ir_dbg_binding *ob = v < x->prog->n_values ? x->ix.offset_binding[v] : NULL;
+	const ir_dbg_binding *ob = ir_index_offset_binding(x->prog, &x->ix, v);
 	if (ob && !w->r.var_index) {
 		di_type *t = pointee(x, ob->var->type);
 		object_ref at = w->r;

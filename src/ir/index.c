@@ -51,7 +51,7 @@ static void index_bindings(const ir_program *p, ir_index *ix)
 	ix->next_binding = xcalloc(p->n_bindings + 1, sizeof *ix->next_binding);
 	ix->slot_binding = xcalloc(nv + 1, sizeof *ix->slot_binding);
 	ix->fragment_binding = xcalloc(nv + 1, sizeof *ix->fragment_binding);
-	ix->offset_binding = xcalloc(nv + 1, sizeof *ix->offset_binding);
+	intmap_init(&ix->offset_binding);
 	for (unsigned i = 0; i < p->n_bindings; i++) {
 		const ir_dbg_binding *b = &p->bindings[i];
 		if (!b->var || !b->var->type || b->value >= nv)
@@ -62,8 +62,8 @@ static void index_bindings(const ir_program *p, ir_index *ix)
 			continue;
 		}
 		if (b->offset && !b->declare) {
-			if (!ix->offset_binding[b->value])
-				ix->offset_binding[b->value] = b;
+			if (!intmap_get(&ix->offset_binding, b->value, NULL))
+				intmap_put(&ix->offset_binding, b->value, (uint64_t)i + 1);
 			continue;
 		}
 		if (!b->empty_expr)
@@ -79,6 +79,12 @@ static void index_bindings(const ir_program *p, ir_index *ix)
 			ix->value_binding[b->value] = i + 1;
 		}
 	}
+}
+
+const ir_dbg_binding *ir_index_offset_binding(const ir_program *p, const ir_index *ix, unsigned v)
+{
+	uint64_t i = intmap_get_or(&ix->offset_binding, v, 0);
+	return i ? &p->bindings[i - 1] : NULL;
 }
 
 void ir_index_build(const ir_program *p, ir_index *ix)
@@ -117,7 +123,7 @@ void ir_index_free(ir_index *ix)
 	free(ix->next_binding);
 	free(ix->slot_binding);
 	free(ix->fragment_binding);
-	free(ix->offset_binding);
+	intmap_free(&ix->offset_binding);
 	memset(ix, 0, sizeof *ix);
 }
 

@@ -12,6 +12,7 @@
 #define FACET_IR_INDEX_H
 
 #include "ir/model.h"
+#include "util/intmap.h"
 
 typedef struct ir_index {
 	unsigned *def_start, *defs;        /* value -> the statements defining it (stores and returns define none) */
@@ -24,7 +25,8 @@ typedef struct ir_index {
 	unsigned *value_binding, *next_binding;
 	const ir_dbg_binding **slot_binding;     /* value -> the first #dbg_declare of it with an empty expression */
 	const ir_dbg_binding **fragment_binding; /* value -> the first #dbg_value binding it to a variable's fragment */
-	const ir_dbg_binding **offset_binding;   /* value -> the first #dbg_value binding a variable to it + a constant */
+	intmap offset_binding;   /* value -> 1 + the first #dbg_value binding a variable to it + a constant
+	                            (ir_index_offset_binding; rare, so a map, not an array per value) */
 } ir_index;
 
 /* A statement's key for ir_csr_build: a value id, or IR_NONE (not filed). */
@@ -33,6 +35,8 @@ typedef unsigned (*ir_stmt_key)(const ir_stmt *st, const void *aux);
 void ir_csr_build(const ir_program *p, ir_stmt_key key, const void *aux, unsigned **start, unsigned **items);
 
 void ir_index_build(const ir_program *p, ir_index *ix);
+/* The first #dbg_value record saying a variable is value v + a constant, or NULL. */
+const ir_dbg_binding *ir_index_offset_binding(const ir_program *p, const ir_index *ix, unsigned v);
 void ir_index_free(ir_index *ix);
 
 /* How many statements define v, and the i-th (i < ir_index_n_defs). */

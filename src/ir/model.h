@@ -96,17 +96,19 @@ typedef struct ir_global ir_global;
 
 /* A #dbg_value or #dbg_declare record binding a source variable to a value. */
 typedef struct ir_dbg_binding {
-	unsigned value;            /* value id the record names */
 	ir_function *function;     /* where the record sits */
 	di_variable *var;
+	unsigned value;            /* value id the record names */
 	bool declare;              /* #dbg_declare (the value is the variable's address) */
 	bool empty_expr;           /* DIExpression() — the value is the variable itself */
 	bool fragment;             /* DIExpression(DW_OP_LLVM_fragment, off, size) alone: the value is
 	                              those bits of the variable (a field of a split-up local struct) */
-	uint64_t fragment_offset_bits, fragment_size_bits;
 	bool offset;               /* a constant offset alone (dinfo_expr_offset): the variable is the
 	                              value + offset_bytes, a pointer the optimiser kept only as that sum */
-	int64_t offset_bytes;
+	union {                    /* one record per binding, so the expression is one of the two */
+		struct { uint64_t fragment_offset_bits, fragment_size_bits; };
+		int64_t offset_bytes;
+	};
 } ir_dbg_binding;
 
 /* ---- call sites ---------------------------------------------------------------------- */
