@@ -227,16 +227,6 @@ static bool write_members(writer *w, const msets *m)
 	return ok;
 }
 
-typedef struct set_site_row { unsigned set, site, count; } set_site_row;
-
-static void bind_set_site(sqlite3_stmt *st, int col0, const void *row)
-{
-	const set_site_row *r = row;
-	sqlite3_bind_int64(st, col0 + 1, r->set);
-	sqlite3_bind_int64(st, col0 + 2, r->site);
-	sqlite3_bind_int64(st, col0 + 3, r->count);
-}
-
 /* collapsed_set_sites: per indirect site, how many of its callee functions
  * each set holds, counted through function -> sets lists (dovecot: 268,000
  * rows, in batches). */
@@ -259,7 +249,8 @@ static bool write_set_sites(writer *w, const pta_result *r, const msets *m)
 	unsigned *held = xcalloc(n_sets + 1, sizeof *held);
 	uvec touched = {0};
 	catalog_rows rows;
-	bool ok = catalog_rows_begin(&rows, w, "collapsed_set_sites", "(?,?,?)", 3, sizeof(set_site_row), bind_set_site);
+	bool ok = catalog_rows_begin(&rows, w, "collapsed_set_sites", "(?,?,?)", 3, sizeof(catalog_row3),
+	                             catalog_bind_row3);
 	for (unsigned s = 0; ok && s < p->n_sites; s++) {
 		if (p->sites[s].kind != SITE_INDIRECT)
 			continue;
@@ -273,7 +264,7 @@ static bool write_set_sites(writer *w, const pta_result *r, const msets *m)
 			qsort(touched.items, touched.len, sizeof *touched.items, by_uint);
 		for (size_t i = 0; i < touched.len; i++) {
 			if (ok) {
-				set_site_row row = {touched.items[i], s, held[touched.items[i]]};
+				catalog_row3 row = {{touched.items[i], s, held[touched.items[i]]}};   /* set, site, count */
 				ok = catalog_rows_add(&rows, &row);
 			}
 			held[touched.items[i]] = 0;

@@ -111,26 +111,16 @@ static void bind_u32s(sqlite3_stmt *st, int col, const uint32_t *a, size_t n)
 	sqlite3_bind_blob64(st, col, le32_bytes(a, n), (sqlite3_uint64)n * 4, free);
 }
 
-typedef struct set_row { uint32_t id, target, graphs; } set_row;
-
-static void bind_set_row(sqlite3_stmt *st, int col0, const void *row)
-{
-	const set_row *r = row;
-	sqlite3_bind_int64(st, col0 + 1, r->id);
-	sqlite3_bind_int64(st, col0 + 2, r->target);
-	sqlite3_bind_int64(st, col0 + 3, r->graphs);
-}
-
 /* dovecot's are 694,005 rows: written in batches (catalog_rows). */
 static bool write_target_sets(writer *w, const catalog_edge_sets *e)
 {
 	catalog_rows rows;
-	bool ok = catalog_rows_begin(&rows, w, "target_sets", "(?,?,?)", 3, sizeof(set_row), bind_set_row);
+	bool ok = catalog_rows_begin(&rows, w, "target_sets", "(?,?,?)", 3, sizeof(catalog_row3), catalog_bind_row3);
 	for (uint32_t id = 0; ok && id < u32_interner_count(&e->lists); id++) {
 		size_t n;
 		const uint32_t *p = u32_interner_list(&e->lists, id, &n);
 		for (size_t k = 0; ok && k < n; k += 2) {
-			set_row r = {id, p[k], p[k + 1]};
+			catalog_row3 r = {{id, p[k], p[k + 1]}};   /* set, target, graphs */
 			ok = catalog_rows_add(&rows, &r);
 		}
 	}

@@ -3,6 +3,7 @@
 #define FACET_CATALOG_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "catalog/catalog.h"
 
@@ -43,6 +44,9 @@ bool catalog_rows_begin(catalog_rows *r, writer *w, const char *table, const cha
                         catalog_row_bind bind);
 bool catalog_rows_add(catalog_rows *r, const void *row);
 bool catalog_rows_end(catalog_rows *r, bool ok);   /* the rest (when ok), then the statements freed */
+/* The common row: three integers (a set and its members, a set and a site). */
+typedef struct catalog_row3 { uint32_t v[3]; } catalog_row3;
+void catalog_bind_row3(sqlite3_stmt *st, int col0, const void *row);   /* a catalog_row_bind */
 
 /* edges.c: every site's (target, graphs) list, interned. */
 typedef struct catalog_edge_sets catalog_edge_sets;

@@ -113,6 +113,13 @@ bool catalog_rows_add(catalog_rows *r, const void *row)
 	return ++r->n < CATALOG_ROWS || flush_rows(r);
 }
 
+void catalog_bind_row3(sqlite3_stmt *st, int col0, const void *row)
+{
+	const catalog_row3 *r = row;
+	for (int i = 0; i < 3; i++)
+		sqlite3_bind_int64(st, col0 + 1 + i, r->v[i]);
+}
+
 bool catalog_rows_end(catalog_rows *r, bool ok)
 {
 	ok = ok && flush_rows(r);
