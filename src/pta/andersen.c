@@ -1177,7 +1177,9 @@ static void extract_stmt(extractor *x, const ir_function *f, const ir_stmt *st)
 		return;
 	switch (st->op) {
 	case ST_ALLOCA: {
-		unsigned obj = new_object(x, st->size, OBJ_STACK, st->dst, IR_NONE);
+		/* A slot of constant size (a VLA's is 0: unknown) is bounded: an
+		 * offset that leaves it is into some other object (solver.h). */
+		unsigned obj = object_with(x, st->size, OBJ_STACK, st->dst, IR_NONE, st->size ? PTA_OBJ_BOUNDED : 0);
 		pta_object_elements(x->s, obj, st->stride);
 		object_arrays(x, obj, st->arrays);
 		pta_addr(x->s, node_of(x, st->dst), pta_field(x->s, obj, 0));
@@ -1312,10 +1314,14 @@ static void extract_globals(extractor *x)
 		/* A declared global of unknown size collapses: we cannot see its
 		 * layout. A defined constant one (C's const) is read-only
 		 * (solver.h); a declared one may be a section bound, which holds
-		 * what copies of its members put there. */
+		 * what copies of its members put there. A defined one in the
+		 * default section is bounded (solver.h): an offset that leaves it
+		 * is into another object; one placed in a named section may be
+		 * walked into its neighbours as the linker lays them out. */
+		bool bound = p->bound_of_global && p->bound_of_global[i];
 		gobj[i] = object_with(x, g->defined ? g->size : 0, OBJ_GLOBAL, i, IR_NONE,
-		                      (g->defined && g->constant ? PTA_OBJ_READONLY : 0) |
-		                          (p->bound_of_global && p->bound_of_global[i] ? PTA_OBJ_NAMES_CODE : 0));
+		                      (g->defined && g->constant ? PTA_OBJ_READONLY : 0) | (bound ? PTA_OBJ_NAMES_CODE : 0) |
+		                          (g->defined && g->size && !g->section && !bound ? PTA_OBJ_BOUNDED : 0));
 		pta_object_elements(x->s, gobj[i], g->elem);
 		if (g->defined)
 			global_arrays(x, gobj[i], g);
@@ -1490,6 +1496,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	VEC_FREE(&x.watches);
 	strmap_free(&x.unmodelled);
 	r->seconds = now() - t0;
+	r->n_offset_dropped = pta_offset_dropped(r->solver);
 	return r;
 }
 

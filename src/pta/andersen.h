@@ -102,6 +102,8 @@ typedef struct pta_result {
 	unsigned n_clones_refused; /* indirect sources bound uncloned: the clone budget was spent */
 	unsigned n_section_members_static;  /* section members too large to copy: read from initializers only */
 	unsigned n_relative_entries;        /* relative asm entries naming functions, targets of calls into bounds */
+	unsigned n_offset_dropped; /* globals and stack slots that an offset left, dropped from its result
+	                              instead of collapsing them (solver.h, PTA_OBJ_BOUNDED) */
 	double seconds;            /* extraction + solving */
 } pta_result;
 

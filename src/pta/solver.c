@@ -115,6 +115,8 @@ typedef struct pobj {
 	uint8_t  collapsed;
 	uint8_t  cause;     /* why it collapsed: PTA_COLLAPSE_* */
 	uint8_t  holds;     /* read-only: some location of it holds something (pta_addr) */
+	uint8_t  dropped;   /* PTA_OBJ_BOUNDED: an offset left it and named nothing (see shift) */
+	uint32_t drops;     /* while not collapsed: head of its drop records, NIL none */
 	uint32_t origin;    /* origin of what collapsed it */
 	uint32_t arr;       /* an array's element bytes (pta_object_elements), 0 none */
 	uint32_t elem;      /* arr once folded (see fold): offsets count mod elem; 0 before */
@@ -127,6 +129,8 @@ typedef struct prange {   /* a member array (pta_array_range) */
 } prange;
 
 typedef struct report { unsigned tag, loc; } report;
+typedef struct pdrop { uint32_t c, next; } pdrop;   /* constraint c dropped an offset of the object */
+typedef struct redo { uint32_t c, loc; } redo;      /* apply c to loc, the one location its object collapsed to */
 typedef struct qent { uint32_t round, rank, seq, node; } qent;   /* a worklist entry */
 /* What compute_cx and shift read of every location of every delta, kept
  * dense and apart from the (much larger) nodes: one cache line serves four
@@ -160,6 +164,15 @@ struct pta_solver {
 	ptrmap fields;          /* (object, offset) → location + 1 */
 	ptrmap checked;         /* LCD: edges (n, z) already tested */
 	sbitmap stale;          /* fields of collapsed objects other than the offset-0 one */
+	/* Offsets that left a PTA_OBJ_BOUNDED object (see shift): which
+	 * constraints dropped some of an object's locations, so that if it
+	 * collapses later they get its one location, as every offset then
+	 * names it. */
+	VEC(pdrop) drops;
+	ptrmap dropped;         /* (object, constraint) pairs recorded in drops */
+	VEC(uint32_t) lastdrops;/* objects the last compute_cx dropped from: its result's reuse drops them too */
+	VEC(redo) redos;        /* constraints to apply to locations that collapses made */
+	sbitmap redoset;        /* scratch: one location */
 
 	/* Worklist: a binary heap, sources of the flow graph first (see push). */
 	VEC(qent) heap;
@@ -459,6 +472,13 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 	o->origin = s->cur_origin;
 	s->st.collapsed_objects++;
 	s->st.collapsed_by[cause]++;
+	/* Constraints that dropped an offset of it now give its one location
+	 * (applied by drain: collapse runs inside compute_cx's loops). */
+	for (uint32_t d = o->drops; d != NIL; d = s->drops.items[d].next) {
+		redo r = { s->drops.items[d].c, base };
+		VEC_PUSH(&s->redos, r);
+	}
+	o->drops = NIL;
 	for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field) {
 		if (f == base)
 			continue;
@@ -491,9 +511,45 @@ static void fold(pta_solver *s, uint32_t obj)
 	}
 }
 
+/* Constraint c dropped an offset of object obj (see shift). */
+static void note_drop(pta_solver *s, uint32_t obj, uint32_t c)
+{
+	pobj *o = &s->objs.items[obj];
+	o->dropped = 1;
+	void *key = (void *)(uintptr_t)(((uint64_t)obj + 1) << 32 | c);
+	if (ptrmap_get(&s->dropped, key))
+		return;
+	ptrmap_put(&s->dropped, key, (void *)1);
+	pdrop d = { c, o->drops };
+	VEC_PUSH(&s->drops, d);
+	o->drops = (uint32_t)(s->drops.len - 1);
+}
+
+/* While compute_cx runs: c dropped an offset of obj; its result's reuse
+ * (process: the next constraint of the same class and offset) drops it too. */
+static void drop_in_compute(pta_solver *s, uint32_t obj, uint32_t c)
+{
+	note_drop(s, obj, c);
+	if (!s->lastdrops.len || VEC_LAST(&s->lastdrops) != obj)
+		VEC_PUSH(&s->lastdrops, obj);
+}
+
+/* A constraint whose result is the one the constraint before it computed
+ * (process: same class and offset) dropped what that one dropped. */
+static void reuse_drops(pta_solver *s, uint32_t c)
+{
+	for (size_t i = 0; i < s->lastdrops.len; i++)
+		note_drop(s, s->lastdrops.items[i], c);
+}
+
 /* The location at byte offset d from location loc, collapsing its object if
- * that leaves the object (see "Collapse" in solver.h). */
-static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
+ * that leaves the object (see "Collapse" in solver.h) — or, for a
+ * PTA_OBJ_BOUNDED object, NIL: a pointer past one past the end or before the
+ * start names nothing of it, and neither does an access (a load or a store,
+ * `access`) at one past the end; constraint c is recorded, so that a later
+ * collapse of the object gives c its one location. A pointer to one past
+ * the end of such an object is the location at offset size. */
+static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d, uint32_t c, int access)
 {
 	assert(loc & LOC_BIT);
 	const locinfo *li = &s->linfo.items[loc & ~LOC_BIT];
@@ -503,7 +559,7 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 	pobj *o = &s->objs.items[obj];
 	if (o->collapsed || (o->flags & PTA_OBJ_CODE))
 		return field(s, obj, 0);
-	if (d == 0)
+	if (d == 0 && (!access || li->off < o->size))   /* an access at one past the end: below */
 		return loc;
 	int64_t k = (int64_t)li->off + d;   /* li is stale once field() adds a location */
 	if (o->elem) {   /* within an array: the same field of another element, or another field */
@@ -517,8 +573,18 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d)
 		int64_t e = (int64_t)o->arr;
 		return field(s, obj, (uint32_t)(((k % e) + e) % e));
 	}
-	if (k < 0 || (uint64_t)k >= o->size)
-		return collapse(s, obj, PTA_COLLAPSE_OFFSET);
+	if (k < 0 || (uint64_t)k >= o->size) {
+		if (!(o->flags & PTA_OBJ_BOUNDED) || o->arr)
+			return collapse(s, obj, PTA_COLLAPSE_OFFSET);
+		/* One past the end is a pointer C allows, and a step back from
+		 * it is inside again: a location of its own, which no load or
+		 * store touches. -O2 forms it where container_of's step back and
+		 * a field's step forward fold into one gep from a member. */
+		if ((uint64_t)k == o->size && !access)
+			return field(s, obj, (uint32_t)k);
+		drop_in_compute(s, obj, c);
+		return NIL;
+	}
 	return field(s, obj, (uint32_t)k);
 }
 
@@ -653,7 +719,7 @@ static void acc_add_outs(pta_solver *s)
 
 /* CLASS_MEM: the memory nodes of the locations of set, each once, in s->targets
  * (a store's: of writable memory only). */
-static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
+static void compute_mem(pta_solver *s, uint32_t c, const pcx *x, const sbitmap *set)
 {
 	unsigned l, t;
 	/* A function's code holds no pointers a C program could store or load. */
@@ -671,7 +737,10 @@ static void compute_mem(pta_solver *s, const pcx *x, const sbitmap *set)
 		const locinfo *li = &s->linfo.items[l & ~LOC_BIT];
 		if ((li->state & skip) || ((li->state & LS_READONLY) && !s->objs.items[li->obj].holds))
 			continue;
-		t = find(s, shift(s, l, x->off));
+		t = shift(s, l, x->off, c, 1);
+		if (t == NIL)
+			continue;
+		t = find(s, t);
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
 	}
@@ -689,7 +758,9 @@ static void compute_gep(pta_solver *s, uint32_t c, uint32_t owner, const pcx *x,
 	split_self(s, set);
 	SBM_FOREACH(&s->rest, l) {
 		size_t before = s->locs.len;
-		t = shift(s, l, x->off);
+		t = shift(s, l, x->off, c, 0);
+		if (t == NIL)
+			continue;
 		if ((t & ~LOC_BIT) >= before)
 			s->linfo.items[t & ~LOC_BIT].creator = c;
 		/* Shifting what this gep made itself: it is probably on a cycle. */
@@ -734,20 +805,23 @@ static int member_array(const pta_solver *s, uint32_t obj, uint64_t k, uint64_t 
 /* A variable index of stride bytes from (obj, k) that stays in one of obj's
  * member arrays: every element's field at k's place, shifted by `by`, joins
  * s->outs. 0 (nothing done) when no member array holds it. */
-static int in_member_array(pta_solver *s, uint32_t obj, int64_t k, uint64_t stride, int64_t by)
+static int in_member_array(pta_solver *s, uint32_t c, uint32_t obj, int64_t k, uint64_t stride, int64_t by)
 {
 	uint64_t lo, hi;
 	if (k < 0 || !member_array(s, obj, (uint64_t)k, stride, &lo, &hi) || (hi - lo) / stride > MEMBER_PLACES_MAX)
 		return 0;
 	for (uint64_t q = lo + ((uint64_t)k - lo) % stride; q < hi; q += stride) {
 		uint32_t t = field(s, obj, (uint32_t)q);
-		VEC_PUSH(&s->outs, by ? shift(s, t, by) : t);
+		if (by)
+			t = shift(s, t, by, c, 0);
+		if (t != NIL)
+			VEC_PUSH(&s->outs, t);
 	}
 	return 1;
 }
 
 /* CLASS_COLLAPSE: what a variable index or a cycle's gep gives, in s->acc. */
-static void compute_index(pta_solver *s, const pcx *x, const sbitmap *set)
+static void compute_index(pta_solver *s, uint32_t c, const pcx *x, const sbitmap *set)
 {
 	unsigned l;
 	int64_t stride = x->off, by = 0;
@@ -764,11 +838,11 @@ static void compute_index(pta_solver *s, const pcx *x, const sbitmap *set)
 		pobj *o = &s->objs.items[obj];
 		int64_t k = s->linfo.items[l & ~LOC_BIT].off;
 		/* pta_gep_stride_at: the member array the address reaches. */
-		if (by && o->n_arrays && !o->collapsed && in_member_array(s, obj, k + by, (uint64_t)stride, 0))
+		if (by && o->n_arrays && !o->collapsed && in_member_array(s, c, obj, k + by, (uint64_t)stride, 0))
 			continue;
 		/* Typed heap memory: a member array before the element by stride. */
 		if ((o->flags & PTA_OBJ_ELEMENTS_BY_STRIDE) && o->n_arrays && !o->collapsed && stride &&
-		    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
+		    in_member_array(s, c, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
 			continue;
 		/* The strides name the element: their gcd, whatever order they
 		 * come in (a narrower one folds the object again). One of a
@@ -784,11 +858,14 @@ static void compute_index(pta_solver *s, const pcx *x, const sbitmap *set)
 		if (e && !o->collapsed && stride && stride % e == 0) {
 			fold(s, obj);
 			uint32_t ct = canon(s, l);
-			VEC_PUSH(&s->outs, by ? shift(s, ct, by) : ct);
+			if (by)
+				ct = shift(s, ct, by, c, 0);
+			if (ct != NIL)
+				VEC_PUSH(&s->outs, ct);
 			continue;
 		}
 		if (o->n_arrays && !o->collapsed && stride &&
-		    in_member_array(s, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
+		    in_member_array(s, c, obj, k, (uint64_t)(stride < 0 ? -stride : stride), by))
 			continue;
 		VEC_PUSH(&s->outs, collapse(s, obj, x->kind == CX_GEP_PWC ? PTA_COLLAPSE_CYCLE : PTA_COLLAPSE_INDEX));
 	}
@@ -803,15 +880,16 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 {
 	pcx x = s->cxs.items[c];
 	s->cur_origin = x.origin;
+	VEC_CLEAR(&s->lastdrops);
 	switch (cx_class(x.kind)) {
 	case CLASS_MEM:
-		compute_mem(s, &x, set);
+		compute_mem(s, c, &x, set);
 		return;
 	case CLASS_GEP:
 		compute_gep(s, c, owner, &x, set);
 		return;
 	default:
-		compute_index(s, &x, set);
+		compute_index(s, c, &x, set);
 		return;
 	}
 }
@@ -1157,8 +1235,11 @@ static void process(pta_solver *s, uint32_t n)
 		if (prev == NIL || !cx_same_result(&s->cxs.items[prev], &s->cxs.items[c]) ||
 		    (pk == CX_STORE && ck == CX_LOAD))
 			compute_cx(s, c, n, &d);
-		else if (pk == CX_LOAD && ck == CX_STORE)
-			drop_readonly(s);
+		else {
+			reuse_drops(s, c);
+			if (pk == CX_LOAD && ck == CX_STORE)
+				drop_readonly(s);
+		}
 		emit_cx(s, c);
 		prev = c;
 	}
@@ -1296,6 +1377,19 @@ static void lazy_searches(pta_solver *s)
 	s->st.seconds_lcd += clock_seconds() - t0;
 }
 
+/* What collapses owe the constraints that had dropped offsets of the
+ * collapsed objects (see shift): each applied to the one location. */
+static void apply_redos(pta_solver *s)
+{
+	for (size_t i = 0; i < s->redos.len; i++) {
+		redo r = s->redos.items[i];
+		sbm_clear(&s->redoset);
+		sbm_set(&s->redoset, r.loc);
+		apply_cx(s, r.c, NIL, &s->redoset);   /* owner: only for a gep's own locations, which r.loc is not */
+	}
+	VEC_CLEAR(&s->redos);
+}
+
 static void drain(pta_solver *s)
 {
 	size_t delivered = 0;
@@ -1308,6 +1402,10 @@ static void drain(pta_solver *s)
 		}
 		VEC_CLEAR(&s->pending);
 		delivered = 0;
+		if (s->redos.len) {
+			apply_redos(s);
+			continue;
+		}
 		if (s->cands.len >= LCD_BATCH || (s->cands.len && (!s->count || s->heap.items[0].round != s->round)))
 			lazy_searches(s);
 		if (!s->count)
@@ -1356,6 +1454,7 @@ pta_solver *pta_new(pta_on_new on_new, void *ctx)
 	s->ps = pset_new();
 	ptrmap_init(&s->fields);
 	ptrmap_init(&s->checked);
+	ptrmap_init(&s->dropped);
 	s->on_new = on_new;
 	s->ctx = ctx;
 	s->cycle_detection = 1;
@@ -1402,6 +1501,11 @@ void pta_free(pta_solver *s)
 	VEC_FREE(&s->fixes);
 	ptrmap_free(&s->fields);
 	ptrmap_free(&s->checked);
+	ptrmap_free(&s->dropped);
+	VEC_FREE(&s->drops);
+	VEC_FREE(&s->lastdrops);
+	VEC_FREE(&s->redos);
+	sbm_free(&s->redoset);
 	sbm_free(&s->stale);
 	sbm_free(&s->acc);
 	sbm_free(&s->rest);
@@ -1458,7 +1562,7 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 {
 	s->cur_origin = s->origin;
 	assert(s->objs.len < NIL);
-	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL, .arrays = NIL };
+	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL, .arrays = NIL, .drops = NIL };
 	VEC_PUSH(&s->objs, o);
 	uint32_t id = (uint32_t)(s->objs.len - 1);
 	TRACE(s, "O %" PRIu64 " %u %u\n", size_bytes, flags, id);
@@ -1511,6 +1615,8 @@ unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset)
 		loc = field(s, obj, 0);
 	else if (o->elem && offset >= 0 && (uint64_t)offset < o->size)
 		loc = field(s, obj, (uint32_t)(offset % o->elem));
+	else if ((o->flags & PTA_OBJ_BOUNDED) && !o->arr && offset >= 0 && (uint64_t)offset == o->size)
+		loc = field(s, obj, (uint32_t)offset);   /* one past the end (see shift) */
 	else if (offset < 0 || (uint64_t)offset >= o->size)
 		loc = collapse(s, obj, PTA_COLLAPSE_OFFSET);
 	else
@@ -1723,6 +1829,14 @@ unsigned pta_num_vars(const pta_solver *s) { return (unsigned)s->vars.len; }
 unsigned pta_num_locations(const pta_solver *s) { return (unsigned)s->locs.len; }
 unsigned pta_num_objects(const pta_solver *s) { return (unsigned)s->objs.len; }
 
+unsigned pta_offset_dropped(const pta_solver *s)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < s->objs.len; i++)
+		n += s->objs.items[i].dropped && !s->objs.items[i].collapsed;
+	return n;
+}
+
 void pta_get_stats(const pta_solver *s, pta_stats *out)
 {
 	*out = s->st;
@@ -1756,5 +1870,7 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
 	                  s->linfo.cap * sizeof(locinfo);
 	out->cx_bytes = s->cxs.cap * sizeof(pcx) + s->watches.cap * sizeof(pwatch);
-	out->map_bytes = (s->fields.map.cap + s->checked.map.cap) * sizeof(intmap_slot) + s->objs.cap * sizeof(pobj);
+	out->map_bytes = (s->fields.map.cap + s->checked.map.cap + s->dropped.map.cap) * sizeof(intmap_slot) +
+	                 s->objs.cap * sizeof(pobj) + s->drops.cap * sizeof(pdrop);
+	out->offset_dropped = pta_offset_dropped(s);
 }

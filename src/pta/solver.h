@@ -25,6 +25,19 @@
  *     the object — and if k + d is outside [0, size) the object collapses.
  *     That is sound under C's rule that pointer arithmetic stays inside its
  *     object (one-past-the-end included: it is collapsed too, not guessed);
+ *     except in a PTA_OBJ_BOUNDED object: there a pointer before the start or
+ *     past one past the end, and a load or store at one past the end, cannot
+ *     be into it in a defined program (the pointer came from another object
+ *     an imprecise set also holds), so that location is dropped from the
+ *     gep's, load's or store's result and the object keeps its fields
+ *     (counted: pta_stats.offset_dropped). A pointer to one past the end
+ *     is a location of its own, (o, size), which no load or store reads or
+ *     writes and from which a step back is exact (-O2 folds container_of's
+ *     step back and a field's step forward into one gep from the member,
+ *     which may pass one past the end of a smaller object the set also
+ *     holds). Should it collapse later for another cause, every
+ *     constraint that dropped one of its offsets gets its one location, as
+ *     if the offset had been applied after the collapse;
  *   - except in an array (pta_object_elements) that a variable index or a
  *     cycle's gep reaches with a stride of whole elements: that folds it
  *     instead — every element becomes the one element, offsets count
@@ -85,6 +98,12 @@ enum {
 	 * entries name functions): pta_watch_targets reports its locations
 	 * as it reports code's. */
 	PTA_OBJ_NAMES_CODE = 16u,
+	/* Memory of a known, fixed size that nothing extends (a defined
+	 * global, a stack slot of constant size): an offset that leaves it
+	 * names none of its locations rather than collapsing it (see
+	 * Collapse). Not for heap memory, whose size may be dynamic, nor for
+	 * arrays (pta_object_elements), whose walks fold them. */
+	PTA_OBJ_BOUNDED = 32u,
 	/* bits 8..31 are the caller's: stored, never read, returned by pta_object_flags */
 };
 
@@ -116,7 +135,9 @@ void        pta_trace(pta_solver *s, FILE *out);
 
 unsigned pta_node(pta_solver *s);                                      /* new pointer variable */
 unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags); /* new object; size 0 = unknown */
-unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset);      /* location (obj, offset); see Collapse */
+unsigned pta_field(pta_solver *s, unsigned obj, int64_t offset);      /* location (obj, offset); see Collapse
+                                                                         (a bounded object's one past the end: a
+                                                                         location; further out: collapses it) */
 /* obj is an array of elements of elem bytes, elem dividing its size: a
  * stride of whole elements folds it rather than collapsing it (see
  * Collapse). Ignored when elem does not divide the size, is 0 or the whole
@@ -186,6 +207,7 @@ unsigned pta_object_flags(const pta_solver *s, unsigned obj);
 unsigned pta_num_vars(const pta_solver *s);                  /* variable ids are 0 .. n-1 */
 unsigned pta_num_locations(const pta_solver *s);             /* location ids are PTA_LOC_BIT | 0 .. n-1 */
 unsigned pta_num_objects(const pta_solver *s);
+unsigned pta_offset_dropped(const pta_solver *s);            /* pta_stats.offset_dropped */
 
 typedef struct pta_stats {
 	unsigned nodes;             /* all nodes: variables + locations */
@@ -202,6 +224,8 @@ typedef struct pta_stats {
 	unsigned merged;            /* nodes merged into another (cycles and collapses) */
 	unsigned cycle_searches;    /* cycle searches: lazy (from one node) and whole-graph */
 	unsigned pwc_geps;          /* geps found on positive-weight cycles (now gep_var) */
+	unsigned offset_dropped;    /* PTA_OBJ_BOUNDED objects, not collapsed, that an offset left: dropped, not
+	                               collapsed (see Collapse) */
 	size_t   pts_entries;       /* Σ |pts| over representative nodes */
 	size_t   set_bytes;         /* heap bytes held by sets: the sum of the five below */
 	size_t   pts_bytes, delta_bytes, succ_bytes, reported_bytes; /* points-to sets (each distinct one once),

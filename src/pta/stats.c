@@ -198,6 +198,8 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	fprintf(out, "  collapsed objects by cause:  ");
 	for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
 		fprintf(out, "%s%s %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
+	fprintf(out, "\n  offsets dropped, not collapsed: %u globals and stack slots an offset left",
+	        st->solver.offset_dropped);
 	fprintf(out, "\n  time by phase:               extraction %.3f s, solving %.3f s (whole-graph passes %.3f, "
 	       "lazy cycle searches %.3f, propagation %.3f)\n",
 	       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
@@ -255,7 +257,8 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 		        st->wrappers_carving, st->clones, st->clones_refused);
 		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
 			fprintf(out, "%s\"%s\": %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
-		fprintf(out, "}, \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
+		fprintf(out, "}, \"pta_offset_dropped\": %u", st->solver.offset_dropped);
+		fprintf(out, ", \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
 		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
 		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
 		       st->solver.seconds_lcd);

@@ -211,6 +211,77 @@ static void container_of_and_out_of_range(void **state)
 	pta_free(s);
 }
 
+/* A bounded object (a global, a stack slot: PTA_OBJ_BOUNDED) that an offset
+ * leaves names nothing there and keeps its fields: a pointer that may be
+ * into a small one or into a larger one, moved by offsets that fit only the
+ * larger (container_of, a field past the small one's end), reaches the
+ * larger's fields only. One past the end is a location, not read or
+ * written, and a step back from it is exact. An unbounded object of the
+ * same size collapses as before. Should a bounded one collapse later (a
+ * variable index, added after a first solve), the constraints that dropped
+ * it get its one location, two loads of one offset included (the second
+ * reuses the first's result). */
+static void bounded_offsets_drop(void **state)
+{
+	(void)state;
+	pta_solver *s = pta_new(NULL, NULL);
+	unsigned small = pta_object(s, 8, PTA_OBJ_BOUNDED), big = pta_object(s, 40, PTA_OBJ_BOUNDED);
+	unsigned plain = pta_object(s, 8, 0), late = pta_object(s, 8, PTA_OBJ_BOUNDED);
+	unsigned fa = pta_object(s, 1, PTA_OBJ_CODE), fb = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned fc = pta_object(s, 1, PTA_OBJ_CODE), fd = pta_object(s, 1, PTA_OBJ_CODE);
+	unsigned a = pta_field(s, fa, 0), b = pta_field(s, fb, 0), c = pta_field(s, fc, 0), d = pta_field(s, fd, 0);
+	pta_addr(s, pta_field(s, small, 0), a);
+	pta_addr(s, pta_field(s, big, 24), b);
+	pta_addr(s, pta_field(s, late, 0), c);
+	unsigned p = pta_node(s), q = pta_node(s), r = pta_node(s), t = pta_node(s), u = pta_node(s), w = pta_node(s);
+	unsigned x = pta_node(s), back = pta_node(s);
+	pta_addr(s, p, pta_field(s, small, 0));
+	pta_addr(s, p, pta_field(s, big, 16));
+	pta_addr(s, p, pta_field(s, plain, 0));
+	pta_gep(s, q, p, -16);                 /* container_of: big+0; before small's start; plain collapses */
+	pta_gep(s, r, p, 8);                   /* small+8 (one past), big+24, plain */
+	pta_load(s, t, r, 0);                  /* an access at one past small reads nothing of it */
+	pta_gep(s, u, r, -8);                  /* back from one past: small+0, big+16, plain */
+	pta_addr(s, x, d);
+	pta_store(s, p, x, 16);                /* big+32; past small */
+	pta_load(s, w, p, 16);
+	pta_load(s, back, q, 0);               /* big+0 holds nothing */
+	unsigned p2 = pta_node(s), v = pta_node(s), l1 = pta_node(s), l2 = pta_node(s), i = pta_node(s);
+	pta_addr(s, p2, pta_field(s, late, 0));
+	pta_gep(s, v, p2, -16);
+	pta_load(s, l1, p2, 24);
+	pta_load(s, l2, p2, 24);
+	pta_solve(s);
+
+	EXPECT(s, q, pta_field(s, big, 0), pta_field(s, plain, 0));
+	EXPECT(s, r, pta_field(s, small, 8), pta_field(s, big, 24), pta_field(s, plain, 0));
+	EXPECT(s, t, b, d);                    /* big+24's, and plain's one location (the store reached it) */
+	EXPECT(s, u, pta_field(s, small, 0), pta_field(s, big, 16), pta_field(s, plain, 0));
+	EXPECT(s, w, d);
+	EXPECT(s, pta_field(s, small, 0), a);
+	EXPECT(s, pta_field(s, big, 32), d);
+	EXPECT(s, back, d);                    /* big+0 holds nothing; plain's one location d */
+	assert_false(pta_object_collapsed(s, small));
+	assert_false(pta_object_collapsed(s, big));
+	assert_int_equal(pta_object_collapse_cause(s, plain), PTA_COLLAPSE_OFFSET);
+	EXPECT_EMPTY(s, v);
+	EXPECT_EMPTY(s, l1);
+	EXPECT_EMPTY(s, l2);
+	pta_stats st;
+	pta_get_stats(s, &st);
+	assert_int_equal(st.offset_dropped, 2);   /* small, late */
+	assert_int_equal(pta_offset_dropped(s), 2);
+
+	pta_gep_var(s, i, p2);                 /* late collapses now */
+	pta_solve(s);
+	assert_int_equal(pta_object_collapse_cause(s, late), PTA_COLLAPSE_INDEX);
+	EXPECT(s, v, pta_field(s, late, 0));
+	EXPECT(s, l1, c);
+	EXPECT(s, l2, c);
+	assert_int_equal(pta_offset_dropped(s), 1);
+	pta_free(s);
+}
+
 /* On-the-fly call graph: fp's targets bind arguments and returns. */
 typedef struct callctx {
 	unsigned fobj[3], param[3], ret[3];   /* three functions: object, first parameter, return */
@@ -697,7 +768,7 @@ static int rndn(int n) { return (int)(rnd() % (uint64_t)n); }
 
 #define MAXV 60
 #define MAXO 8
-#define MAXSLOT (MAXO * 48)
+#define MAXSLOT (MAXO * 49)   /* a bounded object has a slot for one past its end */
 #define MAXN (MAXV + MAXSLOT)
 #define MAXC 400
 #define MAXTAG 3
@@ -712,6 +783,7 @@ typedef struct sys {
 	int size[MAXO];
 	unsigned flags[MAXO];
 	int first[MAXO];                 /* first slot of each object */
+	int nsl[MAXO];                   /* its slots: size (1 if 0), and one past the end if bounded */
 	int slot_obj[MAXSLOT], slot_off[MAXSLOT];
 	con c[MAXC];
 	int nc;
@@ -775,9 +847,12 @@ static void gen(sys *y, unsigned seed)
 	static const int sizes[] = { 8, 16, 16, 24, 32, 48, 48, 0 };
 	for (int o = 0; o < y->nobjs; o++) {
 		y->size[o] = sizes[rndn(8)];
-		y->flags[o] = rndn(12) == 0 ? PTA_OBJ_COLLAPSED : 0;
+		y->flags[o] = rndn(12) == 0 ? PTA_OBJ_COLLAPSED : rndn(3) == 0 && y->size[o] ? PTA_OBJ_BOUNDED : 0;
 		y->first[o] = y->nslots;
 		int n = y->size[o] ? y->size[o] : 1;
+		if (y->flags[o] & PTA_OBJ_BOUNDED)
+			n++;
+		y->nsl[o] = n;
 		for (int k = 0; k < n; k++) {
 			y->slot_obj[y->nslots] = o;
 			y->slot_off[y->nslots] = k;
@@ -824,7 +899,7 @@ static void ref_collapse(ref *r, int o)
 	const sys *y = r->y;
 	r->collapsed[o] = 1;
 	r->changed = 1;
-	int base = y->first[o], n = y->size[o] ? y->size[o] : 1;
+	int base = y->first[o], n = y->nsl[o];
 	for (int sl = base + 1; sl < base + n; sl++) {
 		for (int l = 0; l < y->nslots; l++)   /* content of the fields joins the base */
 			r->pts[y->nvars + base][l] |= r->pts[y->nvars + sl][l];
@@ -836,18 +911,22 @@ static void ref_collapse(ref *r, int o)
 	}
 }
 
-static int ref_shift(ref *r, int sl, int d)
+/* The slot d bytes from sl (a load's or store's when access), -1 for none:
+ * an offset that leaves a bounded object names nothing of it, except a
+ * pointer (not an access) to one past its end. */
+static int ref_shift(ref *r, int sl, int d, int access)
 {
 	const sys *y = r->y;
 	int o = y->slot_obj[sl];
 	if (r->collapsed[o])
 		return y->first[o];
 	int k = y->slot_off[sl] + d;
-	if (k < 0 || k >= y->size[o]) {
-		ref_collapse(r, o);
-		return y->first[o];
-	}
-	return y->first[o] + k;
+	if (k >= 0 && k < y->size[o])
+		return y->first[o] + k;
+	if (y->flags[o] & PTA_OBJ_BOUNDED)
+		return k == y->size[o] && !access ? y->first[o] + k : -1;
+	ref_collapse(r, o);
+	return y->first[o];
 }
 
 static void ref_add(ref *r, int node, int slot)
@@ -884,12 +963,20 @@ static void ref_apply(ref *r, const con *c)
 			int from = c->kind == K_STORE ? c->a : c->b;
 			if (!r->pts[ref_node(r, from)][l])
 				continue;
+			int t;
 			switch (c->kind) {
-			case K_LOAD: ref_copy(r, c->a, nv + ref_shift(r, l, c->off)); break;
-			case K_STORE: ref_copy(r, nv + ref_shift(r, l, c->off), c->b); break;
+			case K_LOAD:
+				if ((t = ref_shift(r, l, c->off, 1)) >= 0)
+					ref_copy(r, c->a, nv + t);
+				break;
+			case K_STORE:
+				if ((t = ref_shift(r, l, c->off, 1)) >= 0)
+					ref_copy(r, nv + t, c->b);
+				break;
 			case K_GEP:
 				if (!c->pwc) {
-					ref_add(r, c->a, ref_shift(r, l, c->off));
+					if ((t = ref_shift(r, l, c->off, 0)) >= 0)
+						ref_add(r, c->a, t);
 					break;
 				}
 				ref_collapse(r, r->y->slot_obj[l]);   /* a gep on a cycle acts as gep_var */
@@ -907,7 +994,7 @@ static void ref_apply(ref *r, const con *c)
 }
 
 /* The flow graph of the current state: copies, the copies loads and stores
- * resolve to, geps with non-zero offsets (also once found on a cycle). */
+ * resolve to, geps (also once found on a cycle; of offset 0, a copy). */
 static int adj[MAXN][MAXN], nadj[MAXN];
 
 static void ref_edge(ref *r, int from, int to)
@@ -920,11 +1007,14 @@ static void ref_edge(ref *r, int from, int to)
 	adj[from][nadj[from]++] = to;
 }
 
-/* Shift without collapsing, for reading the graph (collapses happen in ref_apply). */
+/* A load's or store's slot without collapsing, for reading the graph
+ * (collapses happen in ref_apply); -1 for none. */
 static int ref_peek_shift(const ref *r, int sl, int d)
 {
 	const sys *y = r->y;
 	int o = y->slot_obj[sl], k = y->slot_off[sl] + d;
+	if (!r->collapsed[o] && (k < 0 || k >= y->size[o]) && (y->flags[o] & PTA_OBJ_BOUNDED))
+		return -1;
 	if (r->collapsed[o] || k < 0 || k >= y->size[o])
 		return y->first[o];
 	return y->first[o] + k;
@@ -961,12 +1051,15 @@ static int ref_find_pwc(ref *r)
 		int from = c->kind == K_STORE ? c->a : c->b;
 		switch (c->kind) {
 		case K_COPY: ref_edge(r, c->b, c->a); break;
-		case K_GEP: if (c->off) ref_edge(r, c->b, c->a); break;
+		case K_GEP: ref_edge(r, c->b, c->a); break;   /* offset 0: a copy (pta_gep) */
 		case K_LOAD: case K_STORE:
 			for (int l = 0; l < y->nslots; l++) {
 				if (!r->pts[ref_node(r, from)][l])
 					continue;
-				int t = nv + ref_peek_shift(r, l, c->off);
+				int t = ref_peek_shift(r, l, c->off);
+				if (t < 0)
+					continue;
+				t += nv;
 				if (c->kind == K_LOAD)
 					ref_edge(r, t, c->a);
 				else
@@ -1118,9 +1211,12 @@ static unsigned run_and_compare(const sys *y, const ref *r, unsigned seed, int s
 	const char *how = shuffled ? (cd ? "shuffled" : "shuffled, no cycle detection") : "in order";
 	for (int o = 0; o < y->nobjs; o++)
 		if (pta_object_collapsed(u.s, u.obj_id[o]) != r->collapsed[o])
-			fail_msg("seed %u (%s): object %d collapsed: solver %d, reference %d", seed, how, o,
+			fail_msg("seed %u (%s): object %d (size %d flags %u) collapsed: solver %d (cause %u), reference %d", seed, how, o, y->size[o], y->flags[o], pta_object_collapse_cause(u.s, u.obj_id[o]),
 			         pta_object_collapsed(u.s, u.obj_id[o]), r->collapsed[o]);
 	for (int n = 0; n < y->nvars + y->nslots; n++) {
+		int own = n - y->nvars;
+		if (n >= y->nvars && y->slot_off[own] == y->size[y->slot_obj[own]])
+			continue;   /* one past a bounded object's end: no content, and pta_field would collapse it */
 		unsigned id = run_operand(&u, n);
 		unsigned char got[MAXSLOT] = {0};
 		unsigned l;
@@ -1227,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(fields_stay_apart),
 		cmocka_unit_test(variable_index_collapses),
 		cmocka_unit_test(container_of_and_out_of_range),
+		cmocka_unit_test(bounded_offsets_drop),
 		cmocka_unit_test(watch_binds_calls),
 		cmocka_unit_test(watch_targets_reports_code),
 		cmocka_unit_test(unwatch_ends_reports),
