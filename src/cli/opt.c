@@ -89,7 +89,7 @@ static const struct group {
 	           "--oracle-backoff-ms= --source-root= --oracle-replay-only --opaque-fields --oracle-no-schema"},
 	{"view", "--root=:root --depth=:depth --direction=:direction --focus=:location --cluster= "
 	         "--max-nodes=:max_nodes --hide-external:hide_external --no-legend"},
-	{"source", "--compile-commands= -I=* -D=* --type-fallback= --no-type-fallback --no-assumed-constants --no-host-config"},
+	{"source", "--compile-commands= -I=* -D=* --type-fallback= --no-type-fallback --no-assumed-constants --no-host-config --no-assumed-switches"},
 	{NULL, NULL},
 };
 

@@ -19,6 +19,7 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 	}
 	so.no_assumed_constants = args_has(a, "--no-assumed-constants");
 	so.no_host_config = args_has(a, "--no-host-config");
+	so.no_assumed_switches = args_has(a, "--no-assumed-switches");
 	so.fallback = args_has(a, "--no-type-fallback") ? SOURCE_FALLBACK_OFF
 	              : rule && strcmp(rule, "ir") == 0 ? SOURCE_FALLBACK_IR : SOURCE_FALLBACK_C;
 	facet_error err = {0};
@@ -42,6 +43,12 @@ source_result *cli_source_analyze(const char *cmd, const args_set *a, char **pat
 			cli_warning(cmd, "%s: %u undeclared constant%s declared and the unit parsed again (first: %s)",
 			            r->units[i].file, r->units[i].constants, r->units[i].constants == 1 ? "" : "s",
 			            r->units[i].first_constant);
+	if (r->counts.switched_units)
+		cli_warning(cmd, "%u configuration switch%s no file defines turned on (first: %s): %u unit%s parsed again "
+		            "with them, %u call%s only that parse has", r->counts.switches,
+		            r->counts.switches == 1 ? "" : "es", r->counts.first_switch, r->counts.switched_units,
+		            r->counts.switched_units == 1 ? "" : "s", r->counts.switched_calls,
+		            r->counts.switched_calls == 1 ? "" : "s");
 	for (unsigned i = 0; i < r->n_units; i++)
 		if (r->units[i].errors)
 			cli_warning(cmd, "%s: %u error%s (parsed on; first: %s)", r->units[i].file, r->units[i].errors,

@@ -269,7 +269,8 @@ static char found_in_tree, stood_in;
 /* Every directory that makes some include of some file resolve, in the
  * order first needed (the files are sorted, so the order is stable); every
  * included name into `included`, found in the tree or not. */
-static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_vec *dirs_out, strmap *included)
+static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_vec *dirs_out, strmap *included,
+                           src_switches *sw)
 {
 	header_index hx;
 	index_headers(&hx, h_files);
@@ -283,6 +284,9 @@ static void guess_includes(const str_vec *c_files, const str_vec *h_files, str_v
 		facet_error e = {0};
 		if (!fsio_read_file(path, MAX_SOURCE_BYTES, "a C file", &text, &len, &e))
 			continue;   /* units are checked when they are parsed; headers are only hints */
+		struct stat st;
+		if (sw && stat(path, &st) == 0)
+			switches_scan(sw, text, len, false, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 		char name[1024];
 		for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 			if (!include_line(l, name, sizeof name))
@@ -543,6 +547,7 @@ static bool compile_commands(const source_options *o, src_inputs *in, facet_erro
 bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *err)
 {
 	memset(in, 0, sizeof *in);
+	switches_init(&in->switches);
 	if (o->compile_commands) {
 		if (!compile_commands(o, in, err))
 			return false;
@@ -565,7 +570,28 @@ bool src_inputs_collect(const source_options *o, src_inputs *in, facet_error *er
 			free(text);
 	}
 	if (ok) {
-		guess_includes(&c_files, &h_files, &dirs, &included);
+		src_switches *sw = o->no_assumed_switches ? NULL : &in->switches;
+		guess_includes(&c_files, &h_files, &dirs, &included, sw);
+		for (size_t t = 0; sw && t < t_files.len; t++) {
+			char *text;
+			size_t len;
+			facet_error e = {0};
+			if (fsio_read_file(t_files.items[t], MAX_SOURCE_BYTES, "a template", &text, &len, &e)) {
+				switches_scan(sw, text, len, true, 0, 0);
+				free(text);
+			}
+		}
+		for (unsigned k = 0; sw && k < o->n_defines; k++)
+			switches_define(sw, o->defines[k]);
+		for (size_t i = 0; sw && i < included.cap; i++) {   /* the headers the tree does not hold */
+			const char *name = included.slots[i].key;
+			if (!name || included.slots[i].value)
+				continue;
+			size_t need = in->outside.len + strlen(name) + 16;
+			VEC_RESERVE(&in->outside, need);
+			in->outside.len += (size_t)snprintf(in->outside.items + in->outside.len, need - in->outside.len,
+			                                    "#include <%s>\n", name);
+		}
 		if (t_files.len > 1)
 			qsort(t_files.items, t_files.len, sizeof *t_files.items, str_cmp);
 		strmap known;
@@ -617,4 +643,6 @@ void src_inputs_free(src_inputs *in)
 		free(in->standins.items[i].text);
 	}
 	VEC_FREE(&in->standins);
+	switches_free(&in->switches);
+	VEC_FREE(&in->outside);
 }

@@ -4,6 +4,7 @@
 
 #include "source/source.h"
 #include "source/standin.h"
+#include "source/switches.h"
 #include "util/vec.h"
 
 typedef struct src_unit_cmd {
@@ -27,6 +28,9 @@ typedef struct src_inputs {
 	VEC(src_unit_cmd) units;   /* sorted by file (without compile_commands.json: as found) */
 	unsigned n_include_dirs;   /* guessed -I directories */
 	VEC(src_standin) standins; /* only when the include directories are guessed */
+	src_switches switches;     /* the configuration switches (switches.h): none with a compile_commands.json;
+	                              switches_finish is the caller's, after the implementation's names */
+	VEC(char) outside;         /* `#include <X>` of each header the tree includes and does not hold */
 } src_inputs;
 
 /* From o's paths, or o's compile_commands.json. False + err naming the

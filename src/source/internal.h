@@ -13,6 +13,7 @@
 #include "facet/facet.h"
 #include "ir/model.h"
 #include "source/source.h"
+#include "source/switches.h"
 #include "util/arena.h"
 #include "util/strmap.h"
 #include "util/vec.h"
@@ -31,6 +32,7 @@ typedef struct src_def {
 	di_type *sig;              /* its function type, NULL when unknown (an invalid declaration) */
 	unsigned fn;               /* function id (resolve.c) */
 	bool walked;               /* its body was read (by the first unit holding it) */
+	unsigned walk_unit;        /* the unit whose first parse read it */
 } src_def;
 
 /* A function named in the code: the called or stored name, and the
@@ -146,6 +148,8 @@ typedef struct src_facts {
 	strmap taken_seen;         /* "UNIT\x01name" of taken[] */
 	strmap keys;               /* key -> src_keyinfo* */
 	strmap unit_defs;          /* "UNIT\x01name" -> def index + 1: what each unit defines */
+	strmap alt_walked;         /* "file:line:name" of bodies read by a parse with the switches on */
+	unsigned switched_calls;   /* calls only such a parse found */
 	VEC(source_unit) units;
 } src_facts;
 
@@ -161,10 +165,22 @@ unsigned src_unit_def(src_facts *f, unsigned unit, const char *name);
  * its facts (unsaved: n_unsaved struct CXUnsavedFile, the stand-in
  * headers); the unit's diagnostics go to unit. With assume_constants a
  * unit that uses undeclared constants is parsed once more with them
- * declared (undeclared.c), counted in unit. False + err only when
+ * declared (undeclared.c), counted in unit. With switches (NULL: none), a
+ * unit that includes a file testing one is parsed a second time with every
+ * switch on and the calls, writes and definitions only that parse has are
+ * added (the first parse stays the source of everything else). False + err only when
  * libclang cannot parse at all (then unit->parsed is false). */
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
-                    void *unsaved, unsigned n_unsaved, bool assume_constants, source_unit *unit, facet_error *err);
+                    void *unsaved, unsigned n_unsaved, bool assume_constants, const src_switches *switches,
+                    source_unit *unit, facet_error *err);
+
+/* Every macro the implementation defines where the tree's headers are read
+ * (the compiler's predefines, the system headers: includes is `#include
+ * <X>` of each header the tree includes and does not hold, parsed with a
+ * unit's args) is defined for sw: no switch (EPOLLIN, a system header's
+ * enumerator spelled as a macro too, would break that header). */
+void src_implementation_macros(void *index, const char *const *args, unsigned n_args, const char *includes,
+                               src_switches *sw);
 
 /* The upper-case names a parsed unit's (CXTranslationUnit) diagnostics call
  * undeclared identifiers, as the text of a header declaring each an

@@ -41,6 +41,12 @@ typedef struct walk {
 	 * another path names another parent declaration. */
 	ptrmap callee_at;          /* the location's raw encoding (loc_key) -> VEC index + 1 */
 	VEC(CXSourceLocation) callees;
+	/* The parse with the configuration switches on (src_parse_unit): what
+	 * it adds is only what the first parse of the unit lacks, by identity
+	 * (seen: call and write identities, keys malloc'd). */
+	bool alt;
+	bool dedup;                /* seen is kept: the unit has a second parse */
+	strmap seen;
 } walk;
 
 typedef VEC(CXCursor) cursor_vec;
@@ -230,6 +236,12 @@ static unsigned def_of(walk *w, CXCursor d)
 		unit_def(w, name, (unsigned)((uintptr_t)hit - 1));
 		return (unsigned)((uintptr_t)hit - 1);
 	}
+	/* Another body of a function the unit's first parse defines (`#if X
+	 * f() {..} #else f() {..} #endif`): the same function, whose calls are
+	 * the union of both bodies'; the build compiles one of them. */
+	unsigned prev = w->alt ? src_unit_def(w->f, w->unit, name) : SRC_NONE;
+	if (prev != SRC_NONE)
+		return prev;
 	src_def def = {.name = name, .key = key, .file = file, .line = line, .unit = w->unit, .fn = SRC_NONE};
 	def.is_static = clang_getCursorLinkage(d) == CXLinkage_Internal;
 	if (!clang_isInvalidDeclaration(d))
@@ -572,11 +584,32 @@ static unsigned leaf_values(const leaves *lv, unsigned n, src_value *out, unsign
 	return n;
 }
 
+/* Whether the parse with the switches on meets identity id ("C" call, "F"
+ * write and its fields) the first time; the first parse records every id. */
+static bool first_seen(walk *w, const char *id)
+{
+	if (strmap_has(&w->seen, id))
+		return false;
+	strmap_put(&w->seen, xstrdup(id), NULL);
+	return true;
+}
+
+static bool new_flow(walk *w, const src_flow *fl)
+{
+	char buf[9000];
+	const src_value *v = &fl->value;
+	snprintf(buf, sizeof buf, "F%s\x01%d%d%s\x01%s:%u:%u:%u", fl->key, v->is_key, v->constant,
+	         v->is_key ? v->key : v->opaque ? v->opaque : v->constant ? "" : v->fn.name, fl->file ? fl->file : "?",
+	         fl->line, fl->col, fl->in_def);
+	return first_seen(w, buf) || !w->alt;
+}
+
 static void add_flow(walk *w, const char *key, const src_value *v, assign_form form, CXCursor at, const char *global)
 {
 	src_flow fl = {.key = key, .value = *v, .form = form, .in_def = w->cur_def, .global = global, .unit = w->unit};
 	where(w, at, &fl.file, &fl.line, &fl.col);
-	VEC_PUSH(&w->f->flows, fl);
+	if (!w->dedup || new_flow(w, &fl))
+		VEC_PUSH(&w->f->flows, fl);
 }
 
 /* "R (*)(A)" for a function type spelled "R (A)": the pointer to it as
@@ -910,6 +943,25 @@ static void taken_ref(walk *w, CXCursor ref)
 	VEC_PUSH(&w->f->taken, t);
 }
 
+/* Records sc unless the unit's first parse has the same call (caller,
+ * place, callee): then the parse with the switches on drops it and its
+ * arguments. */
+static void push_call(walk *w, const src_call *sc)
+{
+	if (w->dedup) {
+		char buf[9000];
+		snprintf(buf, sizeof buf, "C%u\x01%s:%u:%u\x01%d%s", sc->caller, sc->file ? sc->file : "?", sc->line,
+		         sc->col, (int)sc->kind, sc->kind == CALLEE_NAME ? sc->fn.name : sc->kind == CALLEE_KEY ? sc->key
+		                                                                                         : sc->reason);
+		if (!first_seen(w, buf) && w->alt) {
+			w->f->args.len = sc->first_arg;
+			return;
+		}
+		w->f->switched_calls += w->alt;
+	}
+	VEC_PUSH(&w->f->calls, *sc);
+}
+
 static void call(walk *w, CXCursor c)
 {
 	CXCursor callee;
@@ -957,7 +1009,7 @@ static void call(walk *w, CXCursor c)
 	sc.n_args = (unsigned)w->f->args.len - sc.first_arg;
 	if (sc.kind == CALLEE_NAME && copies_memory(sc.fn.name))
 		memory_copy(w, c);
-	VEC_PUSH(&w->f->calls, sc);
+	push_call(w, &sc);
 }
 
 /* A call clang could not form because an argument names something no
@@ -978,7 +1030,7 @@ static void recovered_call(walk *w, CXCursor c)
 	src_call sc = {.caller = w->cur_def, .unit = w->unit, .kind = CALLEE_NAME, .fn = fnref(w, d),
 	               .first_arg = (unsigned)w->f->args.len};
 	call_where(w, c, &sc.file, &sc.line, &sc.col);
-	VEC_PUSH(&w->f->calls, sc);
+	push_call(w, &sc);
 }
 
 /* The location a store into key writes: a store through a cast of other
@@ -1105,6 +1157,25 @@ static enum CXChildVisitResult file_scope_refs(CXCursor c, CXCursor parent, CXCl
 	return CXChildVisit_Recurse;
 }
 
+/* Whether the parse with the switches on reads definition c (def d): a
+ * body this unit's first parse read, or one no parse has read (new, or
+ * another body of a function the unit defines), each once in the run. */
+static bool alt_walk(walk *w, CXCursor c, unsigned d)
+{
+	const char *file;
+	unsigned line, col;
+	where(w, c, &file, &line, &col);
+	char buf[4400];
+	snprintf(buf, sizeof buf, "%s:%u:%s", file ? file : "?", line, take(w, clang_getCursorSpelling(c)));
+	const src_def *def = &w->f->defs.items[d];
+	bool own = strcmp(def->key, buf) == 0;
+	if (strmap_has(&w->f->alt_walked, buf) || (own && def->walked && def->walk_unit != w->unit))
+		return false;
+	const char *key = src_intern(w->f, buf);
+	strmap_put(&w->f->alt_walked, key, NULL);
+	return true;
+}
+
 static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -1114,8 +1185,10 @@ static enum CXChildVisitResult top(CXCursor c, CXCursor parent, CXClientData dat
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
 		unsigned d = def_of(w, c);
-		if (w->f->defs.items[d].walked)
+		if (w->alt ? !alt_walk(w, c, d) : w->f->defs.items[d].walked)
 			return CXChildVisit_Continue;
+		if (!w->f->defs.items[d].walked)
+			w->f->defs.items[d].walk_unit = w->unit;
 		w->f->defs.items[d].walked = true;
 		w->cur_def = d;
 		w->cur_fn = c;
@@ -1150,15 +1223,18 @@ static void diagnostics(walk *w, CXTranslationUnit tu, source_unit *u)
 }
 
 /* The unit parsed again with its undeclared constants declared (undeclared.c):
- * the new unit, or tu itself when it names none. */
+ * the new unit, or tu itself when it names none; *decl keeps the
+ * declarations (malloc'd, NULL when none) for the parse with the switches on. */
 static CXTranslationUnit declare_constants(CXIndex index, CXTranslationUnit tu, const char *file,
                                            const char *const *args, unsigned n_args, struct CXUnsavedFile *unsaved,
-                                           unsigned n_unsaved, unsigned flags, source_unit *unit, src_facts *f)
+                                           unsigned n_unsaved, unsigned flags, source_unit *unit, src_facts *f,
+                                           char **decl)
 {
 	static const char header[] = "/facet-source/undeclared-constants.h";
 	unsigned n;
 	char *first;
 	char *text = src_undeclared_constants(tu, &n, &first);
+	*decl = NULL;
 	if (!text)
 		return tu;
 	const char **a = xmalloc((n_args + 2) * sizeof *a);
@@ -1175,6 +1251,8 @@ static CXTranslationUnit declare_constants(CXIndex index, CXTranslationUnit tu, 
 		tu = again;
 		unit->constants = n;
 		unit->first_constant = src_intern(f, first);
+		*decl = text;
+		text = NULL;
 	}
 	free(a);
 	free(un);
@@ -1183,12 +1261,107 @@ static CXTranslationUnit declare_constants(CXIndex index, CXTranslationUnit tu, 
 	return tu;
 }
 
+typedef struct inclusion_check {
+	const src_switches *sw;
+	bool tests;
+} inclusion_check;
+
+static void check_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	inclusion_check *ic = data;
+	CXFileUniqueID id;
+	if (!ic->tests && clang_getFileUniqueID(file, &id) == 0)
+		ic->tests = switches_file_tests(ic->sw, id.data[0], id.data[1]);
+}
+
+/* Whether tu reads a file that tests a switch (its own file or a header). */
+static bool tests_switches(CXTranslationUnit tu, const src_switches *sw)
+{
+	inclusion_check ic = {sw, false};
+	clang_getInclusions(tu, check_inclusion, &ic);
+	return ic.tests;
+}
+
+/* The declarations of undeclared constants (decl: lines `enum { NAME = V };`)
+ * but the switches': with the switches on, those names are macros. */
+static char *constants_but_switches(const char *decl, const src_switches *sw)
+{
+	size_t n = strlen(decl);
+	char *out = xmalloc(n + 1), *o = out;
+	for (const char *l = decl; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l + 1) : strlen(l);
+		const char *name = l + 7;   /* after "enum { " */
+		size_t nl = len > 7 ? strcspn(name, " ") : 0;
+		char buf[256];
+		bool drop = false;
+		if (nl > 0 && nl < sizeof buf) {
+			memcpy(buf, name, nl);
+			buf[nl] = 0;
+			drop = switches_is(sw, buf);
+		}
+		if (!drop) {
+			memcpy(o, l, len);
+			o += len;
+		}
+		l += len;
+	}
+	*o = 0;
+	return out;
+}
+
+/* The unit parsed with every switch on (switches.h), after the undeclared
+ * constants of its first parse that are no switch; NULL when libclang fails. */
+static CXTranslationUnit parse_switched(CXIndex index, const char *file, const char *const *args, unsigned n_args,
+                                        struct CXUnsavedFile *unsaved, unsigned n_unsaved, unsigned flags,
+                                        const src_switches *sw, const char *decl)
+{
+	static const char sw_header[] = "/facet-source/configuration-switches.h";
+	static const char c_header[] = "/facet-source/undeclared-constants.h";
+	char *consts = decl ? constants_but_switches(decl, sw) : NULL;
+	const char **a = xmalloc((n_args + 4) * sizeof *a);
+	memcpy(a, args, n_args * sizeof *a);
+	struct CXUnsavedFile *un = xmalloc((n_unsaved + 2) * sizeof *un);
+	memcpy(un, unsaved, n_unsaved * sizeof *un);
+	unsigned na = n_args, nu = n_unsaved;
+	a[na++] = "-include";
+	a[na++] = sw_header;
+	un[nu++] = (struct CXUnsavedFile){.Filename = sw_header, .Contents = sw->header,
+	                                  .Length = (unsigned long)strlen(sw->header)};
+	if (consts && *consts) {
+		a[na++] = "-include";
+		a[na++] = c_header;
+		un[nu++] = (struct CXUnsavedFile){.Filename = c_header, .Contents = consts,
+		                                  .Length = (unsigned long)strlen(consts)};
+	}
+	CXTranslationUnit tu = NULL;
+	if (clang_parseTranslationUnit2(index, file, a, (int)na, un, nu, flags, &tu) != CXError_Success)
+		tu = NULL;
+	free(a);
+	free(un);
+	free(consts);
+	return tu;
+}
+
+static void walk_unit(walk *w, CXTranslationUnit tu)
+{
+	w->tu = tu;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), top, w);
+	ptrmap_free(&w->files);
+	ptrmap_free(&w->callee_at);
+	VEC_FREE(&w->callees);
+}
+
 bool src_parse_unit(src_facts *f, void *index, const char *file, const char *const *args, unsigned n_args,
-                    void *unsaved, unsigned n_unsaved, bool assume_constants, source_unit *unit, facet_error *err)
+                    void *unsaved, unsigned n_unsaved, bool assume_constants, const src_switches *switches,
+                    source_unit *unit, facet_error *err)
 {
 	walk w = {.f = f, .unit = (unsigned)f->units.len, .cur_def = SRC_NONE};
 	ptrmap_init(&w.files);
 	ptrmap_init(&w.callee_at);
+	strmap_init(&w.seen);
 	CXTranslationUnit tu = NULL;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
 	enum CXErrorCode rc = clang_parseTranslationUnit2((CXIndex)index, file, args, (int)n_args, unsaved, n_unsaved,
@@ -1201,15 +1374,56 @@ bool src_parse_unit(src_facts *f, void *index, const char *file, const char *con
 		ptrmap_free(&w.callee_at);
 		return false;
 	}
+	char *decl = NULL;
 	if (assume_constants)
-		tu = declare_constants((CXIndex)index, tu, file, args, n_args, unsaved, n_unsaved, flags, unit, f);
+		tu = declare_constants((CXIndex)index, tu, file, args, n_args, unsaved, n_unsaved, flags, unit, f, &decl);
 	unit->parsed = true;
+	bool again = switches && tests_switches(tu, switches);
+	w.dedup = again;   /* the first parse records what it has, so the second adds only the rest */
 	w.tu = tu;
 	diagnostics(&w, tu, unit);
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), top, &w);
+	walk_unit(&w, tu);
 	clang_disposeTranslationUnit(tu);
-	ptrmap_free(&w.files);
-	ptrmap_free(&w.callee_at);
-	VEC_FREE(&w.callees);
+	if (again && (tu = parse_switched((CXIndex)index, file, args, n_args, unsaved, n_unsaved, flags, switches,
+	                                  decl)) != NULL) {
+		walk w2 = {.f = f, .unit = w.unit, .cur_def = SRC_NONE, .alt = true, .dedup = true, .seen = w.seen};
+		ptrmap_init(&w2.files);
+		ptrmap_init(&w2.callee_at);
+		walk_unit(&w2, tu);
+		clang_disposeTranslationUnit(tu);
+		w.seen = w2.seen;
+		unit->switched = true;
+	}
+	free(decl);
+	for (size_t i = 0; i < w.seen.cap; i++)
+		free((char *)w.seen.slots[i].key);
+	strmap_free(&w.seen);
 	return true;
+}
+
+/* ---- the implementation's names ---------------------------------------------------------- */
+
+static enum CXChildVisitResult macro_name(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
+		CXString n = clang_getCursorSpelling(c);
+		switches_define(data, clang_getCString(n));
+		clang_disposeString(n);
+	}
+	return CXChildVisit_Continue;
+}
+
+void src_implementation_macros(void *index, const char *const *args, unsigned n_args, const char *includes,
+                               src_switches *sw)
+{
+	static const char file[] = "/facet-source/implementation.c";
+	struct CXUnsavedFile un = {.Filename = file, .Contents = includes, .Length = (unsigned long)strlen(includes)};
+	CXTranslationUnit tu = NULL;
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord |
+	                 CXTranslationUnit_SkipFunctionBodies;
+	if (clang_parseTranslationUnit2((CXIndex)index, file, args, (int)n_args, &un, 1, flags, &tu) != CXError_Success)
+		return;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), macro_name, sw);
+	clang_disposeTranslationUnit(tu);
 }

@@ -39,12 +39,13 @@ static void facts_free(src_facts *f)
 	strmap_free(&f->def_by_key);
 	strmap_free(&f->keys);
 	strmap_free(&f->unit_defs);
+	strmap_free(&f->alt_walked);
 	strmap_free(&f->interned);
 	arena_free(&f->arena);
 	free(f);
 }
 
-static bool parse_all(src_facts *f, const source_options *o, const src_inputs *in, source_counts *counts,
+static bool parse_all(src_facts *f, const source_options *o, src_inputs *in, source_counts *counts,
                       facet_error *err)
 {
 	CXIndex index = clang_createIndex(0, 0);
@@ -56,15 +57,26 @@ static bool parse_all(src_facts *f, const source_options *o, const src_inputs *i
 		un[i].Contents = in->standins.items[i].text;
 		un[i].Length = (unsigned long)in->standins.items[i].len;
 	}
+	src_switches *sw = &in->switches;
+	if (sw->tested.len && in->units.len) {
+		VEC_PUSH(&in->outside, 0);
+		src_implementation_macros(index, (const char *const *)in->units.items[0].args, in->units.items[0].n_args,
+		                          in->outside.items, sw);
+		switches_finish(sw);
+	}
 	for (size_t i = 0; ok && i < in->units.len; i++) {
 		const src_unit_cmd *u = &in->units.items[i];
 		source_unit unit = {0};
 		ok = src_parse_unit(f, index, u->file, (const char *const *)u->args, u->n_args, un, (unsigned)n_un,
-		                    !o->no_assumed_constants, &unit, err);
+		                    !o->no_assumed_constants, in->switches.n ? &in->switches : NULL, &unit, err);
 		VEC_PUSH(&f->units, unit);
 		counts->units++;
 		counts->units_with_errors += unit.errors > 0;
+		counts->switched_units += unit.switched;
 	}
+	counts->switches = in->switches.n;
+	counts->first_switch = src_intern(f, in->switches.first);
+	counts->switched_calls = f->switched_calls;
 	clang_disposeIndex(index);
 	free(un);
 	return ok;
@@ -84,6 +96,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	strmap_init(&f->keys);
 	strmap_init(&f->unit_defs);
 	strmap_init(&f->taken_seen);
+	strmap_init(&f->alt_walked);
 	source_result *r = xcalloc(1, sizeof *r);
 	r->counts.include_dirs = in.n_include_dirs;
 	bool ok = parse_all(f, o, &in, &r->counts, err);

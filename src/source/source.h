@@ -9,7 +9,10 @@
  * unknown type costs only what it touches: the unit is parsed, its
  * diagnostics counted per file, never fatal. A missing header whose
  * template the tree holds (X.h.in, X.h.cmake.in) is stood in by it, every
- * configuration switch on (standin.c).
+ * configuration switch on (standin.c). A switch no file of the tree
+ * defines and no template decides (a build's -D, a header a shell script
+ * writes) is unknown: a unit that tests one is parsed a second time with
+ * every such switch on and the edges are united (switches.h).
  *
  * Direct calls resolve by seed 002's order: a definition in the calling
  * unit (a static, or one of an included header), else the one external
@@ -80,6 +83,7 @@ typedef struct source_options {
 	source_fallback fallback;       /* the type fallback's rule, or none */
 	bool no_assumed_constants;      /* no second parse with undeclared constants declared */
 	bool no_host_config;            /* stand-ins: every switch on, sizes 1 (no host checks) */
+	bool no_assumed_switches;       /* no second parse with the configuration switches on (switches.h) */
 } source_options;
 
 /* One parsed .c file. */
@@ -90,6 +94,7 @@ typedef struct source_unit {
 	const char *first_error;   /* "file:line: message" of the first error, NULL when none */
 	unsigned constants;        /* undeclared constants declared for a second parse (undeclared.c) */
 	const char *first_constant;
+	bool switched;             /* parsed again with the configuration switches on (switches.h) */
 } source_unit;
 
 /* A header the tree includes and its template's directory lacks, stood in
@@ -110,6 +115,9 @@ typedef struct source_counts {
 	unsigned indirect_edges, pruned_sig;    /* targets at indirect sites; candidates Prune-Sig refuted */
 	unsigned open, open_named;              /* sites whose evidence is incomplete; of them, with named targets too */
 	unsigned fallback_sites, fallback_edges; /* sites with Type-Fallback targets; those targets */
+	unsigned switches, switched_units;      /* configuration switches turned on; units parsed again with them */
+	const char *first_switch;               /* the first switch in sorted order */
+	unsigned switched_calls;                /* call sites only the parse with the switches on has */
 } source_counts;
 
 typedef struct source_result {

@@ -151,6 +151,7 @@ def trees(tmp):
     rc, _, err = run([FACET, "source", "-o", os.path.join(tmp, "bad-cfg.facet"), "."], cwd=bad)
     check(rc == 0 and "'config.h' file not found" in err and "stood in by ./config.h.in" not in err,
           f"configured: a binary config.h.in is no stand-in, the unit is read on ({rc}: {err.strip()})")
+    switches_tree(tmp)
     lines_tree(tmp)
     tree, cat_s, err = source_tree(tmp, "compat")
     if os.path.exists(cat_s):
@@ -174,6 +175,29 @@ def trees(tmp):
     check(rc == 0 and "undeclared constant" not in err and "consts.c: 4 errors" in err and n == 0,
           f"missing: --no-assumed-constants parses once, the table is lost ({rc}, {n} stores: {err.strip()})")
     return cat
+
+
+def switches_tree(tmp):
+    """Configuration switches no file defines: a second parse with them on,
+    the edges united; --no-assumed-switches parses once."""
+    tree, cat, err = source_tree(tmp, "switches")
+    if not os.path.exists(cat):
+        return
+    want = expected(tree)
+    compare("switches", want, actual(cat))
+    check("5 configuration switches no file defines turned on (first: GEN_DEBUG): 2 units parsed again with them, "
+          "5 calls only that parse has" in err and "u.c: " not in err,
+          f"switches: one warning counts the switches, the units and the calls; no error: {err.strip()}")
+    with open(os.path.join(tree, "u.c")) as f:
+        switched = {("u.c", i) for i, line in enumerate(f, 1) if "/* switched */" in line}
+    off = os.path.join(tmp, "switches-off.facet")
+    rc, _, err = run([FACET, "source", "--no-assumed-switches", "-o", off, "."], cwd=tree)
+    check(rc == 0 and "configuration switch" not in err, f"switches: --no-assumed-switches exits 0, silent ({rc}: "
+          f"{err.strip()})")
+    if rc == 0:
+        want_off = {k: v for k, v in want.items() if k not in switched}
+        want_off[("v.c", 11)] = {"select_init@u.c:W"}
+        compare("switches (off)", want_off, actual(off))
 
 
 def line_of(path, text):

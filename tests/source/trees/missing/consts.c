@@ -3,7 +3,10 @@
  * undeclared constant made clang drop the whole initializer; declared (an
  * enumerator, not a macro: #ifdef still reads it as absent), every
  * function of the table is found, and two such names as case labels of
- * one switch do not collide. */
+ * one switch do not collide. GEN_INT_T_LEN is also a configuration switch
+ * (an #ifdef tests it, no file defines it: switches.c), so the parse with
+ * the switches on reads has_len(), and there it is a macro, not also an
+ * enumerator. */
 typedef int (*run_pt)(int);
 typedef struct { const char *name; unsigned long len; run_pt run; } var_t;
 typedef struct { run_pt run; } op_t;
@@ -25,7 +28,7 @@ static var_t vars[] = {
 int run_var(op_t *op, int i)
 {
 #ifdef GEN_INT_T_LEN
-	has_len();
+	has_len();                           /* -> has_len */
 #endif
 	op->run = vars[i].run;
 	return op->run(i);   /* -> r_pipe@consts.c:S r_time@consts.c:S r_status@consts.c:S r_sent@consts.c:S */
