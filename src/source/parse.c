@@ -943,17 +943,21 @@ static void taken_ref(walk *w, CXCursor ref)
 	VEC_PUSH(&w->f->taken, t);
 }
 
-/* Records sc unless the unit's first parse has the same call (caller,
- * place, callee): then the parse with the switches on drops it and its
- * arguments. */
+/* Records sc, but in the parse with the switches on only a call the
+ * unit's first parse lacks: one at a place (caller, file, line, column)
+ * the first parse has no call at, or a direct call there of another name
+ * (a macro that expands to another function with the switches on). An
+ * indirect call at a place the first parse has is the same call read
+ * under other types (a struct a switch changes): the first parse's stays
+ * the only one. A dropped call's arguments go with it. */
 static void push_call(walk *w, const src_call *sc)
 {
 	if (w->dedup) {
-		char buf[9000];
-		snprintf(buf, sizeof buf, "C%u\x01%s:%u:%u\x01%d%s", sc->caller, sc->file ? sc->file : "?", sc->line,
-		         sc->col, (int)sc->kind, sc->kind == CALLEE_NAME ? sc->fn.name : sc->kind == CALLEE_KEY ? sc->key
-		                                                                                         : sc->reason);
-		if (!first_seen(w, buf) && w->alt) {
+		char at[4600], id[9000];
+		snprintf(at, sizeof at, "P%u\x01%s:%u:%u", sc->caller, sc->file ? sc->file : "?", sc->line, sc->col);
+		snprintf(id, sizeof id, "C%s\x01%s", at + 1, sc->kind == CALLEE_NAME ? sc->fn.name : "");
+		bool new_place = first_seen(w, at), new_call = first_seen(w, id);
+		if (w->alt && !new_place && !(sc->kind == CALLEE_NAME && new_call)) {
 			w->f->args.len = sc->first_arg;
 			return;
 		}

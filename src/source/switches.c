@@ -14,7 +14,12 @@
  *     is not WIN32, MSDOS, DARWIN, FREEBSD, ... (`platforms` below). On with
  *     the rest, such a switch would pick another system's branch of an
  *     `#if A ... #elif B` chain (nginx's `#if (NGX_FREEBSD) ... #elif
- *     (NGX_LINUX)`) and its headers, which this host lacks.
+ *     (NGX_LINUX)`) and its headers, which this host lacks;
+ *   - is no debugging switch (a word DEBUG or DEBUGGING: libxml2's
+ *     DEBUG_PUSH, nginx's NGX_DEBUG): a developer's diagnostic build, which
+ *     no configuration a program ships in turns on; on, its tracing code
+ *     was most of what the second parse added to libxml2 (1,730 indirect
+ *     sites calling xmlGenericError, every one open).
  * A name some conditional uses as a function-like macro (`#if
  * GCC_VERSION(4, 2)`) is left alone: defining it as a value
  * would make the directive an error. Directives are read line by line
@@ -263,6 +268,19 @@ bool switches_foreign(const char *name)
 	return false;
 }
 
+bool switches_debug(const char *name)
+{
+	for (const char *p = name; *p;) {
+		size_t n = strcspn(p, "_");
+		if (word_is(p, n, "DEBUG") || word_is(p, n, "DEBUGGING"))
+			return true;
+		p += n;
+		while (*p == '_')
+			p++;
+	}
+	return false;
+}
+
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -273,7 +291,8 @@ void switches_finish(src_switches *s)
 	VEC(const char *) on = {0};
 	for (size_t i = 0; i < s->tested.cap; i++) {
 		const char *name = s->tested.slots[i].key;
-		if (name && !strmap_has(&s->defined, name) && !strmap_has(&s->called, name) && !switches_foreign(name)) {
+		if (name && !strmap_has(&s->defined, name) && !strmap_has(&s->called, name) && !switches_foreign(name) &&
+		    !switches_debug(name)) {
 			VEC_PUSH(&on, name);
 			strmap_put(&s->on, name, NULL);
 		}

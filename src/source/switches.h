@@ -38,7 +38,8 @@ void switches_scan(src_switches *s, const char *text, size_t len, bool is_templa
 void switches_define(src_switches *s, const char *def);
 /* Decides the switches: tested, defined nowhere, written like a
  * configuration name (upper case: not the implementation's `_X`/`__x`, not a
- * lower-case predefine) and not another platform's (switches_foreign). */
+ * lower-case predefine), not another platform's (switches_foreign) and no
+ * debugging switch (switches_debug). */
 void switches_finish(src_switches *s);
 /* Whether the file dev/ino tests a switch (after switches_finish). */
 bool switches_file_tests(const src_switches *s, unsigned long long dev, unsigned long long ino);
@@ -47,6 +48,8 @@ bool switches_is(const src_switches *s, const char *name);
 /* Whether the name selects another platform than the one facet runs on
  * (a word of it, split at `_`, names one: WIN32, MSDOS, DARWIN, ...). */
 bool switches_foreign(const char *name);
+/* Whether the name is a debugging switch (a word of it is DEBUG or DEBUGGING). */
+bool switches_debug(const char *name);
 void switches_free(src_switches *s);
 
 #endif

@@ -3,8 +3,8 @@
  * parsed a second time with them on and the edges are united. Lines
  * marked "switched" are found only by that parse (--no-assumed-switches
  * leaves them out); another platform's switches, reserved names,
- * lower-case predefines, names the system's headers define and names
- * the tree defines are no switches. */
+ * lower-case predefines, names the system's headers define, debugging
+ * switches and names the tree defines are no switches. */
 #include <errno.h>
 
 #include "sys.h"
@@ -22,6 +22,7 @@ int self_call(void);
 int reserved_call(void);
 int lower_call(void);
 int debug_log(const char *m);
+int trace_log(const char *m);
 int would_block(void);
 
 int add_event(int fd)
@@ -99,9 +100,12 @@ int others(void)
 	n += would_block();                        /* -> would_block */
 #endif
 	/* a comment naming GEN_IN_COMMENT is no test: #if GEN_IN_COMMENT */
-#if defined(GEN_DEBUG) /* GEN_NOT_A_TEST */ && \
-    GEN_DEBUG_LEVEL > 0
-	n += debug_log("others");                  /* -> debug_log */ /* switched */
+#if defined(GEN_TRACE) /* GEN_NOT_A_TEST */ && \
+    GEN_TRACE_LEVEL > 0
+	n += trace_log("others");                  /* -> trace_log */ /* switched */
+#endif
+#ifdef GEN_DEBUG_PUSH                           /* a debugging switch: no configuration ships it on */
+	n += debug_log("others");
 #endif
 	return n;
 }
