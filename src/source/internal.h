@@ -140,6 +140,7 @@ typedef struct src_facts {
 	strmap interned;           /* string -> itself, in the arena */
 	VEC(src_def) defs;
 	strmap def_by_key;         /* key -> (void *)(index + 1) */
+	strmap def_by_place;       /* "file:line:col" -> (void *)(index + 1) of the first definition there */
 	VEC(src_call) calls;
 	VEC(src_arg) args;
 	VEC(src_flow) flows;

@@ -236,12 +236,21 @@ static unsigned def_of(walk *w, CXCursor d)
 		unit_def(w, name, (unsigned)((uintptr_t)hit - 1));
 		return (unsigned)((uintptr_t)hit - 1);
 	}
-	/* Another body of a function the unit's first parse defines (`#if X
-	 * f() {..} #else f() {..} #endif`): the same function, whose calls are
-	 * the union of both bodies'; the build compiles one of them. */
+	/* With the switches on, a definition at the place of one the first
+	 * parses have is that function, renamed by a macro (libxml2's
+	 * `#define xmlFree xmlFree__internal_alias` under PIC); another body of
+	 * a function the unit's first parse defines (`#if X f() {..} #else f()
+	 * {..} #endif`) is the same function, whose calls are the union of both
+	 * bodies' (the build compiles one of them). */
+	snprintf(buf, sizeof buf, "%s:%u:%u", file ? file : "?", line, col);
+	void *same = w->alt ? strmap_get(&w->f->def_by_place, buf) : NULL;
+	if (same)
+		return (unsigned)((uintptr_t)same - 1);
 	unsigned prev = w->alt ? src_unit_def(w->f, w->unit, name) : SRC_NONE;
 	if (prev != SRC_NONE)
 		return prev;
+	if (!strmap_has(&w->f->def_by_place, buf))
+		strmap_put(&w->f->def_by_place, src_intern(w->f, buf), (void *)(uintptr_t)(w->f->defs.len + 1));
 	src_def def = {.name = name, .key = key, .file = file, .line = line, .unit = w->unit, .fn = SRC_NONE};
 	def.is_static = clang_getCursorLinkage(d) == CXLinkage_Internal;
 	if (!clang_isInvalidDeclaration(d))
@@ -949,7 +958,9 @@ static void taken_ref(walk *w, CXCursor ref)
  * (a macro that expands to another function with the switches on). An
  * indirect call at a place the first parse has is the same call read
  * under other types (a struct a switch changes): the first parse's stays
- * the only one. A dropped call's arguments go with it. */
+ * the only one; so is a direct call there of a function the first parse
+ * has under another name (renamed by a macro: def_of). A dropped call's
+ * arguments go with it. */
 static void push_call(walk *w, const src_call *sc)
 {
 	if (w->dedup) {
@@ -957,7 +968,9 @@ static void push_call(walk *w, const src_call *sc)
 		snprintf(at, sizeof at, "P%u\x01%s:%u:%u", sc->caller, sc->file ? sc->file : "?", sc->line, sc->col);
 		snprintf(id, sizeof id, "C%s\x01%s", at + 1, sc->kind == CALLEE_NAME ? sc->fn.name : "");
 		bool new_place = first_seen(w, at), new_call = first_seen(w, id);
-		if (w->alt && !new_place && !(sc->kind == CALLEE_NAME && new_call)) {
+		bool renamed = sc->kind == CALLEE_NAME && sc->fn.local_def != SRC_NONE &&
+		               strcmp(w->f->defs.items[sc->fn.local_def].name, sc->fn.name) != 0;
+		if (w->alt && !new_place && !(sc->kind == CALLEE_NAME && new_call && !renamed)) {
 			w->f->args.len = sc->first_arg;
 			return;
 		}

@@ -37,6 +37,7 @@ static void facts_free(src_facts *f)
 	strmap_free(&f->taken_seen);
 	VEC_FREE(&f->units);
 	strmap_free(&f->def_by_key);
+	strmap_free(&f->def_by_place);
 	strmap_free(&f->keys);
 	strmap_free(&f->unit_defs);
 	strmap_free(&f->alt_walked);
@@ -93,6 +94,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	arena_init(&f->arena);
 	strmap_init(&f->interned);
 	strmap_init(&f->def_by_key);
+	strmap_init(&f->def_by_place);
 	strmap_init(&f->keys);
 	strmap_init(&f->unit_defs);
 	strmap_init(&f->taken_seen);

@@ -109,3 +109,16 @@ int others(void)
 #endif
 	return n;
 }
+
+/* A macro that renames every function under a switch (libxml2's
+ * elfgcchack.h under PIC): the renamed definition is the same function,
+ * and a call of it under the new name is the call the first parse has. */
+#if (GEN_ALIASES)
+#define plain_helper plain_helper__alias
+#define plain_user plain_user__alias
+#endif
+int plain_helper(int x) { return x; }
+int plain_user(int x)
+{
+	return plain_helper(x);                    /* -> plain_helper@u.c */
+}
