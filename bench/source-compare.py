@@ -54,7 +54,9 @@ first row is the metric as the issue defines it; both are printed.
 
 --speed SUBJECT also times `clang-22 -fsyntax-only` over the same files with
 the same include directories and lenient flags (one process per file, as
-facet parses them), both under /usr/bin/time -v (wall time, peak RSS).
+facet parses them), both under /usr/bin/time -v (wall time, peak RSS, and
+the CPU seconds user + system when facet source runs for the speed line
+itself: a subject not also in the recall run).
 Prints a markdown table; --json FILE writes the figures."""
 import argparse
 import glob
@@ -83,12 +85,15 @@ def sh(args, cwd=None):
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True)
 
 
-def timed(args, cwd=None):
-    """Runs args under /usr/bin/time -v: (returncode, seconds, peak KiB, stderr)."""
+def timed(args, cwd=None, cpu=None):
+    """Runs args under /usr/bin/time -v: (returncode, seconds, peak KiB, stderr);
+    cpu, a list, receives the CPU seconds (user + system, children included)."""
     p = subprocess.run(["/usr/bin/time", "-v", *args], cwd=cwd, capture_output=True, text=True)
     secs = rss = 0.0
     for line in p.stderr.splitlines():
         line = line.strip()
+        if cpu is not None and (line.startswith("User time (seconds)") or line.startswith("System time (seconds)")):
+            cpu.append(float(line.split(": ", 1)[1]))
         if line.startswith("Elapsed (wall clock) time"):
             t = line.split(": ", 1)[1].split(":")
             secs = sum(float(x) * 60 ** i for i, x in enumerate(reversed(t)))
@@ -354,15 +359,19 @@ def speed(args, subject, prior):
     listing = os.path.join(args.work, subject + ".units")
     with open(listing, "w") as f:
         f.write("\n".join(c_files) + "\n")
-    rc, secs, rss, _ = timed(["xargs", "-a", listing, "-n", "1", "clang-22", "-fsyntax-only", *flags], cwd=tree)
+    ccpu, fcpu = [], []
+    rc, secs, rss, _ = timed(["xargs", "-a", listing, "-n", "1", "clang-22", "-fsyntax-only", *flags], cwd=tree,
+                             cpu=ccpu)
     if prior:
         frc, fsecs, frss = 0, prior["seconds"], prior["peak_kib"]
     else:
         out = os.path.join(args.work, subject + ".speed.facet")
-        frc, fsecs, frss, _ = timed([args.facet, "source", "-o", out, "."], cwd=tree)
+        frc, fsecs, frss, _ = timed([args.facet, "source", "-o", out, "."], cwd=tree, cpu=fcpu)
+    cc, fc = sum(ccpu), sum(fcpu) if fcpu else None
     return {"subject": subject, "units": len(c_files), "include_dirs": len(dirs), "clang_seconds": secs,
             "clang_peak_kib": rss, "clang_exit": rc, "facet_seconds": fsecs, "facet_peak_kib": frss,
-            "facet_exit": frc, "ratio": fsecs / secs if secs else None}
+            "facet_exit": frc, "ratio": fsecs / secs if secs else None, "clang_cpu": cc, "facet_cpu": fc,
+            "cpu_ratio": fc / cc if fc and cc else None}
 
 
 def headline(rows):
@@ -486,7 +495,9 @@ def main():
         print(f"\nspeed {s}: {sp['units']} units, {sp['include_dirs']} -I; clang-22 -fsyntax-only "
               f"{sp['clang_seconds']:.1f} s {sp['clang_peak_kib'] / 1024:.0f} MiB (exit {sp['clang_exit']}); "
               f"facet source {sp['facet_seconds']:.1f} s {sp['facet_peak_kib'] / 1024:.0f} MiB; "
-              f"ratio {sp['ratio']:.2f}", flush=True)
+              f"ratio {sp['ratio']:.2f}" + (f"; CPU (user+sys) clang {sp['clang_cpu']:.1f} s, facet "
+                                           f"{sp['facet_cpu']:.1f} s, ratio {sp['cpu_ratio']:.2f}"
+                                           if sp["cpu_ratio"] else ""), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rows": rows, "speed": speeds}, f, indent=1)

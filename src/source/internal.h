@@ -141,6 +141,7 @@ typedef struct src_facts {
 	VEC(src_def) defs;
 	strmap def_by_key;         /* key -> (void *)(index + 1) */
 	strmap def_by_place;       /* "file:line:col" -> (void *)(index + 1) of the first definition there */
+	strmap renamed;            /* a name a macro gives a definition in a second parse -> def index + 1 */
 	VEC(src_call) calls;
 	VEC(src_arg) args;
 	VEC(src_flow) flows;

@@ -244,8 +244,11 @@ static unsigned def_of(walk *w, CXCursor d)
 	 * bodies' (the build compiles one of them). */
 	snprintf(buf, sizeof buf, "%s:%u:%u", file ? file : "?", line, col);
 	void *same = w->alt ? strmap_get(&w->f->def_by_place, buf) : NULL;
-	if (same)
+	if (same) {
+		if (!strmap_has(&w->f->renamed, name))   /* a call of the new name in another unit is of it */
+			strmap_put(&w->f->renamed, name, same);
 		return (unsigned)((uintptr_t)same - 1);
+	}
 	unsigned prev = w->alt ? src_unit_def(w->f, w->unit, name) : SRC_NONE;
 	if (prev != SRC_NONE)
 		return prev;

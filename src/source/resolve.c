@@ -141,6 +141,11 @@ static void resolve_ref(resolver *r, const src_fnref *ref, uvec *out, bool *ambi
 		*ambiguous = ext->len > 1;
 		return;
 	}
+	void *renamed = ref->builtin ? NULL : strmap_get(&r->f->renamed, ref->name);
+	if (renamed) {   /* a name a macro gave a definition under the switches (parse.c def_of) */
+		VEC_PUSH(out, r->f->defs.items[(uintptr_t)renamed - 1].fn);
+		return;
+	}
 	ir_function *u = strmap_get(&r->undefined, ref->name);
 	if (!u) {
 		u = new_function(r, ref->name, false);

@@ -38,6 +38,7 @@ static void facts_free(src_facts *f)
 	VEC_FREE(&f->units);
 	strmap_free(&f->def_by_key);
 	strmap_free(&f->def_by_place);
+	strmap_free(&f->renamed);
 	strmap_free(&f->keys);
 	strmap_free(&f->unit_defs);
 	strmap_free(&f->alt_walked);
@@ -95,6 +96,7 @@ source_result *source_analyze(const source_options *o, facet_error *err)
 	strmap_init(&f->interned);
 	strmap_init(&f->def_by_key);
 	strmap_init(&f->def_by_place);
+	strmap_init(&f->renamed);
 	strmap_init(&f->keys);
 	strmap_init(&f->unit_defs);
 	strmap_init(&f->taken_seen);

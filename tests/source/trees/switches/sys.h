@@ -11,6 +11,12 @@
 #define GEN_HAVE_HOOK 1
 #endif
 
+#if (GEN_ALIASES)
+#define plain_helper plain_helper__alias
+#define plain_user plain_user__alias
+#endif
+int plain_helper(int x);
+
 typedef struct module_s {
 	int (*init)(int);
 } module_t;

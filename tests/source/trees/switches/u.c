@@ -110,13 +110,10 @@ int others(void)
 	return n;
 }
 
-/* A macro that renames every function under a switch (libxml2's
- * elfgcchack.h under PIC): the renamed definition is the same function,
- * and a call of it under the new name is the call the first parse has. */
-#if (GEN_ALIASES)
-#define plain_helper plain_helper__alias
-#define plain_user plain_user__alias
-#endif
+/* A macro that renames every function under a switch (sys.h, as
+ * libxml2's elfgcchack.h under PIC): the renamed definition is the same
+ * function, and a call of it under the new name is the call the first
+ * parse has. */
 int plain_helper(int x) { return x; }
 int plain_user(int x)
 {

@@ -11,6 +11,7 @@ int send_chain(int c);
 int start(module_t *m, int c)
 {
 	send_chain(c);                             /* -> send_chain@u.c */
+	plain_helper(c);                           /* -> plain_helper@u.c */
 	return m->init(c);                         /* -> select_init@u.c:W epoll_init@u.c:W */
 }
 
