@@ -327,10 +327,21 @@ size_t pset_join(pset_store *ps, uint32_t *slot, uint32_t b, const sbitmap *hint
 		*slot = b;
 		return ps->e[b].count;
 	}
-	if (ps->e[a].refs == 1)
-		return join_in_place(ps, slot, hint ? hint : &ps->e[b].bits);
 	uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
 	uint32_t r = memo_get(ps, ps->umemo, lo, hi);
+	if (ps->e[a].refs == 1) {
+		/* A set nothing else holds changes in place. The same join again,
+		 * into the set as it is now, adds nothing: a load's destination is
+		 * joined the set of every memory node it gains an edge from, and
+		 * those are often one set (dovecot: 7.9 of 9.4 million joins of
+		 * new edges add nothing). */
+		if (r == a)
+			return 0;
+		size_t added = join_in_place(ps, slot, hint ? hint : &ps->e[b].bits);
+		if (*slot == a)
+			memo_put(ps, ps->umemo, lo, hi, a);
+		return added;
+	}
 	if (r != NONE) {
 		if (r == a)
 			return 0;

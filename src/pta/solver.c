@@ -69,12 +69,23 @@ _Static_assert(sizeof(void *) >= 8, "ptrmap keys pack two 32-bit ids");
 #define NIL PTA_NONE
 #define LOC_BIT PTA_LOC_BIT
 
+/* A wide set of successors: its dense part as a plain bitmap of the ids
+ * [64 base, 64 (base + nwords)), the others sparse; see succ_add. */
+typedef struct flatsucc {
+	uint32_t base, nwords, count;   /* count: members in w */
+	sbitmap rest;                   /* the members outside w's range */
+	uint64_t w[];
+} flatsucc;
+
 typedef struct pnode {
 	/* Sets are hash-consed (pset.h): nodes with equal sets share one, and
 	 * propagating between them is an id compare. */
 	uint32_t pts;       /* at a representative: its points-to set */
 	uint32_t done;      /* ⊆ pts: the part pushed through edges, constraints, watches */
-	sbitmap succ;       /* copy successors; ids may be stale, map with find */
+	union {             /* copy successors; ids may be stale, map with find */
+		sbitmap set;    /* ... as a sparse bitmap, or */
+		flatsucc *flat; /* when succ_flat, as a plain one */
+	} succ;
 	uint32_t next_field;/* next location of the same object */
 	uint32_t cx;        /* head of the complex-constraint list */
 	uint32_t cx_tail;
@@ -82,7 +93,9 @@ typedef struct pnode {
 	uint8_t  queued;    /* on the worklist */
 	uint8_t  cx_sorted; /* cx list in sort_cx's order */
 	uint8_t  rank;      /* union by rank */
+	uint8_t  succ_flat; /* succ is flat */
 } pnode;
+_Static_assert(sizeof(pnode) == 48, "a node record stays 48 bytes");
 
 /* CX_GEP_PWC: a gep found on a cycle; applies as gep_var, and stays an edge
  * of the flow graph, so that which geps are on cycles depends only on the
@@ -146,7 +159,18 @@ typedef struct locinfo {
 	uint32_t state;     /* LS_* */
 } locinfo;
 
-typedef struct frame { uint32_t v, cx; sbm_iter it; } frame;   /* cx: next of v's geps to follow */
+/* Ascending iteration over a node's successors, either form. */
+typedef struct succ_iter {
+	sbm_iter set;       /* the sparse form, or the flat form's rest */
+	const uint64_t *w;  /* the flat form's words */
+	uint32_t i, n, base;
+	uint64_t bits;      /* of word i, not yet returned */
+	uint32_t held;      /* the rest's first id above the words, once read */
+	uint8_t  phase;     /* 0: the rest below the words, 1: the words, 2: the (rest of the) sparse set */
+	uint8_t  have_held;
+} succ_iter;
+
+typedef struct frame { uint32_t v, cx; succ_iter it; } frame;   /* cx: next of v's geps to follow */
 typedef struct fix { uint32_t c, owner; } fix;                 /* a gep found on a cycle */
 
 struct pta_solver {
@@ -588,6 +612,265 @@ static uint32_t shift(pta_solver *s, uint32_t loc, int64_t d, uint32_t c, int ac
 	return field(s, obj, (uint32_t)k);
 }
 
+/* ---- copy successors ---- */
+
+/* A node's successors are the copy edges out of it. Most nodes have a few,
+ * kept in a sparse bitmap. A memory node that many loads read has one per
+ * load, dense among the variables' ids (dovecot: 173 nodes with over 256
+ * elements, the widest 66,685 successors in 1,289; 16.5 million edges asked
+ * for, 9.4 million new): in a sparse bitmap each lookup is a search of some
+ * 770 elements and each new element moves half of them. Such a set keeps
+ * its dense part — the variables or the locations, whichever has more
+ * elements — as a plain bitmap of the id range it spans, once that is no
+ * larger (the range covers at most 3/2 of the part's elements of 128 ids:
+ * 16 bytes of bits for every 24-byte element) and averages a member per 64
+ * ids; a lookup there is one word. The range grows while that average
+ * holds; other ids (and the other part) stay in a sparse bitmap beside it,
+ * never inside the range. */
+#define SUCC_FLAT_MIN 32u   /* elements of a part before it is judged, and how often */
+
+static flatsucc *flat_new(uint32_t base, uint32_t nwords)
+{
+	flatsucc *f = xcalloc(1, sizeof *f + (size_t)nwords * sizeof f->w[0]);
+	f->base = base;
+	f->nwords = nwords;
+	return f;
+}
+
+static uint32_t elem_count(const sbm_elem *e)
+{
+	return (uint32_t)(__builtin_popcountll(e->w[0]) + __builtin_popcountll(e->w[1]));
+}
+
+/* Whether the elements [i, j) of a sparse set make a dense part; if so, v
+ * takes the flat form with them in the bitmap. */
+static bool try_flat(pnode *v, uint32_t i, uint32_t j)
+{
+	const sbitmap *set = &v->succ.set;
+	uint64_t n = j - i;
+	if (n < SUCC_FLAT_MIN)
+		return false;
+	uint64_t range = set->elems[j - 1].idx - set->elems[i].idx + 1;
+	if (2 * range > 3 * n)
+		return false;
+	uint64_t count = 0;
+	for (uint32_t k = i; k < j; k++)
+		count += elem_count(&set->elems[k]);
+	if (2 * range > count)
+		return false;
+	uint32_t lo = set->elems[i].idx;
+	flatsucc *f = flat_new(lo * 2, (uint32_t)range * 2);
+	f->count = (uint32_t)count;
+	for (uint32_t k = 0; k < set->len; k++) {
+		const sbm_elem *e = &set->elems[k];
+		if (k < i || k >= j) {
+			for (int h = 0; h < 2; h++)
+				for (uint64_t bits = e->w[h]; bits; bits &= bits - 1)
+					sbm_set(&f->rest, e->idx * SBM_BITS + 64u * (unsigned)h + (unsigned)__builtin_ctzll(bits));
+			continue;
+		}
+		f->w[(e->idx - lo) * 2] = e->w[0];
+		f->w[(e->idx - lo) * 2 + 1] = e->w[1];
+	}
+	sbm_free(&v->succ.set);
+	v->succ.flat = f;
+	v->succ_flat = 1;
+	return true;
+}
+
+/* A sparse set that gained its 32nth, 64th, ... element: its variables'
+ * elements, then its locations', are judged. */
+static void judge_flat(pnode *v)
+{
+	const sbitmap *set = &v->succ.set;
+	uint32_t split = 0;   /* first element of a location */
+	while (split < set->len && set->elems[split].idx < LOC_BIT / SBM_BITS)
+		split++;
+	if (split >= set->len - split)
+		try_flat(v, 0, split);
+	else
+		try_flat(v, split, set->len);
+}
+
+/* Whether the flat set can grow to words [lo, hi) and still average a
+ * member per word (counting the one being added). */
+static bool flat_fits(const flatsucc *f, uint64_t lo, uint64_t hi)
+{
+	return hi - lo <= (uint64_t)f->count + 1 && hi <= UINT32_MAX / 64;
+}
+
+/* Widens the flat part to cover word wi, with a quarter more room where
+ * it fits; ids of the rest that fall inside join the bitmap. */
+static void flat_widen(pnode *v, uint32_t wi)
+{
+	flatsucc *f = v->succ.flat;
+	uint64_t lo = wi < f->base ? wi : f->base, hi = wi < f->base ? (uint64_t)f->base + f->nwords : (uint64_t)wi + 1;
+	uint64_t room = (uint64_t)f->count + 1 - (hi - lo), slack = f->nwords / 4 + 1;
+	if (slack > room)
+		slack = room;
+	if (wi < f->base)
+		lo = lo > slack ? lo - slack : 0;
+	else if (hi + slack <= UINT32_MAX / 64)
+		hi += slack;
+	flatsucc *g = flat_new((uint32_t)lo, (uint32_t)(hi - lo));
+	memcpy(&g->w[f->base - lo], f->w, (size_t)f->nwords * sizeof f->w[0]);
+	g->count = f->count;
+	unsigned m;
+	SBM_FOREACH(&f->rest, m) {
+		if (m / 64 >= lo && m / 64 < hi) {
+			g->w[m / 64 - lo] |= 1ull << (m % 64);
+			g->count++;
+		} else
+			sbm_set(&g->rest, m);
+	}
+	sbm_free(&f->rest);
+	free(f);
+	v->succ.flat = g;
+}
+
+/* Adds b to v's successors; false if it was there. */
+static bool succ_add(pnode *v, uint32_t b)
+{
+	if (!v->succ_flat) {
+		sbitmap *set = &v->succ.set;
+		uint32_t len = set->len;
+		if (!sbm_set(set, b))
+			return false;
+		if (set->len != len && set->len % SUCC_FLAT_MIN == 0)
+			judge_flat(v);
+		return true;
+	}
+	flatsucc *f = v->succ.flat;
+	uint32_t wi = b / 64;
+	if (wi < f->base || wi - f->base >= f->nwords) {
+		if (sbm_test(&f->rest, b))
+			return false;
+		uint64_t lo = wi < f->base ? wi : f->base;
+		uint64_t hi = wi < f->base ? (uint64_t)f->base + f->nwords : (uint64_t)wi + 1;
+		if (!flat_fits(f, lo, hi))
+			return sbm_set(&f->rest, b);
+		flat_widen(v, wi);
+		f = v->succ.flat;
+	}
+	uint64_t *w = &f->w[wi - f->base], bit = 1ull << (b % 64);
+	if (*w & bit)
+		return false;
+	*w |= bit;
+	f->count++;
+	return true;
+}
+
+static void succ_del(pnode *v, uint32_t b)
+{
+	if (!v->succ_flat) {
+		sbm_reset(&v->succ.set, b);
+		return;
+	}
+	flatsucc *f = v->succ.flat;
+	uint32_t wi = b / 64;
+	if (wi < f->base || wi - f->base >= f->nwords)
+		sbm_reset(&f->rest, b);
+	else if (f->w[wi - f->base] & 1ull << (b % 64)) {
+		f->w[wi - f->base] &= ~(1ull << (b % 64));
+		f->count--;
+	}
+}
+
+static void succ_free(pnode *v)
+{
+	if (v->succ_flat) {
+		sbm_free(&v->succ.flat->rest);
+		free(v->succ.flat);
+	} else
+		sbm_free(&v->succ.set);
+	v->succ.set = (sbitmap){0};
+	v->succ_flat = 0;
+}
+
+static size_t succ_bytes(const pnode *v)
+{
+	const flatsucc *f = v->succ.flat;
+	return v->succ_flat ? sizeof *f + (size_t)f->nwords * sizeof f->w[0] + sbm_bytes(&f->rest)
+	                    : sbm_bytes(&v->succ.set);
+}
+
+/* Ascending, either form: in the flat form the rest's ids below the
+ * bitmap's range, the bitmap, then the rest's ids above it. */
+static succ_iter succ_begin(const pnode *v)
+{
+	succ_iter it = {0};
+	if (!v->succ_flat) {
+		it.set = sbm_iter_begin(&v->succ.set);
+		it.phase = 2;
+		return it;
+	}
+	const flatsucc *f = v->succ.flat;
+	it.set = sbm_iter_begin(&f->rest);
+	it.w = f->w;
+	it.n = f->nwords;
+	it.base = f->base;
+	it.i = 0;
+	it.bits = f->nwords ? f->w[0] : 0;
+	return it;
+}
+
+static inline bool succ_next(succ_iter *it, unsigned *out)
+{
+	if (it->phase == 0) {   /* the rest, below the bitmap */
+		unsigned x;
+		if (sbm_iter_next(&it->set, &x)) {
+			if (x / 64 < it->base) {
+				*out = x;
+				return true;
+			}
+			it->held = x;   /* the first above it: after the bitmap */
+			it->have_held = 1;
+		}
+		it->phase = 1;
+	}
+	if (it->phase == 1) {   /* the bitmap */
+		while (!it->bits) {
+			if (++it->i >= it->n)
+				break;
+			it->bits = it->w[it->i];
+		}
+		if (it->bits) {
+			*out = (it->base + it->i) * 64u + (unsigned)__builtin_ctzll(it->bits);
+			it->bits &= it->bits - 1;
+			return true;
+		}
+		it->phase = 2;
+		if (it->have_held) {
+			it->have_held = 0;
+			*out = it->held;
+			return true;
+		}
+	}
+	return sbm_iter_next(&it->set, out);
+}
+
+/* A's successors ∪= B's (the merge of B into A, both representatives); B's
+ * freed. A flat set takes the other's ids. */
+static void succ_join(pnode *A, pnode *B)
+{
+	if (B->succ_flat && !A->succ_flat) {
+		pnode t = *A;
+		A->succ = B->succ;
+		A->succ_flat = 1;
+		B->succ = t.succ;
+		B->succ_flat = 0;
+	}
+	if (!A->succ_flat)
+		sbm_union(&A->succ.set, &B->succ.set);
+	else {
+		succ_iter it = succ_begin(B);
+		unsigned m;
+		while (succ_next(&it, &m))
+			succ_add(A, m);
+	}
+	succ_free(B);
+}
+
 /* ---- graph updates ---- */
 
 static void add_loc(pta_solver *s, uint32_t dst, uint32_t loc)
@@ -605,7 +888,7 @@ static void add_edge(pta_solver *s, uint32_t a, uint32_t b)
 	b = find(s, b);
 	if (a == b)
 		return;
-	if (!sbm_set(&N(s, a)->succ, b))
+	if (!succ_add(N(s, a), b))
 		return;
 	s->st.edges++;
 	s->misordered += rank_of(s, a) <= rank_of(s, b);
@@ -1004,10 +1287,9 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 	pset_unref(s->ps, B->done);
 	B->pts = B->done = PSET_EMPTY;
 
-	sbm_union(&A->succ, &B->succ);
-	sbm_reset(&A->succ, a);
-	sbm_reset(&A->succ, b);
-	sbm_free(&B->succ);
+	succ_join(A, B);
+	succ_del(A, a);
+	succ_del(A, b);
 
 	if (B->cx != NIL)
 		append_cx(s, a, B->cx, B->cx_tail);
@@ -1061,7 +1343,7 @@ static void tarjan_visit(pta_solver *s, uint32_t v, int flow)
 	s->visit[DI(v)] = s->stamp;
 	s->num[DI(v)] = s->low[DI(v)] = ++s->counter;
 	VEC_PUSH(&s->tstack, v);
-	frame f = { v, flow ? N(s, v)->cx : NIL, sbm_iter_begin(&N(s, v)->succ) };
+	frame f = { v, flow ? N(s, v)->cx : NIL, succ_begin(N(s, v)) };
 	VEC_PUSH(&s->frames, f);
 }
 
@@ -1122,7 +1404,7 @@ static void tarjan(pta_solver *s, uint32_t root, int flow)
 		frame *f = &VEC_LAST(&s->frames);
 		uint32_t v = f->v, w = NIL;
 		unsigned x;
-		if (sbm_iter_next(&f->it, &x))
+		if (succ_next(&f->it, &x))
 			w = find(s, x);
 		else
 			while (f->cx != NIL) {
@@ -1265,7 +1547,7 @@ static void process(pta_solver *s, uint32_t n)
 		SBM_FOREACH(&s->tdelta, l) queue_report(s, w, l);
 	}
 	unsigned m;
-	SBM_FOREACH(&N(s, n)->succ, m) {
+	for (succ_iter it = succ_begin(N(s, n)); succ_next(&it, &m);) {
 		uint32_t r = find(s, m);
 		if (r == n)
 			continue;
@@ -1479,7 +1761,7 @@ void pta_free(pta_solver *s)
 		fclose(s->trace);
 #endif
 	for (size_t i = 0; i < nnodes(s); i++)
-		sbm_free(&N(s, nth_node(s, i))->succ);
+		succ_free(N(s, nth_node(s, i)));
 	pset_free(s->ps);
 	for (size_t i = 0; i < s->watches.len; i++)
 		sbm_free(&s->watches.items[i].reported);
@@ -1851,7 +2133,7 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 		const pnode *v = N(s, n);
 		if (*PAR(s, n) == n)
 			out->pts_entries += pset_count(s->ps, v->pts);
-		out->succ_bytes += sbm_bytes(&v->succ);
+		out->succ_bytes += succ_bytes(v);
 	}
 	/* Each distinct set once, with the store's tables. No delta is stored: a
 	 * node's delta is a difference of two stored sets, made while it is

@@ -754,6 +754,79 @@ static void collapse_while_processing(void **state)
 	pta_free(s);
 }
 
+/* Memory that many loads read gains a successor per load, and two such
+ * nodes merge on a cycle through memory while both are wide. solver.c keeps
+ * a wide dense set of successors as a plain bitmap of its id range beside a
+ * sparse one for the rest: the loads' destinations below cross from the
+ * sparse form to the bitmap, widen it up and down, put a location beside
+ * it, and merge two of them; every load still gets all of it, each edge
+ * counts once, and nothing else changes. */
+static void wide_memory_successors(void **state)
+{
+	(void)state;
+	enum { LOADS = 6000 };
+	static unsigned d[LOADS], e[LOADS];
+	for (int cd = 0; cd <= 1; cd++) {
+		pta_solver *s = pta_new(NULL, NULL);
+		pta_set_cycle_detection(s, cd);
+		unsigned a = pta_object(s, 16, 0), x = pta_object(s, 8, 0), y = pta_object(s, 8, 0), z = pta_object(s, 8, 0);
+		unsigned a0 = pta_field(s, a, 0), a8 = pta_field(s, a, 8);
+		unsigned lx = pta_field(s, x, 0), ly = pta_field(s, y, 0), lz = pta_field(s, z, 0);
+		unsigned p = pta_node(s), q = pta_node(s), vx = pta_node(s), vy = pta_node(s), low = pta_node(s);
+		pta_addr(s, p, a0);
+		pta_addr(s, q, a8);
+		pta_addr(s, vx, lx);
+		pta_addr(s, vy, ly);
+		pta_store(s, p, vx, 0);          /* a.0 holds x, a.8 holds y */
+		pta_store(s, q, vy, 0);
+		for (int i = 0; i < LOADS; i++)
+			d[i] = pta_node(s);
+		for (int i = 0; i < LOADS; i++)
+			e[i] = pta_node(s);
+		/* The lower half in order (dense: the bitmap), then the rest from
+		 * the top down (it widens), with a solve between. */
+		for (int k = 0; k < LOADS; k++) {
+			int i = k < LOADS / 2 ? k : LOADS - 1 - (k - LOADS / 2);
+			pta_load(s, d[i], p, 0);
+			pta_load(s, e[i], q, 0);
+			if (k == LOADS / 2)
+				pta_solve(s);
+		}
+		pta_copy(s, low, a0);            /* below the range: it widens down */
+		pta_copy(s, lz, a0);             /* a location: beside the bitmap */
+		pta_solve(s);
+		for (int i = 0; i < LOADS; i++) {
+			EXPECT(s, d[i], lx);
+			EXPECT(s, e[i], ly);
+		}
+		EXPECT(s, low, lx);
+		EXPECT(s, lz, lx);
+		/* a.0 and a.8 copied into each other through t and u: one cycle. */
+		unsigned t = pta_node(s), u = pta_node(s);
+		pta_load(s, t, p, 0);
+		pta_store(s, q, t, 0);
+		pta_load(s, u, q, 0);
+		pta_store(s, p, u, 0);
+		unsigned late = pta_node(s);
+		pta_load(s, late, q, 0);
+		pta_solve(s);
+		for (int i = 0; i < LOADS; i++) {
+			EXPECT(s, d[i], lx, ly);
+			EXPECT(s, e[i], lx, ly);
+		}
+		EXPECT(s, low, lx, ly);
+		EXPECT(s, lz, lx, ly);
+		EXPECT(s, late, lx, ly);
+		pta_stats st;
+		pta_get_stats(s, &st);
+		/* the 2 stores, the 2 LOADS loads, low's and lz's copies, and t's,
+		 * u's and late's 5 */
+		if (!cd)
+			assert_int_equal(st.edges, 2 + 2 * LOADS + 2 + 5);
+		pta_free(s);
+	}
+}
+
 /* ---- property test: random systems against a naive reference ---- */
 
 static uint64_t rng_state;
@@ -1337,6 +1410,7 @@ int main(void)
 		cmocka_unit_test(array_folds),
 		cmocka_unit_test(collapse_while_processing),
 		cmocka_unit_test(collapse_causes),
+		cmocka_unit_test(wide_memory_successors),
 		cmocka_unit_test(random_systems_match_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
