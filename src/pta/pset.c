@@ -40,6 +40,7 @@ struct pset_store {
 	size_t nbuckets;    /* a power of 2 */
 	memo *umemo, *dmemo;
 	size_t nmemo;       /* a power of 2 */
+	sbitmap gained;     /* scratch: what a join added, to update its hash from */
 	pset_stats st;
 };
 
@@ -74,6 +75,7 @@ void pset_free(pset_store *ps)
 	free(ps->buckets);
 	free(ps->umemo);
 	free(ps->dmemo);
+	sbm_free(&ps->gained);
 	free(ps);
 }
 
@@ -169,13 +171,13 @@ void pset_unref(pset_store *ps, uint32_t id)
 	release(ps, id);
 }
 
-uint32_t pset_intern(pset_store *ps, sbitmap *bits)
+/* pset_intern, for a set whose hash (sbm_hash) is h. */
+static uint32_t intern_hashed(pset_store *ps, sbitmap *bits, uint64_t h)
 {
 	if (!bits->len) {
 		sbm_free(bits);
 		return PSET_EMPTY;
 	}
-	uint64_t h = sbm_hash(bits);
 	uint32_t id = lookup(ps, h, bits);
 	if (id != NONE) {
 		ps->e[id].refs++;
@@ -211,6 +213,11 @@ uint32_t pset_intern(pset_store *ps, sbitmap *bits)
 	ps->st.made++;
 	grow(ps);
 	return id;
+}
+
+uint32_t pset_intern(pset_store *ps, sbitmap *bits)
+{
+	return intern_hashed(ps, bits, bits->len ? sbm_hash(bits) : 0);
 }
 
 /* ---- memoised operations ---- */
@@ -278,14 +285,18 @@ static size_t join_in_place(pset_store *ps, uint32_t *slot, const sbitmap *src)
 	uint32_t id = *slot;
 	ent *e = &ps->e[id];
 	chain_remove(ps, id);
-	size_t added = sbm_union_track(&e->bits, src, &e->bits);
+	/* The hash follows the elements that changed: a wide set gaining a
+	 * few locations is not rehashed whole. */
+	uint32_t old_len = e->bits.len;
+	sbm_clear(&ps->gained);
+	size_t added = sbm_union_track(&e->bits, src, &ps->gained);
 	if (!added) {
 		chain_insert(ps, id);
 		return 0;
 	}
 	e->gen++;
 	e->count += (uint32_t)added;
-	e->hash = sbm_hash(&e->bits);
+	e->hash = sbm_hash_update(e->hash, old_len, &e->bits, &ps->gained);
 	ps->st.made++;
 	uint32_t same = lookup(ps, e->hash, &e->bits);
 	if (same == NONE) {
@@ -305,13 +316,14 @@ static size_t join_copy(pset_store *ps, uint32_t *slot, const sbitmap *src, uint
 	uint32_t a = *slot;
 	sbitmap c = {0};
 	sbm_copy(&c, &ps->e[a].bits);
-	size_t added = sbm_union_track(&c, src, &c);
+	sbm_clear(&ps->gained);
+	size_t added = sbm_union_track(&c, src, &ps->gained);
 	if (!added) {
 		sbm_free(&c);
 		*made = a;
 		return 0;
 	}
-	uint32_t r = pset_intern(ps, &c);
+	uint32_t r = intern_hashed(ps, &c, sbm_hash_update(ps->e[a].hash, ps->e[a].bits.len, &c, &ps->gained));
 	pset_unref(ps, a);
 	*slot = *made = r;
 	return added;
@@ -387,7 +399,8 @@ size_t pset_add(pset_store *ps, uint32_t *slot, unsigned v)
 void pset_get_stats(const pset_store *ps, pset_stats *out)
 {
 	*out = ps->st;
-	out->bytes = ps->cap * sizeof *ps->e + ps->nbuckets * sizeof *ps->buckets + 2 * ps->nmemo * sizeof(memo);
+	out->bytes = ps->cap * sizeof *ps->e + ps->nbuckets * sizeof *ps->buckets + 2 * ps->nmemo * sizeof(memo) +
+	             sbm_bytes(&ps->gained);
 	for (size_t i = 0; i < ps->len; i++)
 		if (ps->e[i].refs)
 			out->bytes += sbm_bytes(&ps->e[i].bits);

@@ -9,6 +9,7 @@
 #include "util/sbitmap.h"
 #include "util/xalloc.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* Bits set in x. popcount64 is a library call on the baseline
@@ -384,6 +385,23 @@ uint64_t sbm_hash(const sbitmap *s)
 	for (uint32_t i = 0; i < s->len; i++)
 		h += elem_hash(&s->elems[i]);
 	return h;
+}
+
+uint64_t sbm_hash_update(uint64_t h, uint32_t old_len, const sbitmap *s, const sbitmap *added)
+{
+	h -= 0x84222325cbf29ce4ULL ^ old_len;
+	uint32_t j = 0;
+	for (uint32_t k = 0; k < added->len; k++) {
+		const sbm_elem *a = &added->elems[k];
+		j = seek(s->elems, j, s->len, a->idx);
+		assert(j < s->len && s->elems[j].idx == a->idx);
+		const sbm_elem *now = &s->elems[j];
+		sbm_elem was = { .idx = now->idx, .w = { now->w[0] & ~a->w[0], now->w[1] & ~a->w[1] } };
+		h += elem_hash(now);
+		if (was.w[0] | was.w[1])
+			h -= elem_hash(&was);
+	}
+	return h + (0x84222325cbf29ce4ULL ^ s->len);
 }
 
 size_t sbm_bytes(const sbitmap *s)

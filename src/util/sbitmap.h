@@ -52,6 +52,10 @@ size_t   sbm_count(const sbitmap *s);
 void     sbm_copy(sbitmap *dst, const sbitmap *src);             /* dst = src */
 void     sbm_swap(sbitmap *a, sbitmap *b);
 uint64_t sbm_hash(const sbitmap *s);                             /* equal sets hash equal */
+/* sbm_hash(s), from h = the hash s had when it held old_len elements and
+ * none of added's bits (added ⊆ s: what a union gained, as
+ * sbm_union_track gives it). Costs added's elements, not s's. */
+uint64_t sbm_hash_update(uint64_t h, uint32_t old_len, const sbitmap *s, const sbitmap *added);
 size_t   sbm_bytes(const sbitmap *s);                            /* heap bytes held, for stats */
 
 static inline bool sbm_empty(const sbitmap *s) { return s->len == 0; }

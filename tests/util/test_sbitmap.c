@@ -347,6 +347,33 @@ static void union_track_reports_gain(void **state)
 	sbm_free(&gain);
 }
 
+/* The hash a union's gain updates is the hash of the whole set: elements
+ * gained, elements that grew, at the front, the back and between. */
+static void hash_update_follows_union(void **state)
+{
+	(void)state;
+	uint64_t x = 12345;
+	for (int round = 0; round < 200; round++) {
+		sbitmap dst = {0}, src = {0}, gain = {0};
+		int n = round % 7 == 0 ? 0 : 1 + round % 50;
+		for (int i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			sbm_set(&dst, (unsigned)(x >> 33) % 20000);
+		}
+		for (int i = 0; i < 1 + round % 30; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			sbm_set(&src, (unsigned)(x >> 33) % (round % 2 ? 20000 : 300));
+		}
+		uint64_t h = sbm_hash(&dst);
+		uint32_t len = dst.len;
+		sbm_union_track(&dst, &src, &gain);
+		assert_true(sbm_hash_update(h, len, &dst, &gain) == sbm_hash(&dst));
+		sbm_free(&dst);
+		sbm_free(&src);
+		sbm_free(&gain);
+	}
+}
+
 static void hash_tells_sets_apart(void **state)
 {
 	(void)state;
@@ -381,6 +408,7 @@ int main(void)
 		cmocka_unit_test(extreme_indices),
 		cmocka_unit_test(union_track_reports_gain),
 		cmocka_unit_test(hash_tells_sets_apart),
+		cmocka_unit_test(hash_update_follows_union),
 		cmocka_unit_test(random_against_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
