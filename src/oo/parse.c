@@ -16,6 +16,7 @@
  *            | 'choose' block 'or' block { 'or' block } */
 #include "oo/program.h"
 #include "oo/set.h"
+#include "util/cident.h"
 #include "util/strmap.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
@@ -45,9 +46,6 @@ typedef struct token {
 static const char *const keywords[] = {
 	"class", "extends", "global", "func", "method", "var", "new", "call", "choose", "or", "this",
 };
-
-static int is_ident_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static int is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
 typedef struct parser {
 	const char *file;
@@ -89,9 +87,9 @@ static int lex(parser *ps, const char *src, size_t len)
 			continue;
 		}
 		token t = {TK_EOF, src + i, 1, line, col};
-		if (is_ident_start(c)) {
+		if (c_ident_start(c)) {
 			size_t j = i;
-			while (j < len && is_ident_char((unsigned char)src[j]))
+			while (j < len && c_ident_char((unsigned char)src[j]))
 				j++;
 			if (j - i > 255) {
 				perr(ps, line, col, "identifier longer than 255 characters");

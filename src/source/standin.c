@@ -37,6 +37,7 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "util/cident.h"
 #include "util/fsio.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
@@ -51,11 +52,6 @@ static void put(text_buf *b, const char *s, size_t n)
 	memcpy(b->items + b->len, s, n);
 	b->len += n;
 	b->items[b->len] = 0;
-}
-
-static bool ident_char(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 bool standin_switch_name(const char *s, size_t n)
@@ -176,7 +172,7 @@ static void put_substituted(text_buf *b, const char *p, const char *end, const c
 			open = 2;
 		if (open) {
 			q = p + open;
-			while (q < end && ident_char(*q))
+			while (q < end && c_ident_char(*q))
 				q++;
 			char close = open == 1 ? '@' : '}';
 			if (q > p + open && q < end && *q == close) {
@@ -209,10 +205,10 @@ static bool put_host_size(text_buf *b, const char *n, size_t len, standin_counts
 /* `#define SIZEOF_T @VAR@` (a CMake template's measured size): the host's size. */
 static bool host_define(text_buf *b, const char *d, const char *end, standin_counts *c)
 {
-	if ((size_t)(end - d) <= 7 || strncmp(d, "define", 6) != 0 || ident_char(d[6]))
+	if ((size_t)(end - d) <= 7 || strncmp(d, "define", 6) != 0 || c_ident_char(d[6]))
 		return false;
 	const char *n = skip_blank(d + 6, end), *ne = n;
-	while (ne < end && ident_char(*ne))
+	while (ne < end && c_ident_char(*ne))
 		ne++;
 	const char *v = skip_blank(ne, end);
 	if (v >= end || (*v != '@' && *v != '$'))
@@ -229,15 +225,15 @@ static void put_line(text_buf *b, const char *p, const char *end, bool host, sta
 	const char *d = pp ? skip_blank(s + 1, end) : s;
 	static const char undef[] = "undef", cm01[] = "cmakedefine01", cm[] = "cmakedefine";
 	size_t kw = 0;
-	if (pp && (size_t)(end - d) > 5 && strncmp(d, undef, 5) == 0 && !ident_char(d[5]))
+	if (pp && (size_t)(end - d) > 5 && strncmp(d, undef, 5) == 0 && !c_ident_char(d[5]))
 		kw = 5;
-	else if (pp && (size_t)(end - d) > 13 && strncmp(d, cm01, 13) == 0 && !ident_char(d[13]))
+	else if (pp && (size_t)(end - d) > 13 && strncmp(d, cm01, 13) == 0 && !c_ident_char(d[13]))
 		kw = 13;
-	else if (pp && (size_t)(end - d) > 11 && strncmp(d, cm, 11) == 0 && !ident_char(d[11]))
+	else if (pp && (size_t)(end - d) > 11 && strncmp(d, cm, 11) == 0 && !c_ident_char(d[11]))
 		kw = 11;
 	if (kw) {
 		const char *n = skip_blank(d + kw, end), *ne = n;
-		while (ne < end && ident_char(*ne))
+		while (ne < end && c_ident_char(*ne))
 			ne++;
 		if (!standin_switch_name(n, (size_t)(ne - n))) {
 			if (kw == 5)

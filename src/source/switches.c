@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "source/standin.h"
+#include "util/cident.h"
 #include "util/xalloc.h"
 
 void switches_init(src_switches *s)
@@ -43,16 +44,6 @@ void switches_init(src_switches *s)
 	strmap_init(&s->called);
 	strmap_init(&s->on);
 	strmap_init(&s->testing);
-}
-
-static bool ident_start(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-
-static bool ident_char(char c)
-{
-	return ident_start(c) || (c >= '0' && c <= '9');
 }
 
 static void put_name(strmap *m, const char *p, size_t n)
@@ -131,7 +122,7 @@ static void tested_names(src_switches *s, const char *p, chars *names)
 {
 	while (*p) {
 		if (*p >= '0' && *p <= '9') {   /* a number with its suffix: 0x10UL */
-			while (ident_char(*p) || *p == '.')
+			while (c_ident_char(*p) || *p == '.')
 				p++;
 			continue;
 		}
@@ -143,12 +134,12 @@ static void tested_names(src_switches *s, const char *p, chars *names)
 				p++;
 			continue;
 		}
-		if (!ident_start(*p)) {
+		if (!c_ident_start(*p)) {
 			p++;
 			continue;
 		}
 		const char *b = p;
-		while (ident_char(*p))
+		while (c_ident_char(*p))
 			p++;
 		size_t n = (size_t)(p - b);
 		if (word_is(b, n, "defined") || word_is(b, n, "__has_include") || word_is(b, n, "__has_include_next"))
@@ -183,7 +174,7 @@ void switches_scan(src_switches *s, const char *text, size_t len, bool is_templa
 			continue;
 		q = skip_blank(q + 1);
 		const char *w = q;
-		while (ident_char(*q))
+		while (c_ident_char(*q))
 			q++;
 		size_t n = (size_t)(q - w);
 		q = skip_blank(q);
@@ -195,7 +186,7 @@ void switches_scan(src_switches *s, const char *text, size_t len, bool is_templa
 		                                                       word_is(w, n, "cmakedefine") ||
 		                                                       word_is(w, n, "cmakedefine01")))) {
 			const char *b = q;
-			while (ident_char(*q))
+			while (c_ident_char(*q))
 				q++;
 			put_name(&s->defined, b, (size_t)(q - b));
 		}
