@@ -34,6 +34,21 @@ typedef struct engine {
 	unsigned *rcls, n_rcls;    /* the classes object_targets read from the receiver's objects */
 	bool *rcls_mark;           /* n_classes */
 	unsigned *vtable_class;    /* vta, vslot: global id -> the class whose vtable group it is + 1, else 0 */
+	/* object_targets' memo (vta, vslot): a site's targets are asked for
+	 * several times (solve, the graph, the reasons) and receiver sets of
+	 * hundreds of locations recur, so each location's class is read once,
+	 * and within one call each (class, offset) is looked up once. */
+	struct loc_class { unsigned cls; int64_t off; uint8_t state; } *loc_memo;   /* by location index; state
+	                              0: not read, 1: class cls at off, 2: no class, 3: class by name only */
+	unsigned *cls_stamp;       /* class -> the call (stamp) that last looked it up */
+	int64_t *cls_off;          /* class -> the offset it was looked up at in that call */
+	unsigned stamp;
+	/* vptr_targets' memo (vta): per location the (class, offset) pairs its
+	 * vptr gives, most derived only, kept in vp_cls/vp_off */
+	struct vptr_list { unsigned first, n; bool done; } *vptr_memo;
+	uvec vp_cls;
+	VEC(int64_t) vp_off;
+	unsigned *vp_mark, vp_stamp;   /* class -> the read that found it */
 } engine;
 
 /* ---- the hierarchy ----------------------------------------------------------------------- */
@@ -251,47 +266,97 @@ static bool this_excludes(const engine *E, const ir_vcall *vc, unsigned c)
  * overwrites it), so a class from which another one found there derives is
  * left out: the object is of the most derived class. vslot rests no pruning
  * on this (a base constructed alone into the same storage would be hidden):
- * it keeps cha's. */
-static unsigned vptr_targets(engine *E, const ir_vcall *vc, unsigned loc, unsigned *out, unsigned n, bool *unknown)
+ * it keeps cha's. vptr_read finds those (class, offset) pairs of loc once,
+ * each once (the content of a location is fixed once the analysis is done);
+ * vptr_targets looks them up for the site. */
+static void vptr_read(engine *E, unsigned loc, struct vptr_list *m)
 {
 	const ir_program *p = E->p;
 	const pta_solver *s = E->pta->solver;
-	const sbitmap *vt = E->m == M_VTA && E->vtable_class ? pta_pts(s, loc) : NULL;
-	*unknown = true;
 	uvec found = {0};          /* the classes, and beside each its subobject offset (INT64_MIN: any) */
 	VEC(int64_t) offs = {0};
-	unsigned l;
-	if (vt)
-		SBM_FOREACH(vt, l) {
-			unsigned obj = pta_loc_object(s, l);
-			const pta_obj_info *o = obj != PTA_NONE ? &E->pta->objects[obj] : NULL;
-			unsigned c = o && o->kind == OBJ_GLOBAL && o->index < p->n_globals ? E->vtable_class[o->index] : 0;
-			if (!c--)
-				continue;
-			const ir_class *k = p->classes[c];
-			bool any = pta_object_collapsed(s, obj);
-			for (unsigned i = 0; i < k->n_points; i++) {
-				const ir_vpoint *vp = &p->vpoints[k->first_point + i];
-				if (any || (int64_t)vp->offset == pta_loc_offset(s, l)) {
-					VEC_PUSH(&found, c);
-					VEC_PUSH(&offs, any ? INT64_MIN : -vp->offset_to_top);
-					if (any)
-						break;
-				}
+	unsigned l, mark = ++E->vp_stamp;
+	SBM_FOREACH(pta_pts(s, loc), l) {
+		unsigned obj = pta_loc_object(s, l);
+		const pta_obj_info *o = obj != PTA_NONE ? &E->pta->objects[obj] : NULL;
+		unsigned c = o && o->kind == OBJ_GLOBAL && o->index < p->n_globals ? E->vtable_class[o->index] : 0;
+		if (!c--)
+			continue;
+		const ir_class *k = p->classes[c];
+		bool any = pta_object_collapsed(s, obj);
+		for (unsigned i = 0; i < k->n_points; i++) {
+			const ir_vpoint *vp = &p->vpoints[k->first_point + i];
+			if (any || (int64_t)vp->offset == pta_loc_offset(s, l)) {
+				VEC_PUSH(&found, c);
+				VEC_PUSH(&offs, any ? INT64_MIN : -vp->offset_to_top);
+				E->vp_mark[c] = mark;
+				if (any)
+					break;
 			}
 		}
+	}
+	m->first = (unsigned)E->vp_cls.len;
 	for (size_t i = 0; i < found.len; i++) {
 		unsigned c = found.items[i];
-		bool base = false;   /* some other class found here derives from c */
-		for (size_t j = 0; j < found.len && !base; j++)
-			for (unsigned k = 0; k < E->n_subs[c] && !base; k++)
-				base = found.items[j] != c && E->subs[c][k] == found.items[j];
-		if (!base && !this_excludes(E, vc, c))
-			n = lookup(E, c, vc->cls, offs.items[i], vc, out, n);
+		bool keep = true;   /* no other class found here derives from c, and not kept already */
+		for (unsigned k = 0; k < E->n_subs[c] && keep; k++)
+			keep = E->subs[c][k] == c || E->vp_mark[E->subs[c][k]] != mark;
+		for (size_t j = m->first; j < E->vp_cls.len && keep; j++)
+			keep = E->vp_cls.items[j] != c || E->vp_off.items[j] != offs.items[i];
+		if (keep) {
+			VEC_PUSH(&E->vp_cls, c);
+			VEC_PUSH(&E->vp_off, offs.items[i]);
+		}
 	}
+	m->n = (unsigned)(E->vp_cls.len - m->first);
+	m->done = true;
 	VEC_FREE(&found);
 	VEC_FREE(&offs);
+}
+
+static unsigned vptr_targets(engine *E, const ir_vcall *vc, unsigned loc, unsigned *out, unsigned n, bool *unknown)
+{
+	*unknown = true;
+	if (E->m != M_VTA || !E->vtable_class)
+		return n;
+	if (!E->vptr_memo) {
+		unsigned nl = pta_num_locations(E->pta->solver);
+		E->vptr_memo = xcalloc(nl ? nl : 1, sizeof *E->vptr_memo);
+		E->vp_mark = xcalloc(E->p->n_classes + 1, sizeof *E->vp_mark);
+	}
+	struct vptr_list *m = &E->vptr_memo[loc & ~PTA_LOC_BIT];
+	if (!m->done)
+		vptr_read(E, loc, m);
+	for (unsigned i = 0; i < m->n; i++) {
+		unsigned c = E->vp_cls.items[m->first + i];
+		if (!this_excludes(E, vc, c))
+			n = lookup(E, c, vc->cls, E->vp_off.items[m->first + i], vc, out, n);
+	}
 	return n;
+}
+
+/* The class of location loc's complete object and loc's offset in it
+ * (object_class), read once per location. */
+static const struct loc_class *loc_class(engine *E, unsigned loc)
+{
+	const pta_solver *s = E->pta->solver;
+	if (!E->loc_memo) {
+		unsigned nl = pta_num_locations(s);
+		E->loc_memo = xcalloc(nl ? nl : 1, sizeof *E->loc_memo);
+		E->cls_stamp = xcalloc(E->p->n_classes + 1, sizeof *E->cls_stamp);
+		E->cls_off = xcalloc(E->p->n_classes + 1, sizeof *E->cls_off);
+	}
+	struct loc_class *m = &E->loc_memo[loc & ~PTA_LOC_BIT];
+	if (m->state)
+		return m;
+	unsigned obj = pta_loc_object(s, loc);
+	int64_t off = pta_loc_offset(s, loc);
+	bool by_name = false;
+	unsigned c = obj != PTA_NONE ? object_class(E, obj, &off, &by_name) : IR_NONE;
+	m->cls = c;
+	m->off = off;
+	m->state = c == IR_NONE ? 2 : by_name ? 3 : 1;
+	return m;
 }
 
 /* The targets the receiver's objects give (vta), or, with *unknown set when
@@ -302,19 +367,26 @@ static unsigned object_targets(engine *E, const ir_vcall *vc, unsigned *out, boo
 	const sbitmap *pts = vc->receiver != IR_NONE ? pta_value_pts(E->pta, vc->receiver) : NULL;
 	*unknown = !pts || sbm_empty(pts);
 	unsigned n = 0, loc;
+	if (pts && ++E->stamp == 0) {   /* the stamps wrapped: forget them */
+		memset(E->cls_stamp, 0, (E->p->n_classes + 1) * sizeof *E->cls_stamp);
+		E->stamp = 1;
+	}
 	if (pts)
 		SBM_FOREACH(pts, loc) {
-			unsigned obj = pta_loc_object(s, loc);
-			int64_t off = pta_loc_offset(s, loc);
-			bool by_name = false;
-			unsigned c = obj != PTA_NONE ? object_class(E, obj, &off, &by_name) : IR_NONE;
+			const struct loc_class *m = loc_class(E, loc);
+			unsigned c = m->cls;
+			int64_t off = m->off;
 			if (c == IR_NONE) {
-				n = obj != PTA_NONE ? vptr_targets(E, vc, loc, out, n, unknown) : n;
+				n = pta_loc_object(s, loc) != PTA_NONE ? vptr_targets(E, vc, loc, out, n, unknown) : n;
 				*unknown = true;
 				continue;
 			}
-			if (by_name && E->m == M_VSLOT)   /* no evidence to prune on: vslot keeps cha's */
+			if (m->state == 3 && E->m == M_VSLOT)   /* no evidence to prune on: vslot keeps cha's */
 				*unknown = true;
+			if (E->cls_stamp[c] == E->stamp && E->cls_off[c] == off)
+				continue;   /* looked up at this offset already: the same targets */
+			E->cls_stamp[c] = E->stamp;
+			E->cls_off[c] = off;
 			if (this_excludes(E, vc, c))
 				continue;
 			if (E->rcls && !E->rcls_mark[c]) {
@@ -599,6 +671,13 @@ static cg_graph *engine_graph(engine *E, const char *name)
 		if (E->why && s->kind == SITE_INDIRECT && s->vcall != IR_NONE)
 			slot_reasons(E, &p->vcalls[s->vcall]);
 	}
+	free(E->loc_memo);
+	free(E->vptr_memo);
+	free(E->vp_mark);
+	VEC_FREE(&E->vp_cls);
+	VEC_FREE(&E->vp_off);
+	free(E->cls_stamp);
+	free(E->cls_off);
 	free(E->wit_point);
 	free(E->wit_slot);
 	free(E->rcls_mark);
