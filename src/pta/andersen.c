@@ -98,6 +98,7 @@ typedef struct extractor {
 	VEC(paired_loc) pair_locs;
 	unsigned *pair_of;            /* per site: its paired record, PTA_NONE when none (NULL: none yet) */
 	uint8_t *read;                /* per value: an address something may read or write through (find_read) */
+	VEC(pta_copy_site) copies;    /* copies of unknown length at sites (copy_memory) */
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -317,7 +318,7 @@ static unsigned anywhere_in(extractor *x, unsigned node)
 /* ---- variadic arguments --------------------------------------------------------------- */
 
 static unsigned arg_node(extractor *x, const ir_site *s, int i);
-static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len);
+static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len, unsigned site);
 
 /* A node pointing to the one collapsed object holding every argument that
  * calls pass to f through its `...`. */
@@ -387,7 +388,7 @@ static bool apply_va_intrinsic(extractor *x, const ir_site *s, const ir_function
 		return true;
 	}
 	if (strncmp(what, "copy", 4) == 0) {
-		copy_memory(x, arg_node(x, s, 0), arg_node(x, s, 1), IR_NOT_CONST);
+		copy_memory(x, arg_node(x, s, 0), arg_node(x, s, 1), IR_NOT_CONST, s->id);
 		return true;
 	}
 	return false;   /* va_end */
@@ -404,12 +405,17 @@ static unsigned arg_node(extractor *x, const ir_site *s, int i)
 	return node_of(x, s->args[i]);
 }
 
-/* memcpy(dst, src, len): field by field when len is a known small constant. */
-static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len)
+/* memcpy(dst, src, len): field by field when len is a known small constant.
+ * Otherwise every location of the source's objects reaches every location
+ * of the destination's; such a copy at a site is recorded (pta_copy_site),
+ * for the report of what makes sets wide. */
+static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len, unsigned site)
 {
 	if (dst == PTA_NONE || src == PTA_NONE)
 		return;
 	if (len == IR_NOT_CONST || len < 0 || len > COPY_FIELDS_MAX) {
+		if (site != IR_NONE)
+			VEC_PUSH(&x->copies, ((pta_copy_site){site, dst, src}));
 		unsigned from = anywhere_in(x, src), to = anywhere_in(x, dst), tmp = pta_node(x->s);
 		pta_load(x->s, tmp, from, 0);
 		pta_store(x->s, to, tmp, 0);
@@ -468,7 +474,7 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 		}
 		case LIB_COPY_MEM:
 			copy_memory(x, arg_node(x, s, ef->a), arg_node(x, s, ef->b),
-			            ef->a == LIB_RET ? IR_NOT_CONST : copy_length(s));
+			            ef->a == LIB_RET ? IR_NOT_CONST : copy_length(s), s->id);
 			break;
 		case LIB_STORE: {
 			unsigned dst = arg_node(x, s, ef->a), src = arg_node(x, s, ef->b);
@@ -616,7 +622,7 @@ static bool answer_library(extractor *x, const ir_site *s, const ir_function *g,
 		if (m->effects[e].kind == LIB_COPY_MEM && m->effects[e].a == LIB_RET) {
 			unsigned from = context_arg(x, s, m->effects[e].b, calls, depth);
 			if (from != PTA_NONE)
-				copy_memory(x, result, from, IR_NOT_CONST);
+				copy_memory(x, result, from, IR_NOT_CONST, s->id);
 		}
 	return true;
 }
@@ -1276,7 +1282,7 @@ static void extract_section_bound(extractor *x, const ir_section_bound *b, const
 	for (unsigned k = 0; k < b->n_members; k++) {
 		const ir_global *g = b->members[k];
 		if (g->size <= SECTION_MEMBER_COPY_MAX) {
-			copy_memory(x, bound, node_of(x, g->value), (int64_t)g->size);
+			copy_memory(x, bound, node_of(x, g->value), (int64_t)g->size, IR_NONE);
 			continue;
 		}
 		x->r->n_section_members_static++;
@@ -1495,6 +1501,8 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 		sbm_free(&x.watches.items[i].bound);
 	VEC_FREE(&x.watches);
 	strmap_free(&x.unmodelled);
+	r->copies = x.copies.items;
+	r->n_copies = (unsigned)x.copies.len;
 	r->seconds = now() - t0;
 	r->n_offset_dropped = pta_offset_dropped(r->solver);
 	return r;
@@ -1513,6 +1521,7 @@ void pta_result_free(pta_result *r)
 	free(r->value_node);
 	free(r->read_through);
 	free(r->unmodelled);
+	free(r->copies);
 	free(r);
 }
 

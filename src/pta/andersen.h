@@ -83,6 +83,15 @@ typedef struct pta_obj_info {
 	unsigned context;          /* heap via a wrapper: the site that called the wrapper, else IR_NONE */
 } pta_obj_info;
 
+/* A memory copy of unknown length at a site (memcpy with a run-time or
+ * large length, realloc's move, va_copy): it sends every location of its
+ * source's objects into every location of its destination's, so one whose
+ * source set is wide spreads it (facet stats --pta reports the widest). */
+typedef struct pta_copy_site {
+	unsigned site;
+	unsigned dst, src;         /* solver nodes of the destination and source pointers */
+} pta_copy_site;
+
 typedef struct pta_result {
 	const ir_program *prog;
 	pta_solver *solver;
@@ -104,6 +113,8 @@ typedef struct pta_result {
 	unsigned n_relative_entries;        /* relative asm entries naming functions, targets of calls into bounds */
 	unsigned n_offset_dropped; /* globals and stack slots that an offset left, dropped from its result
 	                              instead of collapsing them (solver.h, PTA_OBJ_BOUNDED) */
+	pta_copy_site *copies;     /* copies of unknown length, in extraction order */
+	unsigned n_copies;
 	double seconds;            /* extraction + solving */
 } pta_result;
 

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "util/jsonw.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
@@ -92,6 +93,24 @@ pta_program_stats pta_program_stats_of(const ir_program *p)
 
 double pta_share(unsigned part, unsigned whole) { return whole ? (double)part / whole : 0.0; }
 
+/* The function value v belongs to (an argument, a statement's or a call's
+ * result); NULL for a global's or a constant's. */
+static const char *value_function(const ir_program *p, unsigned v)
+{
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (v >= f->first_arg && v < f->first_arg + f->n_args)
+			return f->name;
+		for (unsigned k = 0; k < f->n_stmts; k++)
+			if (p->stmts[f->first_stmt + k].dst == v)
+				return f->name;
+		for (unsigned k = 0; k < f->n_sites; k++)
+			if (p->sites[f->first_site + k].result == v)
+				return f->name;
+	}
+	return NULL;
+}
+
 /* The PTA_STATS_WIDEST largest points-to sets of program values (insertion into a
  * short sorted array), with the part from collapsed objects. */
 static void widest_sets(const ir_program *p, pta_program_stats *st, const pta_result *r)
@@ -116,6 +135,47 @@ static void widest_sets(const ir_program *p, pta_program_stats *st, const pta_re
 			k += obj != PTA_NONE && pta_object_collapsed(r->solver, obj);
 		}
 		st->widest_collapsed[i] = k;
+		st->widest_function[i] = value_function(p, st->widest[i]);
+	}
+}
+
+/* Site s's position in its caller's own code: a call inlined into it
+ * (a fortified memcpy) sits at the outermost inlining step. */
+static ir_loc caller_position(const ir_site *s)
+{
+	return s->n_inlined ? s->inlined_at[s->n_inlined - 1].loc : s->loc;
+}
+
+/* The PTA_STATS_WIDEST copies of unknown length with the widest source
+ * sets (then destination sets), one per site. */
+static void widest_copies(const ir_program *p, pta_program_stats *st, const pta_result *r)
+{
+	st->copies = r->n_copies;
+	for (unsigned c = 0; c < r->n_copies; c++) {
+		const pta_copy_site *cs = &r->copies[c];
+		const sbitmap *src = pta_pts(r->solver, cs->src), *dst = pta_pts(r->solver, cs->dst);
+		unsigned ns = src ? (unsigned)sbm_count(src) : 0, nd = dst ? (unsigned)sbm_count(dst) : 0;
+		unsigned i = 0;
+		while (i < st->n_widest_copies && st->widest_copies[i].site != cs->site)
+			i++;
+		if (i < st->n_widest_copies) {   /* the site again (a wrapper's clone): keep its widest */
+			if (ns < st->widest_copies[i].src_size ||
+			    (ns == st->widest_copies[i].src_size && nd <= st->widest_copies[i].dst_size))
+				continue;
+			for (; i + 1 < st->n_widest_copies; i++)
+				st->widest_copies[i] = st->widest_copies[i + 1];
+			st->n_widest_copies--;
+		}
+		struct pta_copy_stat *last = &st->widest_copies[PTA_STATS_WIDEST - 1];
+		if (st->n_widest_copies == PTA_STATS_WIDEST &&
+		    (ns < last->src_size || (ns == last->src_size && nd <= last->dst_size)))
+			continue;
+		i = st->n_widest_copies < PTA_STATS_WIDEST ? st->n_widest_copies++ : PTA_STATS_WIDEST - 1;
+		for (; i > 0 && (st->widest_copies[i - 1].src_size < ns ||
+		                 (st->widest_copies[i - 1].src_size == ns && st->widest_copies[i - 1].dst_size < nd)); i--)
+			st->widest_copies[i] = st->widest_copies[i - 1];
+		const ir_site *s = &p->sites[cs->site];
+		st->widest_copies[i] = (struct pta_copy_stat){cs->site, s->caller->name, caller_position(s), ns, nd};
 	}
 }
 
@@ -144,6 +204,7 @@ void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const
 	st->relative_entries = r->n_relative_entries;
 	pta_get_stats(r->solver, &st->solver);
 	widest_sets(p, st, r);
+	widest_copies(p, st, r);
 }
 
 void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_stats *st)
@@ -205,8 +266,18 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
 	       st->solver.seconds_lcd, st->solver.seconds_solve - st->solver.seconds_flow - st->solver.seconds_lcd);
 	for (unsigned i = 0; i < st->n_widest; i++)
-		fprintf(out, "  %s %%%u: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
-		       st->widest[i], st->widest_size[i], st->widest_collapsed[i]);
+		fprintf(out, "  %s %%%u in %s: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
+		       st->widest[i], st->widest_function[i] ? st->widest_function[i] : "a global",
+		       st->widest_size[i], st->widest_collapsed[i]);
+	fprintf(out, "  copies of unknown length:    %u (each moves all its source's memory into all its "
+	        "destination's)%s\n", st->copies, st->n_widest_copies ? "; the widest sources:" : "");
+	for (unsigned i = 0; i < st->n_widest_copies; i++) {
+		const struct pta_copy_stat *c = &st->widest_copies[i];
+		fprintf(out, "                               site %u in %s", c->site, c->function);
+		if (c->at.line)
+			fprintf(out, " (%s:%u)", c->at.file ? c->at.file : "?", c->at.line);
+		fprintf(out, ": source %u locations, destination %u\n", c->src_size, c->dst_size);
+	}
 	fprintf(out, "allocation wrappers:           %u (%u through pointers, %u carving from blocks; %u call sites cloned, "
 	       "%u sources uncloned past the budget)\n", st->wrappers, st->wrappers_via_pointer, st->wrappers_carving,
 	       st->clones, st->clones_refused);
@@ -262,9 +333,27 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
 		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,
 		       st->solver.seconds_lcd);
-		for (unsigned i = 0; i < st->n_widest; i++)
-			fprintf(out, "%s{\"value\": %u, \"size\": %u, \"collapsed\": %u}", i ? ", " : "", st->widest[i],
-			       st->widest_size[i], st->widest_collapsed[i]);
+		for (unsigned i = 0; i < st->n_widest; i++) {
+			fprintf(out, "%s{\"value\": %u, \"function\": ", i ? ", " : "", st->widest[i]);
+			if (st->widest_function[i])
+				jsonw_string(out, st->widest_function[i]);
+			else
+				fputs("null", out);
+			fprintf(out, ", \"size\": %u, \"collapsed\": %u}", st->widest_size[i], st->widest_collapsed[i]);
+		}
+		fprintf(out, "], \"pta_unbounded_copies\": %u, \"pta_widest_copies\": [", st->copies);
+		for (unsigned i = 0; i < st->n_widest_copies; i++) {
+			const struct pta_copy_stat *c = &st->widest_copies[i];
+			fprintf(out, "%s{\"site\": %u, \"function\": ", i ? ", " : "", c->site);
+			jsonw_string(out, c->function);
+			fputs(", \"file\": ", out);
+			if (c->at.line && c->at.file)
+				jsonw_string(out, c->at.file);
+			else
+				fputs("null", out);
+			fprintf(out, ", \"line\": %u, \"source\": %u, \"destination\": %u}", c->at.line, c->src_size,
+			        c->dst_size);
+		}
 		const pta_stats *m = &st->solver;
 		fprintf(out, "], \"pta_bytes\": {\"nodes\": %zu, \"pts\": %zu, \"delta\": %zu, \"succ\": %zu, "
 		        "\"watches\": %zu, \"locsets\": %zu, \"constraints\": %zu, \"maps\": %zu, \"model\": %zu}",

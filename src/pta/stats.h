@@ -44,6 +44,16 @@ typedef struct pta_program_stats {
 	/* Why sets are wide: the widest value sets, and how much of each is
 	 * collapsed objects' one location (issue 16.3). */
 	unsigned n_widest, widest[PTA_STATS_WIDEST], widest_size[PTA_STATS_WIDEST], widest_collapsed[PTA_STATS_WIDEST];
+	const char *widest_function[PTA_STATS_WIDEST];   /* the function whose value it is; NULL: a global's */
+	/* What feeds them: the copies of unknown length (pta_copy_site), and
+	 * those whose source sets are widest, one per site. */
+	unsigned copies, n_widest_copies;
+	struct pta_copy_stat {
+		unsigned site;
+		const char *function;  /* the function the copy is in */
+		ir_loc at;             /* where in it (outside what was inlined into it; line 0 when unknown) */
+		unsigned src_size, dst_size;
+	} widest_copies[PTA_STATS_WIDEST];
 } pta_program_stats;
 
 /* The collapse causes' names, as stats prints them: size, index, offset, cycle. */

@@ -21,6 +21,7 @@
 #include "../lib/cprog.h"
 #include "pta/andersen.h"
 #include "pta/holders.h"
+#include "pta/stats.h"
 
 static char tmpdir[] = "/tmp/facet-test-collapse-XXXXXX";
 
@@ -107,10 +108,74 @@ static void variable_index_names_its_gep(void **state)
 	}
 }
 
+/* What feeds wide sets (issue 16.3): a copy of a run-time length moves
+ * every location of its source's objects into its destination's, and
+ * stats --pta lists such copies by the width of their sources. append's
+ * memcpy is one (its source: the global hooks and the stack slot of main's
+ * pointer, 2 locations; its destination: the buffer malloc gave, collapsed,
+ * one location); the 16-byte copy into `saved` goes field by field and is
+ * none. */
+static const char copy_src[] =
+	"#include <stdlib.h>\n"
+	"#include <string.h>\n"
+	"struct buf { char *data; size_t used; };\n"
+	"struct hooks { void (*on)(void); void (*off)(void); };\n"
+	"static void on(void) {}\n"
+	"static void off(void) {}\n"
+	"struct hooks hooks = {on, off}, saved;\n"
+	"__attribute__((noinline)) void append(struct buf *b, const void *data, size_t n)\n"
+	"{\n"
+	"	memcpy(b->data + b->used, data, n);\n"
+	"	b->used += n;\n"
+	"}\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"	struct buf b = {malloc(256), 0};\n"
+	"	append(&b, &hooks, (size_t)argc * sizeof hooks);\n"
+	"	append(&b, &argv, sizeof argv + (size_t)argc);\n"
+	"	memcpy(&saved, &hooks, sizeof saved);\n"
+	"	((struct hooks *)b.data)->on();\n"
+	"	return b.data[0];\n"
+	"}\n";
+
+static void copies_of_unknown_length_are_reported(void **state)
+{
+	(void)state;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int l = 0; l < 2; l++) {
+		ir_program *p = compile(copy_src, levels[l]);
+		pta_result *r = pta_analyze(p, NULL);
+		assert_int_equal(r->n_copies, 1);
+		pta_program_stats st = pta_program_stats_of(p);
+		pta_program_stats_add_pta(&st, p, r);
+		assert_int_equal(st.copies, 1);
+		assert_int_equal(st.n_widest_copies, 1);
+		assert_string_equal(st.widest_copies[0].function, "append");
+		assert_int_equal(st.widest_copies[0].at.line, 10);
+		assert_int_equal(st.widest_copies[0].src_size, 2);
+		assert_int_equal(st.widest_copies[0].dst_size, 1);
+		assert_int_equal(st.widest_copies[0].site, r->copies[0].site);
+		/* the copy brings the hooks into the buffer: its call reaches both */
+		const ir_site *call = NULL;
+		for (unsigned i = 0; i < p->n_sites; i++)
+			if (p->sites[i].kind == SITE_INDIRECT && p->sites[i].caller == ir_find_function(p, "main"))
+				call = &p->sites[i];
+		if (!call)
+			fail_msg("%s: no indirect call in main", levels[l]);
+		assert_int_equal(r->n_site_targets[call->id], 2);
+		/* the widest set names its function */
+		assert_true(st.n_widest > 0);
+		assert_non_null(st.widest_function[0]);
+		pta_result_free(r);
+		ir_program_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(variable_index_names_its_gep),
+		cmocka_unit_test(copies_of_unknown_length_are_reported),
 	};
 	return cprog_run_tests(tmpdir, tests);
 }
