@@ -99,6 +99,8 @@ typedef struct extractor {
 	unsigned *pair_of;            /* per site: its paired record, PTA_NONE when none (NULL: none yet) */
 	uint8_t *read;                /* per value: an address something may read or write through (find_read) */
 	VEC(pta_copy_site) copies;    /* copies of unknown length at sites (copy_memory) */
+	const unsigned *skip_copies;  /* pta_options.skip_copies */
+	unsigned n_skip_copies;
 } extractor;
 
 /* ---- nodes and objects --------------------------------------------------------------- */
@@ -414,6 +416,9 @@ static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len, u
 	if (dst == PTA_NONE || src == PTA_NONE)
 		return;
 	if (len == IR_NOT_CONST || len < 0 || len > COPY_FIELDS_MAX) {
+		for (unsigned i = 0; site != IR_NONE && i < x->n_skip_copies; i++)
+			if (x->skip_copies[i] == site)
+				return;   /* measuring only (pta_options.skip_copies) */
 		if (site != IR_NONE)
 			VEC_PUSH(&x->copies, ((pta_copy_site){site, dst, src}));
 		unsigned from = anywhere_in(x, src), to = anywhere_in(x, dst), tmp = pta_node(x->s);
@@ -1387,6 +1392,8 @@ void pta_options_default(pta_options *o)
 	o->wrappers = true;
 	o->bind_all = false;
 	o->varargs = false;
+	o->skip_copies = NULL;
+	o->n_skip_copies = 0;
 	o->progress = NULL;
 	o->progress_arg = NULL;
 }
@@ -1412,6 +1419,8 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	x.r = r;
 	x.bind_all = opt->bind_all;
 	x.varargs = opt->varargs;
+	x.skip_copies = opt->skip_copies;
+	x.n_skip_copies = opt->n_skip_copies;
 	x.s = r->solver = pta_new(on_new_location, &x);
 	pta_set_cycle_detection(x.s, opt->cycle_detection);
 	unsigned nf = p->n_functions ? p->n_functions : 1;

@@ -67,6 +67,11 @@ typedef struct pta_options {
 	                              per traced site, F1 0.634 -> 0.294) — the functions meet every
 	                              other va_arg read, whose pointers are then dereferenced as data.
 	                              PARTIAL (issue 15.4): not used until that is solved */
+	/* Copies of unknown length at these sites (pta_copy_site.site) move
+	 * nothing: UNSOUND, only to measure what each copy adds to the sets
+	 * (bench/pta/copy_impact.c); default none. */
+	const unsigned *skip_copies;
+	unsigned n_skip_copies;
 	void (*progress)(void *arg, const char *phase);   /* told "points-to analysis: solving" when the
 	                              constraints are extracted; NULL (default): not */
 	void *progress_arg;

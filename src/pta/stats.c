@@ -150,9 +150,11 @@ static ir_loc caller_position(const ir_site *s)
  * sets (then destination sets), one per site. */
 static void widest_copies(const ir_program *p, pta_program_stats *st, const pta_result *r)
 {
-	st->copies = r->n_copies;
+	bool *seen = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *seen);   /* a wrapper's clones repeat a site */
 	for (unsigned c = 0; c < r->n_copies; c++) {
 		const pta_copy_site *cs = &r->copies[c];
+		st->copies += !seen[cs->site];
+		seen[cs->site] = true;
 		const sbitmap *src = pta_pts(r->solver, cs->src), *dst = pta_pts(r->solver, cs->dst);
 		unsigned ns = src ? (unsigned)sbm_count(src) : 0, nd = dst ? (unsigned)sbm_count(dst) : 0;
 		unsigned i = 0;
@@ -177,6 +179,7 @@ static void widest_copies(const ir_program *p, pta_program_stats *st, const pta_
 		const ir_site *s = &p->sites[cs->site];
 		st->widest_copies[i] = (struct pta_copy_stat){cs->site, s->caller->name, caller_position(s), ns, nd};
 	}
+	free(seen);
 }
 
 void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const pta_result *r)
@@ -269,7 +272,7 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 		fprintf(out, "  %s %%%u in %s: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
 		       st->widest[i], st->widest_function[i] ? st->widest_function[i] : "a global",
 		       st->widest_size[i], st->widest_collapsed[i]);
-	fprintf(out, "  copies of unknown length:    %u (each moves all its source's memory into all its "
+	fprintf(out, "  copies of unknown length:    %u sites (each moves all its source's memory into all its "
 	        "destination's)%s\n", st->copies, st->n_widest_copies ? "; the widest sources:" : "");
 	for (unsigned i = 0; i < st->n_widest_copies; i++) {
 		const struct pta_copy_stat *c = &st->widest_copies[i];

@@ -45,8 +45,8 @@ typedef struct pta_program_stats {
 	 * collapsed objects' one location (issue 16.3). */
 	unsigned n_widest, widest[PTA_STATS_WIDEST], widest_size[PTA_STATS_WIDEST], widest_collapsed[PTA_STATS_WIDEST];
 	const char *widest_function[PTA_STATS_WIDEST];   /* the function whose value it is; NULL: a global's */
-	/* What feeds them: the copies of unknown length (pta_copy_site), and
-	 * those whose source sets are widest, one per site. */
+	/* What feeds them: the sites of copies of unknown length (pta_copy_site),
+	 * and those whose source sets are widest, one per site. */
 	unsigned copies, n_widest_copies;
 	struct pta_copy_stat {
 		unsigned site;

@@ -114,7 +114,8 @@ static void variable_index_names_its_gep(void **state)
  * memcpy is one (its source: the global hooks and the stack slot of main's
  * pointer, 2 locations; its destination: the buffer malloc gave, collapsed,
  * one location); the 16-byte copy into `saved` goes field by field and is
- * none. */
+ * none. Skipping the copy (pta_options.skip_copies, a measuring knob)
+ * leaves the call through the buffer with no target. */
 static const char copy_src[] =
 	"#include <stdlib.h>\n"
 	"#include <string.h>\n"
@@ -166,6 +167,17 @@ static void copies_of_unknown_length_are_reported(void **state)
 		/* the widest set names its function */
 		assert_true(st.n_widest > 0);
 		assert_non_null(st.widest_function[0]);
+		/* measuring what the copy adds (pta_options.skip_copies): without
+		 * it nothing brings the hooks into the buffer */
+		pta_options o;
+		pta_options_default(&o);
+		unsigned skip = r->copies[0].site;
+		o.skip_copies = &skip;
+		o.n_skip_copies = 1;
+		pta_result *r2 = pta_analyze(p, &o);
+		assert_int_equal(r2->n_copies, 0);
+		assert_int_equal(r2->n_site_targets[call->id], 0);
+		pta_result_free(r2);
 		pta_result_free(r);
 		ir_program_free(p);
 	}
