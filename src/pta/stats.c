@@ -2,6 +2,7 @@
 #include "pta/stats.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/jsonw.h"
 #include "util/strmap.h"
@@ -146,40 +147,42 @@ static ir_loc caller_position(const ir_site *s)
 	return s->n_inlined ? s->inlined_at[s->n_inlined - 1].loc : s->loc;
 }
 
-/* The PTA_STATS_WIDEST copies of unknown length with the widest source
- * sets (then destination sets), one per site. */
+static int by_copy_width(const void *a, const void *b)
+{
+	const struct pta_copy_stat *x = a, *y = b;
+	if (x->src_size != y->src_size)
+		return x->src_size < y->src_size ? 1 : -1;
+	if (x->dst_size != y->dst_size)
+		return x->dst_size < y->dst_size ? 1 : -1;
+	return x->site < y->site ? -1 : x->site > y->site;
+}
+
+/* The sites of copies of unknown length, and the PTA_STATS_WIDEST of them
+ * with the widest source sets (then destination sets). A wrapper's clones
+ * repeat a site: it counts once, with its widest record. */
 static void widest_copies(const ir_program *p, pta_program_stats *st, const pta_result *r)
 {
-	bool *seen = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *seen);   /* a wrapper's clones repeat a site */
+	struct pta_copy_stat *per_site = xmalloc((r->n_copies ? r->n_copies : 1) * sizeof *per_site);
+	unsigned n = 0, *slot = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *slot);
 	for (unsigned c = 0; c < r->n_copies; c++) {
 		const pta_copy_site *cs = &r->copies[c];
-		st->copies += !seen[cs->site];
-		seen[cs->site] = true;
 		const sbitmap *src = pta_pts(r->solver, cs->src), *dst = pta_pts(r->solver, cs->dst);
-		unsigned ns = src ? (unsigned)sbm_count(src) : 0, nd = dst ? (unsigned)sbm_count(dst) : 0;
-		unsigned i = 0;
-		while (i < st->n_widest_copies && st->widest_copies[i].site != cs->site)
-			i++;
-		if (i < st->n_widest_copies) {   /* the site again (a wrapper's clone): keep its widest */
-			if (ns < st->widest_copies[i].src_size ||
-			    (ns == st->widest_copies[i].src_size && nd <= st->widest_copies[i].dst_size))
-				continue;
-			for (; i + 1 < st->n_widest_copies; i++)
-				st->widest_copies[i] = st->widest_copies[i + 1];
-			st->n_widest_copies--;
-		}
-		struct pta_copy_stat *last = &st->widest_copies[PTA_STATS_WIDEST - 1];
-		if (st->n_widest_copies == PTA_STATS_WIDEST &&
-		    (ns < last->src_size || (ns == last->src_size && nd <= last->dst_size)))
-			continue;
-		i = st->n_widest_copies < PTA_STATS_WIDEST ? st->n_widest_copies++ : PTA_STATS_WIDEST - 1;
-		for (; i > 0 && (st->widest_copies[i - 1].src_size < ns ||
-		                 (st->widest_copies[i - 1].src_size == ns && st->widest_copies[i - 1].dst_size < nd)); i--)
-			st->widest_copies[i] = st->widest_copies[i - 1];
 		const ir_site *s = &p->sites[cs->site];
-		st->widest_copies[i] = (struct pta_copy_stat){cs->site, s->caller->name, caller_position(s), ns, nd};
+		struct pta_copy_stat now = {cs->site, s->caller->name, caller_position(s),
+		                            src ? (unsigned)sbm_count(src) : 0, dst ? (unsigned)sbm_count(dst) : 0};
+		if (!slot[cs->site]) {
+			slot[cs->site] = ++n;
+			per_site[n - 1] = now;
+		} else if (by_copy_width(&now, &per_site[slot[cs->site] - 1]) < 0) {
+			per_site[slot[cs->site] - 1] = now;
+		}
 	}
-	free(seen);
+	qsort(per_site, n, sizeof *per_site, by_copy_width);
+	st->copies = n;
+	st->n_widest_copies = n < PTA_STATS_WIDEST ? n : PTA_STATS_WIDEST;
+	memcpy(st->widest_copies, per_site, st->n_widest_copies * sizeof *per_site);
+	free(slot);
+	free(per_site);
 }
 
 void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const pta_result *r)
