@@ -10,12 +10,13 @@
  * re-runs the analysis without each candidate (pta_options.skip_copies, an
  * unsound measuring knob) and prints the andersen and R0 means it leaves.
  *
- *   copy_impact [--top K] [--by-function] [--all] FILE...
+ *   copy_impact [--top K] [--by-function | --by-callee] [--all] FILE...
  *
  * Default: the copies `stats --pta` lists (the five widest sources, one per
  * site), each skipped alone. --by-function: every copy of a function
  * skipped together, for the K functions (default 10) whose copies have the
- * widest sources. --all: also every copy of unknown length at once (the
+ * widest sources; --by-callee: the same per copying function (memcpy,
+ * llvm.memcpy.*, memmove, realloc, va_copy, ...). --all: also every copy of unknown length at once (the
  * floor no copy model can go below). One analysis per row: on dovecot
  * about 6 s each. */
 #include <stdio.h>
@@ -60,16 +61,18 @@ static int by_widest(const void *a, const void *b)
 	return x->widest < y->widest ? 1 : x->widest > y->widest ? -1 : strcmp(x->fn->name, y->fn->name);
 }
 
-/* Every copy of unknown length grouped by the function it is in, widest
- * source first. */
-static fn_copies *group_by_function(const ir_program *p, unsigned *n_out)
+/* Every copy of unknown length grouped by the function it is in (or, with
+ * by_callee, by the function that copies: memcpy, llvm.memmove.*, realloc,
+ * ...), widest source first. */
+static fn_copies *group_copies(const ir_program *p, bool by_callee, unsigned *n_out)
 {
 	pta_result *r = pta_analyze(p, NULL);
 	fn_copies *g = xcalloc(p->n_functions ? p->n_functions : 1, sizeof *g);
 	unsigned n = 0, *slot = xcalloc(p->n_functions ? p->n_functions : 1, sizeof *slot);
 	bool *seen = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *seen);   /* a wrapper's clones repeat a site */
 	for (unsigned c = 0; c < r->n_copies; c++) {
-		const ir_function *f = p->sites[r->copies[c].site].caller;
+		const ir_site *st = &p->sites[r->copies[c].site];
+		const ir_function *f = by_callee && st->callee ? st->callee : st->caller;
 		if (!slot[f->id]) {
 			g[n].fn = f;
 			slot[f->id] = ++n;
@@ -91,15 +94,16 @@ static fn_copies *group_by_function(const ir_program *p, unsigned *n_out)
 	return g;
 }
 
-/* Each of the K functions whose copies have the widest sources, its copies skipped together. */
-static void per_function(const ir_program *p, means base, unsigned top)
+/* Each of the K functions whose copies have the widest sources, its copies
+ * skipped together: the functions they are in, or those that copy. */
+static void per_function(const ir_program *p, means base, unsigned top, bool by_callee)
 {
 	unsigned n;
-	fn_copies *g = group_by_function(p, &n);
+	fn_copies *g = group_copies(p, by_callee, &n);
 	for (unsigned k = 0; k < n && k < top; k++) {
 		char what[300];
-		snprintf(what, sizeof what, "every copy in %s (%zu; widest source %u)", g[k].fn->name, g[k].sites.len,
-		         g[k].widest);
+		snprintf(what, sizeof what, "every copy %s %s (%zu; widest source %u)", by_callee ? "by" : "in",
+		         g[k].fn->name, g[k].sites.len, g[k].widest);
 		row(what, base, analyze(p, g[k].sites.items, (unsigned)g[k].sites.len, NULL));
 	}
 	for (unsigned k = 0; k < n; k++)
@@ -134,20 +138,22 @@ static void every_copy(const ir_program *p, means base)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: copy_impact [--top K] [--by-function] [--all] FILE...\n");
+	fprintf(stderr, "usage: copy_impact [--top K] [--by-function | --by-callee] [--all] FILE...\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned top = 10;
-	bool by_function = false, all = false;
+	bool by_function = false, by_callee = false, all = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
 			top = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--by-function") == 0)
 			by_function = true;
+		else if (strcmp(argv[i], "--by-callee") == 0)
+			by_function = by_callee = true;
 		else if (strcmp(argv[i], "--all") == 0)
 			all = true;
 		else
@@ -168,7 +174,7 @@ int main(int argc, char **argv)
 	printf("|---|---:|---:|---:|---:|---:|\n");
 	row("nothing", base, base);
 	if (by_function)
-		per_function(p, base, top);
+		per_function(p, base, top, by_callee);
 	else
 		per_site(p, base, &st);
 	if (all)
