@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +23,11 @@ static struct sigaction saved[N_CRASH];
 static char altstack[64 * 1024];
 static stack_t saved_stack;
 static int depth;   /* guard_begin calls not yet ended */
+static struct sigaction saved_cpu;
+static double cpu_base = GUARD_CPU_BASE, cpu_per_mib = GUARD_CPU_PER_MIB;
+static double named_mib;   /* the files guards have named (a first file named again by the next
+                              guard counts again: more budget, never less) */
+static char budget_text[32];   /* "N s of CPU", written before the timer can fire */
 
 static void put(const char *s)
 {
@@ -71,6 +78,40 @@ static void on_crash(int sig)
 	_exit(1);
 }
 
+static void on_cpu(int sig)
+{
+	(void)sig;
+	report("LLVM did not finish (a corrupt input can make its reader loop); CPU budget spent", budget_text);
+	_exit(1);
+}
+
+/* Arms the CPU timer for what is left of the budget plus extra seconds. */
+static void extend_budget(double extra)
+{
+	struct itimerval left;
+	double now_left = 0;
+	if (getitimer(ITIMER_VIRTUAL, &left) == 0)
+		now_left = (double)left.it_value.tv_sec + (double)left.it_value.tv_usec / 1e6;
+	double total = now_left + extra;
+	struct itimerval t = {{0, 0}, {(time_t)total, (suseconds_t)((total - (double)(time_t)total) * 1e6)}};
+	if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0)
+		t.it_value.tv_usec = 1;
+	snprintf(budget_text, sizeof budget_text, "%.1f s", total);
+	setitimer(ITIMER_VIRTUAL, &t, NULL);
+}
+
+static double mib_of(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0;
+}
+
+void guard_set_cpu_budget(double base_seconds, double per_mib_seconds)
+{
+	cpu_base = base_seconds;
+	cpu_per_mib = per_mib_seconds;
+}
+
 void guard_set_fd(int fd)
 {
 	guard_fd = fd;
@@ -78,16 +119,32 @@ void guard_set_fd(int fd)
 
 void guard_set_path(const char *path)
 {
+	if (depth > 0 && path && path != guard_path) {   /* the next input: its share of the budget */
+		double mib = mib_of(path);
+		named_mib += mib;
+		extend_budget(cpu_per_mib * mib);
+	}
 	guard_path = path;
 }
 
 void guard_begin(const char *path, const char *what)
 {
+	if (depth == 0 || path != guard_path)
+		named_mib += mib_of(path);
 	guard_path = path;
 	guard_what = what;
 	if (depth++ > 0)
 		return;
+	struct sigaction cpu;
+	memset(&cpu, 0, sizeof cpu);
+	cpu.sa_handler = on_cpu;
+	cpu.sa_flags = SA_ONSTACK;
+	sigemptyset(&cpu.sa_mask);
+	sigaction(SIGVTALRM, &cpu, &saved_cpu);
 	LLVMInstallFatalErrorHandler(on_fatal);
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_VIRTUAL, &off, NULL);
+	extend_budget(cpu_base + cpu_per_mib * named_mib);
 	stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
 	sigaltstack(&ss, &saved_stack);
 	for (int i = 0; i < N_CRASH; i++) {
@@ -104,6 +161,9 @@ void guard_end(void)
 {
 	if (depth == 0 || --depth > 0)
 		return;
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_VIRTUAL, &off, NULL);
+	sigaction(SIGVTALRM, &saved_cpu, NULL);
 	for (int i = 0; i < N_CRASH; i++)
 		sigaction(crash_signals[i], &saved[i], NULL);
 	sigaltstack(&saved_stack, NULL);

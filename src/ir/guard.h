@@ -9,6 +9,13 @@
  * the one place src/ir writes and exits by itself; it runs only on the way
  * to a crash that would end the process anyway.
  *
+ * A reader can also loop for ever on a corrupt input (LLVM 22's metadata
+ * loader does, on some flipped bytes of a 5 KB module). While a guard is up
+ * the process's CPU time is therefore bounded: GUARD_CPU_BASE seconds plus
+ * GUARD_CPU_PER_MIB seconds per MiB of every file a guard has named so far
+ * (reading dovecot's 20 MiB takes under 2 s; its budget is 100 s); past it
+ * the process reports "did not finish" the same way and exits 1.
+ *
  * Callers that must survive (the MCP server, through ir_slice_write) run the
  * guarded read in a child process (guard_run_child) and get the message as
  * an ordinary error. */
@@ -29,6 +36,11 @@ void guard_set_path(const char *path);
 void guard_end(void);
 /* Where guarded messages go (default 2, stderr); set in a child to a pipe. */
 void guard_set_fd(int fd);
+
+#define GUARD_CPU_BASE 20.0
+#define GUARD_CPU_PER_MIB 4.0
+/* The CPU budget's terms (tests make them small); the defaults above. */
+void guard_set_cpu_budget(double base_seconds, double per_mib_seconds);
 
 /* Runs fn(arg, err) in a forked child with guarded messages going to a
  * pipe; returns what fn returned. A child that died (a crash in LLVM, a
