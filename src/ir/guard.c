@@ -129,12 +129,16 @@ void guard_set_path(const char *path)
 
 void guard_begin(const char *path, const char *what)
 {
-	if (depth == 0 || path != guard_path)
-		named_mib += mib_of(path);
+	if (depth > 0) {   /* nested: a new file adds its share of the budget */
+		guard_set_path(path);
+		guard_what = what;
+		depth++;
+		return;
+	}
+	named_mib += mib_of(path);
 	guard_path = path;
 	guard_what = what;
-	if (depth++ > 0)
-		return;
+	depth++;
 	struct sigaction cpu;
 	memset(&cpu, 0, sizeof cpu);
 	cpu.sa_handler = on_cpu;
