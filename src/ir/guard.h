@@ -13,7 +13,7 @@
  * loader does, on some flipped bytes of a 5 KB module). While a guard is up
  * the process's CPU time is therefore bounded: GUARD_CPU_BASE seconds plus
  * GUARD_CPU_PER_MIB seconds per MiB of every file a guard has named so far
- * (reading dovecot's 20 MiB takes under 2 s; its budget is 100 s); past it
+ * (reading a 20 MiB module takes under 2 s; its budget is 100 s); past it
  * the process reports "did not finish" the same way and exits 1.
  *
  * Callers that must survive (the MCP server, through ir_slice_write) run the
