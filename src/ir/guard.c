@@ -27,7 +27,7 @@ static struct sigaction saved_cpu;
 static double cpu_base = GUARD_CPU_BASE, cpu_per_mib = GUARD_CPU_PER_MIB;
 static double named_mib;   /* the files guards have named (a first file named again by the next
                               guard counts again: more budget, never less) */
-static char budget_text[32];   /* "N s of CPU", written before the timer can fire */
+static char budget_text[32];   /* "N.N s", the budget; written before the timer can fire */
 
 static void put(const char *s)
 {
