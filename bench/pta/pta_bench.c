@@ -583,6 +583,12 @@ static int replay(const char *path, int cd)
 			else
 				pta_watch(s, a, b);
 			break;
+		case 'R':
+		case 'Q':
+			ok = sscanf(line + 1, "%u %u", &a, &b) == 2 && map_node(&locs, &a) && map_node(&locs, &b);
+			if (ok)
+				(line[0] == 'R' ? pta_load_all : pta_store_all)(s, a, b);
+			break;
 		case 'U':
 			ok = sscanf(line + 1, "%u %u", &a, &b) == 2 && map_node(&locs, &a);
 			if (ok)

@@ -102,7 +102,9 @@ _Static_assert(sizeof(pnode) == 48, "a node record stays 48 bytes");
  * final graph, never on the order they were found in. */
 /* CX_GEP_AT: pta_gep_stride_at; off packs the stride (low 32 bits) and the
  * offset (high 32, signed). */
-enum { CX_LOAD, CX_STORE, CX_GEP, CX_GEP_VAR, CX_GEP_PWC, CX_GEP_AT };
+/* CX_LOAD_ALL, CX_STORE_ALL: pta_load_all, pta_store_all; their spans on
+ * objects (pspan) keep them applying to the fields the objects gain later. */
+enum { CX_LOAD, CX_STORE, CX_GEP, CX_GEP_VAR, CX_GEP_PWC, CX_GEP_AT, CX_LOAD_ALL, CX_STORE_ALL };
 
 typedef struct pcx {
 	int64_t  off;
@@ -134,7 +136,14 @@ typedef struct pobj {
 	uint32_t arr;       /* an array's element bytes (pta_object_elements), 0 none */
 	uint32_t elem;      /* arr once folded (see fold): offsets count mod elem; 0 before */
 	uint32_t arrays, n_arrays; /* its member arrays: ranges (pta_object_arrays), NIL and 0 none */
+	uint32_t spans;     /* head of the spans of CX_LOAD_ALL/CX_STORE_ALL on it, NIL none */
 } pobj;
+
+/* A pta_load_all or pta_store_all constraint c that reached the object
+ * from offset `from`: every field of it at or past `from` (any field, once
+ * it is an array of folded elements) has an edge to c's destination (a
+ * load) or from c's source (a store), those made later too. */
+typedef struct pspan { uint32_t c, from, next; } pspan;
 
 typedef struct prange {   /* a member array (pta_array_range) */
 	uint64_t start, elem, count;
@@ -196,6 +205,8 @@ struct pta_solver {
 	ptrmap dropped;         /* (object, constraint) pairs recorded in drops */
 	VEC(uint32_t) lastdrops;/* objects the last compute_cx dropped from: its result's reuse drops them too */
 	VEC(redo) redos;        /* constraints to apply to locations that collapses made */
+	VEC(pspan) spans;       /* pta_load_all's and pta_store_all's, by object (pobj.spans) */
+	ptrmap span_of;         /* (object, constraint) → its record + 1 */
 	sbitmap redoset;        /* scratch: one location */
 
 	/* Worklist: a binary heap, sources of the flow graph first (see push). */
@@ -239,6 +250,7 @@ struct pta_solver {
 	VEC(uint32_t) sortbuf;  /* scratch of sort_cx and acc_add_outs (never live at once) */
 	uint32_t cur;           /* node being processed, NIL outside process() */
 	uint32_t cur_done;      /* its done set before this round: its delta is not done yet */
+	int cur_absorbed;       /* a merge gave it another node's successors, which lack cur_done */
 
 	uint32_t origin;        /* tag of the constraints added now (pta_set_origin) */
 	uint32_t cur_origin;    /* origin of what is being applied: collapses record it */
@@ -419,6 +431,19 @@ static uint32_t pop(pta_solver *s)
 	return top.node;
 }
 
+static void add_edge(pta_solver *s, uint32_t a, uint32_t b);
+
+/* The edge span sp gives location loc: to a load's destination, from a
+ * store's source. */
+static void span_edge(pta_solver *s, uint32_t sp, uint32_t loc)
+{
+	const pcx *x = &s->cxs.items[s->spans.items[sp].c];
+	if (x->kind == CX_LOAD_ALL)
+		add_edge(s, loc, x->other);
+	else
+		add_edge(s, x->other, loc);
+}
+
 static void *field_key(uint32_t obj, uint32_t off)
 {
 	return (void *)(uintptr_t)(((uint64_t)obj + 1) << 32 | off);
@@ -449,6 +474,9 @@ static uint32_t field(pta_solver *s, uint32_t obj, uint32_t off)
 	else
 		ptrmap_put(&s->fields, field_key(obj, off), (void *)(uintptr_t)(loc + 1));
 	s->st.locations++;
+	for (uint32_t sp = o->spans; sp != NIL; sp = s->spans.items[sp].next)
+		if (o->elem || off >= s->spans.items[sp].from)
+			span_edge(s, sp, loc);
 	return loc;
 }
 
@@ -511,6 +539,10 @@ static uint32_t collapse(pta_solver *s, uint32_t obj, unsigned cause)
 		if (a != b)
 			merge(s, a, b);
 	}
+	/* Its one location is every field now, those before a span's start
+	 * and those still to be made too. */
+	for (uint32_t sp = s->objs.items[obj].spans; sp != NIL; sp = s->spans.items[sp].next)
+		span_edge(s, sp, base);
 	return base;
 }
 
@@ -533,6 +565,12 @@ static void fold(pta_solver *s, uint32_t obj)
 		if (a != b)
 			merge(s, a, b);
 	}
+	/* An element's field below a span's start stands for the same field
+	 * of the elements past it now. */
+	for (uint32_t sp = s->objs.items[obj].spans; sp != NIL; sp = s->spans.items[sp].next)
+		for (uint32_t f = s->objs.items[obj].fields; f != NIL; f = N(s, f)->next_field)
+			if (s->linfo.items[f & ~LOC_BIT].off < s->objs.items[obj].elem)
+				span_edge(s, sp, f);
 }
 
 /* Constraint c dropped an offset of object obj (see shift). */
@@ -915,12 +953,15 @@ enum { CLASS_COLLAPSE, CLASS_MEM, CLASS_GEP };
 
 static int cx_class(uint8_t kind)
 {
-	return kind == CX_LOAD || kind == CX_STORE ? CLASS_MEM : kind == CX_GEP ? CLASS_GEP : CLASS_COLLAPSE;
+	return kind == CX_LOAD || kind == CX_STORE || kind == CX_LOAD_ALL || kind == CX_STORE_ALL ? CLASS_MEM
+	     : kind == CX_GEP ? CLASS_GEP : CLASS_COLLAPSE;
 }
 
 static int cx_same_result(const pcx *a, const pcx *b)
 {
 	int ca = cx_class(a->kind);
+	if (a->kind >= CX_LOAD_ALL || b->kind >= CX_LOAD_ALL)   /* its spans are its own */
+		return 0;
 	/* A collapsing one's offset (a stride, a cycle's gep) decides whether an
 	 * array folds instead (fold), its kind the cause recorded. */
 	return ca == cx_class(b->kind) && a->off == b->off && (ca != CLASS_COLLAPSE || a->kind == b->kind);
@@ -1031,6 +1072,68 @@ static void compute_mem(pta_solver *s, uint32_t c, const pcx *x, const sbitmap *
 		t = find(s, l);
 		if (mark_once(s, t))
 			VEC_PUSH(&s->targets, t);
+	}
+}
+
+/* The fields of obj at or past byte `from`, each node once, join s->targets. */
+static void add_fields_from(pta_solver *s, uint32_t obj, uint32_t from, uint32_t below)
+{
+	const pobj *o = &s->objs.items[obj];
+	for (uint32_t f = o->fields; f != NIL; f = N(s, f)->next_field) {
+		uint32_t off = s->linfo.items[f & ~LOC_BIT].off;
+		if (!o->elem && (off < from || off >= below || off >= o->size))
+			continue;   /* before the start, or (bounded) one past the end */
+		uint32_t t = find(s, f);
+		if (mark_once(s, t))
+			VEC_PUSH(&s->targets, t);
+	}
+}
+
+/* CX_LOAD_ALL, CX_STORE_ALL: every field of each object from the location
+ * on, in s->targets (a store's: of writable memory only); the object keeps
+ * a span of c for the fields it gains. */
+static void compute_all(pta_solver *s, uint32_t c, const sbitmap *set)
+{
+	unsigned l;
+	int store = s->cxs.items[c].kind == CX_STORE_ALL;
+	VEC_CLEAR(&s->targets);
+	new_marks(s);
+	sbm_copy(&s->acc, set);
+	sbm_intersect(&s->acc, store ? &s->memstore : &s->memload);
+	sbm_diff(&s->rest, set, &s->selfset);
+	SBM_FOREACH(&s->acc, l) {   /* one location of a collapsed object */
+		uint32_t t = find(s, l);
+		if (mark_once(s, t))
+			VEC_PUSH(&s->targets, t);
+	}
+	SBM_FOREACH(&s->rest, l) {
+		const locinfo *li = &s->linfo.items[l & ~LOC_BIT];
+		uint32_t obj = li->obj, from = li->off;
+		const pobj *o = &s->objs.items[obj];
+		if ((li->state & LS_CODE) || ((li->state & LS_READONLY) && (store || !o->holds)))
+			continue;
+		if (o->collapsed) {   /* a stale field */
+			uint32_t t = find(s, o->base);
+			if (mark_once(s, t))
+				VEC_PUSH(&s->targets, t);
+			continue;
+		}
+		void *key = (void *)(uintptr_t)(((uint64_t)obj + 1) << 32 | c);
+		uintptr_t r = (uintptr_t)ptrmap_get(&s->span_of, key);
+		if (r) {   /* a span already: only what lies below its start is new */
+			pspan *sp = &s->spans.items[r - 1];
+			if (sp->from <= from)
+				continue;
+			uint32_t below = sp->from;
+			sp->from = from;
+			add_fields_from(s, obj, from, below);
+			continue;
+		}
+		pspan sp = { c, from, o->spans };
+		VEC_PUSH(&s->spans, sp);
+		s->objs.items[obj].spans = (uint32_t)(s->spans.len - 1);
+		ptrmap_put(&s->span_of, key, (void *)(uintptr_t)s->spans.len);
+		add_fields_from(s, obj, from, UINT32_MAX);
 	}
 }
 
@@ -1166,7 +1269,10 @@ static void compute_cx(pta_solver *s, uint32_t c, uint32_t owner, const sbitmap 
 	VEC_CLEAR(&s->lastdrops);
 	switch (cx_class(x.kind)) {
 	case CLASS_MEM:
-		compute_mem(s, c, &x, set);
+		if (x.kind == CX_LOAD_ALL || x.kind == CX_STORE_ALL)
+			compute_all(s, c, set);
+		else
+			compute_mem(s, c, &x, set);
 		return;
 	case CLASS_GEP:
 		compute_gep(s, c, owner, &x, set);
@@ -1184,7 +1290,7 @@ static void emit_cx(pta_solver *s, uint32_t c)
 	pcx x = s->cxs.items[c];
 	if (cx_class(x.kind) == CLASS_MEM) {
 		for (size_t i = 0; i < s->targets.len; i++) {
-			if (x.kind == CX_LOAD)
+			if (x.kind == CX_LOAD || x.kind == CX_LOAD_ALL)
 				add_edge(s, s->targets.items[i], x.other);
 			else
 				add_edge(s, x.other, s->targets.items[i]);
@@ -1280,6 +1386,7 @@ static void merge(pta_solver *s, uint32_t a, uint32_t b)
 	 * the delta it is pushing is not done. (If that node survives instead,
 	 * process() goes on pushing the delta through the joined lists.) */
 	uint32_t common = pset_intersect(s->ps, A->done, b == s->cur ? s->cur_done : B->done);
+	s->cur_absorbed |= a == s->cur;
 	pset_join(s->ps, &A->pts, B->pts, NULL);
 	pset_unref(s->ps, A->done);
 	A->done = common;
@@ -1506,6 +1613,7 @@ static void process(pta_solver *s, uint32_t n)
 	sbitmap d = *pset_bits(s->ps, delta);
 	s->cur = n;
 	s->cur_done = old;
+	s->cur_absorbed = 0;
 
 	/* Following the list after a merge is fine: the list n's joined. */
 	if (!N(s, n)->cx_sorted)
@@ -1552,9 +1660,11 @@ static void process(pta_solver *s, uint32_t n)
 		if (r == n)
 			continue;
 		/* Every successor already holds old (n pushed it, or the edge came
-		 * with all of pts), so merging d in place gives pts ∪ all. */
+		 * with all of pts), so merging d in place gives pts ∪ all; not so
+		 * the successors of a node a collapse merged into n (seed 14533 of
+		 * the random systems), which take all of it. */
 		pnode *dst = N(s, r);
-		if (pset_join(s->ps, &dst->pts, all, &d))
+		if (pset_join(s->ps, &dst->pts, all, s->cur_absorbed ? NULL : &d))
 			push(s, r);
 		/* Lazy cycle detection's trigger: equal sets (an id compare), then
 		 * the pairs already tested. An edge that is not on a cycle keeps
@@ -1737,6 +1847,7 @@ pta_solver *pta_new(pta_on_new on_new, void *ctx)
 	ptrmap_init(&s->fields);
 	ptrmap_init(&s->checked);
 	ptrmap_init(&s->dropped);
+	ptrmap_init(&s->span_of);
 	s->on_new = on_new;
 	s->ctx = ctx;
 	s->cycle_detection = 1;
@@ -1787,6 +1898,8 @@ void pta_free(pta_solver *s)
 	VEC_FREE(&s->drops);
 	VEC_FREE(&s->lastdrops);
 	VEC_FREE(&s->redos);
+	VEC_FREE(&s->spans);
+	ptrmap_free(&s->span_of);
 	sbm_free(&s->redoset);
 	sbm_free(&s->stale);
 	sbm_free(&s->acc);
@@ -1844,7 +1957,8 @@ unsigned pta_object(pta_solver *s, uint64_t size_bytes, unsigned flags)
 {
 	s->cur_origin = s->origin;
 	assert(s->objs.len < NIL);
-	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL, .arrays = NIL, .drops = NIL };
+	pobj o = { .size = size_bytes, .flags = flags, .fields = NIL, .base = NIL, .arrays = NIL, .drops = NIL,
+	           .spans = NIL };
 	VEC_PUSH(&s->objs, o);
 	uint32_t id = (uint32_t)(s->objs.len - 1);
 	TRACE(s, "O %" PRIu64 " %u %u\n", size_bytes, flags, id);
@@ -1959,6 +2073,20 @@ void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off)
 	TRACE(s, "L %u %u %" PRId64 "\n", dst, src, off);
 	s->st.load++;
 	add_cx(s, CX_LOAD, src, dst, off);
+}
+
+void pta_load_all(pta_solver *s, unsigned dst, unsigned src)
+{
+	TRACE(s, "R %u %u\n", dst, src);
+	s->st.load++;
+	add_cx(s, CX_LOAD_ALL, src, dst, 0);
+}
+
+void pta_store_all(pta_solver *s, unsigned dst, unsigned src)
+{
+	TRACE(s, "Q %u %u\n", dst, src);
+	s->st.store++;
+	add_cx(s, CX_STORE_ALL, dst, src, 0);
 }
 
 void pta_store(pta_solver *s, unsigned dst, unsigned src, int64_t off)
@@ -2152,7 +2280,8 @@ void pta_get_stats(const pta_solver *s, pta_stats *out)
 	out->node_bytes = (s->vars.cap + s->locs.cap) * sizeof(pnode) + (s->vpar.cap + s->lpar.cap) * sizeof(uint32_t) +
 	                  s->linfo.cap * sizeof(locinfo);
 	out->cx_bytes = s->cxs.cap * sizeof(pcx) + s->watches.cap * sizeof(pwatch);
-	out->map_bytes = (s->fields.map.cap + s->checked.map.cap + s->dropped.map.cap) * sizeof(intmap_slot) +
-	                 s->objs.cap * sizeof(pobj) + s->drops.cap * sizeof(pdrop);
+	out->map_bytes = (s->fields.map.cap + s->checked.map.cap + s->dropped.map.cap + s->span_of.map.cap) *
+	                     sizeof(intmap_slot) +
+	                 s->objs.cap * sizeof(pobj) + s->drops.cap * sizeof(pdrop) + s->spans.cap * sizeof(pspan);
 	out->offset_dropped = pta_offset_dropped(s);
 }

@@ -129,7 +129,7 @@ void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; of
  * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
  * (with the id returned), "E obj elem", "Y start elem count inner n_inner id",
  * "Z obj first n", "T dst src stride off", "A dst loc", "C dst src",
- * "L|S|G dst src off", "V dst src [stride]", "W node tag [1]" (1:
+ * "L|S|G dst src off", "R|Q dst src" (pta_load_all, pta_store_all), "V dst src [stride]", "W node tag [1]" (1:
  * pta_watch_targets), "U node tag" (pta_unwatch), "X" (pta_solve), "D on". */
 void        pta_trace(pta_solver *s, FILE *out);
 
@@ -157,7 +157,15 @@ void pta_object_arrays(pta_solver *s, unsigned obj, unsigned first, unsigned n);
 void pta_addr(pta_solver *s, unsigned dst, unsigned loc);               /* loc ∈ pts(dst) */
 void pta_copy(pta_solver *s, unsigned dst, unsigned src);               /* pts(src) ⊆ pts(dst) */
 void pta_load(pta_solver *s, unsigned dst, unsigned src, int64_t off);  /* ∀(o,k) ∈ pts(src): pts((o,k+off)) ⊆ pts(dst) */
+/* A copy of memory of unknown length from src: ∀(o,k) ∈ pts(src), every
+ * field (o,k') with k' ≥ k — any field, once o's elements fold — has
+ * pts((o,k')) ⊆ pts(dst), fields o gains later included. The object keeps
+ * its fields: reading all of it is not a reason to merge them. */
+void pta_load_all(pta_solver *s, unsigned dst, unsigned src);
 void pta_store(pta_solver *s, unsigned dst, unsigned src, int64_t off); /* ∀(o,k) ∈ pts(dst): pts(src) ⊆ pts((o,k+off)) */
+/* Its writing side: ∀(o,k) ∈ pts(dst), every field (o,k') with k' ≥ k of
+ * writable memory gets pts(src), on the same terms. */
+void pta_store_all(pta_solver *s, unsigned dst, unsigned src);
 void pta_gep(pta_solver *s, unsigned dst, unsigned src, int64_t off);   /* ∀(o,k) ∈ pts(src): (o,k+off) ∈ pts(dst) */
 void pta_gep_var(pta_solver *s, unsigned dst, unsigned src);            /* ∀o ∈ pts(src): collapse o; (o,0) ∈ pts(dst) */
 /* A variable index that moves by multiples of stride bytes (0: unknown):
