@@ -21,7 +21,8 @@
  * non-negative offset is a field of theirs. */
 #define HEAP_SIZE (1ull << 31)
 /* Memory copies of up to this many bytes are copied field by field; longer or
- * unknown lengths collapse source and destination. */
+ * unknown lengths move every field of the source, from the source pointer
+ * on, into every field of the destination from the destination pointer on. */
 #define COPY_FIELDS_MAX 8192
 
 /* A watch: the callee pointer of an indirect site, or a callback argument of
@@ -408,9 +409,11 @@ static unsigned arg_node(extractor *x, const ir_site *s, int i)
 }
 
 /* memcpy(dst, src, len): field by field when len is a known small constant.
- * Otherwise every location of the source's objects reaches every location
- * of the destination's; such a copy at a site is recorded (pta_copy_site),
- * for the report of what makes sets wide. */
+ * Otherwise every field of the source's objects from the source pointer on
+ * (pta_load_all) reaches every field of the destination's from the
+ * destination pointer on (pta_store_all); neither collapses. Such a copy at
+ * a site is recorded (pta_copy_site), for the report of what makes sets
+ * wide. */
 static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len, unsigned site)
 {
 	if (dst == PTA_NONE || src == PTA_NONE)
@@ -421,9 +424,12 @@ static void copy_memory(extractor *x, unsigned dst, unsigned src, int64_t len, u
 				return;   /* measuring only (pta_options.skip_copies) */
 		if (site != IR_NONE)
 			VEC_PUSH(&x->copies, ((pta_copy_site){site, dst, src}));
-		unsigned from = anywhere_in(x, src), to = anywhere_in(x, dst), tmp = pta_node(x->s);
-		pta_load(x->s, tmp, from, 0);
-		pta_store(x->s, to, tmp, 0);
+		/* Both keep their fields: the source is read whole from the
+		 * pointer on, and what lands where in the destination is not
+		 * known, so each of its fields from the pointer on may get any. */
+		unsigned tmp = pta_node(x->s);
+		pta_load_all(x->s, tmp, src);
+		pta_store_all(x->s, dst, tmp);
 		return;
 	}
 	unsigned step = x->prog->pointer_size;

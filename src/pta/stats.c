@@ -275,8 +275,8 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 		fprintf(out, "  %s %%%u in %s: %u locations, %u of collapsed objects\n", i ? "            " : "widest sets:",
 		       st->widest[i], st->widest_function[i] ? st->widest_function[i] : "a global",
 		       st->widest_size[i], st->widest_collapsed[i]);
-	fprintf(out, "  copies of unknown length:    %u sites (each moves all its source's memory into all its "
-	        "destination's)%s\n", st->copies, st->n_widest_copies ? "; the widest sources:" : "");
+	fprintf(out, "  copies of unknown length:    %u sites (each moves its source's fields into "
+	        "each of its destination's, from the pointers on)%s\n", st->copies, st->n_widest_copies ? "; the widest sources:" : "");
 	for (unsigned i = 0; i < st->n_widest_copies; i++) {
 		const struct pta_copy_stat *c = &st->widest_copies[i];
 		fprintf(out, "                               site %u in %s", c->site, c->function);

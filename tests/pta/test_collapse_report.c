@@ -109,7 +109,7 @@ static void variable_index_names_its_gep(void **state)
 }
 
 /* What feeds wide sets (issue 16.3): a copy of a run-time length moves
- * every location of its source's objects into its destination's, and
+ * its source's fields into each of its destination's, and
  * stats --pta lists such copies by the width of their sources. append's
  * memcpy is one (its source: the global hooks and the stack slot of main's
  * pointer, 2 locations; its destination: the buffer malloc gave, collapsed,
