@@ -1196,30 +1196,19 @@ static int ref_find_pwc(ref *r)
 					ref_edge(r, c->b, t);
 			}
 			break;
-		case K_LOADALL:
+		case K_LOADALL: case K_STOREALL:   /* every byte from l on (a collapsed object: its one) */
 			for (int l = 0; l < y->nslots; l++) {
 				if (!r->pts[ref_node(r, from)][l])
 					continue;
 				int o = y->slot_obj[l];
-				if (r->collapsed[o]) {
-					ref_edge(r, nv + y->first[o], c->a);
-					continue;
+				int k = r->collapsed[o] ? 0 : y->slot_off[l], end = r->collapsed[o] ? 1 : y->size[o];
+				for (; k < end; k++) {
+					int t = nv + y->first[o] + k;
+					if (c->kind == K_LOADALL)
+						ref_edge(r, t, c->a);
+					else
+						ref_edge(r, c->b, t);
 				}
-				for (int k = y->slot_off[l]; k < y->size[o]; k++)
-					ref_edge(r, nv + y->first[o] + k, c->a);
-			}
-			break;
-		case K_STOREALL:
-			for (int l = 0; l < y->nslots; l++) {
-				if (!r->pts[ref_node(r, from)][l])
-					continue;
-				int o = y->slot_obj[l];
-				if (r->collapsed[o]) {
-					ref_edge(r, c->b, nv + y->first[o]);
-					continue;
-				}
-				for (int k = y->slot_off[l]; k < y->size[o]; k++)
-					ref_edge(r, c->b, nv + y->first[o] + k);
 			}
 			break;
 		}
