@@ -444,9 +444,15 @@ static void span_edge(pta_solver *s, uint32_t sp, uint32_t loc)
 		add_edge(s, x->other, loc);
 }
 
+/* The key of a pair of ids in a ptrmap (never NULL: a is offset by one). */
+static void *pair_key(uint32_t a, uint32_t b)
+{
+	return (void *)(uintptr_t)(((uint64_t)a + 1) << 32 | b);
+}
+
 static void *field_key(uint32_t obj, uint32_t off)
 {
-	return (void *)(uintptr_t)(((uint64_t)obj + 1) << 32 | off);
+	return pair_key(obj, off);
 }
 
 /* The location (obj, off) for an in-range offset of an uncollapsed object, or
@@ -578,7 +584,7 @@ static void note_drop(pta_solver *s, uint32_t obj, uint32_t c)
 {
 	pobj *o = &s->objs.items[obj];
 	o->dropped = 1;
-	void *key = (void *)(uintptr_t)(((uint64_t)obj + 1) << 32 | c);
+	void *key = pair_key(obj, c);
 	if (ptrmap_get(&s->dropped, key))
 		return;
 	ptrmap_put(&s->dropped, key, (void *)1);
@@ -1118,7 +1124,7 @@ static void compute_all(pta_solver *s, uint32_t c, const sbitmap *set)
 				VEC_PUSH(&s->targets, t);
 			continue;
 		}
-		void *key = (void *)(uintptr_t)(((uint64_t)obj + 1) << 32 | c);
+		void *key = pair_key(obj, c);
 		uintptr_t r = (uintptr_t)ptrmap_get(&s->span_of, key);
 		if (r) {   /* a span already: only what lies below its start is new */
 			pspan *sp = &s->spans.items[r - 1];
@@ -1661,8 +1667,8 @@ static void process(pta_solver *s, uint32_t n)
 			continue;
 		/* Every successor already holds old (n pushed it, or the edge came
 		 * with all of pts), so merging d in place gives pts ∪ all; not so
-		 * the successors of a node a collapse merged into n (seed 14533 of
-		 * the random systems), which take all of it. */
+		 * the successors of a node a collapse merged into n, which take
+		 * all of it (collapse_into_processing in tests/pta/test_solver.c). */
 		pnode *dst = N(s, r);
 		if (pset_join(s->ps, &dst->pts, all, s->cur_absorbed ? NULL : &d))
 			push(s, r);
@@ -1671,7 +1677,7 @@ static void process(pta_solver *s, uint32_t n)
 		 * equal sets at both ends for ever (a -O0 stack slot and the load
 		 * of it), so each pair is tested once. */
 		if (s->cycle_detection && dst->pts == N(s, n)->pts) {
-			void *key = (void *)(uintptr_t)(((uint64_t)n + 1) << 32 | r);
+			void *key = pair_key(n, r);
 			if (!ptrmap_get(&s->checked, key)) {
 				ptrmap_put(&s->checked, key, (void *)1);
 				VEC_PUSH(&s->cands, r);

@@ -762,8 +762,8 @@ static void collapse_while_processing(void **state)
  * on with v; the second solve's delta is &(o,8), whose gep leaves o. w
  * holds that delta already, in a set of its own: joined only the delta in
  * place, it gained nothing, and the join's memo then took it for holding
- * all of (o,8) (found by the random systems, seed 14533 of their loads of
- * whole objects). */
+ * all of (o,8) (found by the random systems once they read whole
+ * objects). */
 static void collapse_into_processing(void **state)
 {
 	(void)state;
