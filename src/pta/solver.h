@@ -129,8 +129,9 @@ void        pta_set_cycle_detection(pta_solver *s, int on); /* on by default; of
  * bench/pta/pta_bench --replay: "N id", "O size flags id", "F obj off id"
  * (with the id returned), "E obj elem", "Y start elem count inner n_inner id",
  * "Z obj first n", "T dst src stride off", "A dst loc", "C dst src",
- * "L|S|G dst src off", "R|Q dst src" (pta_load_all, pta_store_all), "V dst src [stride]", "W node tag [1]" (1:
- * pta_watch_targets), "U node tag" (pta_unwatch), "X" (pta_solve), "D on". */
+ * "L|S|G dst src off", "R|Q dst src" (pta_load_all, pta_store_all),
+ * "V dst src [stride]", "W node tag [1]" (1: pta_watch_targets),
+ * "U node tag" (pta_unwatch), "X" (pta_solve), "D on". */
 void        pta_trace(pta_solver *s, FILE *out);
 
 unsigned pta_node(pta_solver *s);                                      /* new pointer variable */

@@ -276,7 +276,8 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 		       st->widest[i], st->widest_function[i] ? st->widest_function[i] : "a global",
 		       st->widest_size[i], st->widest_collapsed[i]);
 	fprintf(out, "  copies of unknown length:    %u sites (each moves its source's fields into "
-	        "each of its destination's, from the pointers on)%s\n", st->copies, st->n_widest_copies ? "; the widest sources:" : "");
+	        "each of its destination's, from the pointers on)%s\n",
+	        st->copies, st->n_widest_copies ? "; the widest sources:" : "");
 	for (unsigned i = 0; i < st->n_widest_copies; i++) {
 		const struct pta_copy_stat *c = &st->widest_copies[i];
 		fprintf(out, "                               site %u in %s", c->site, c->function);
