@@ -1,11 +1,11 @@
 /* copy_impact.c — what each memory copy of unknown length adds to the
  * points-to sets of a real program.
  *
- * A memcpy with a run-time length moves every location of its source's
- * objects into every location of its destination's (src/pta/andersen.c,
- * copy_memory), and one such copy in shared buffer code can carry most of
- * a program's R0 width (bench/RESULTS.md, issue 16 session 16: dovecot's
- * buffer_append). `facet stats --pta` lists the copies whose sources are
+ * A memcpy with a run-time length moves every field of its source's
+ * objects into every field of its destination's, from the pointers on
+ * (src/pta/andersen.c, copy_memory), and one such copy in shared buffer
+ * code can carry most of a program's R0 width (bench/RESULTS.md, issue 16
+ * session 16: dovecot's buffer_append). `facet stats --pta` lists the copies whose sources are
  * widest; the widest source is not always the copy that matters, so this
  * re-runs the analysis without each candidate (pta_options.skip_copies, an
  * unsound measuring knob) and prints the andersen and R0 means it leaves.
