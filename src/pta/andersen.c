@@ -1400,6 +1400,8 @@ void pta_options_default(pta_options *o)
 	o->varargs = false;
 	o->skip_copies = NULL;
 	o->n_skip_copies = 0;
+	o->keep_functions = NULL;
+	o->keep_stmts = NULL;
 	o->progress = NULL;
 	o->progress_arg = NULL;
 }
@@ -1464,7 +1466,11 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	}
 	for (unsigned i = 0; i < p->n_functions; i++) {
 		const ir_function *f = p->functions[i];
+		if (opt->keep_functions && !opt->keep_functions[i])
+			continue;   /* measuring only */
 		for (unsigned k = 0; k < f->n_stmts; k++) {
+			if (opt->keep_stmts && !opt->keep_stmts[f->first_stmt + k])
+				continue;
 			pta_set_origin(x.s, f->first_stmt + k);
 			extract_stmt(&x, f, &p->stmts[f->first_stmt + k]);
 		}

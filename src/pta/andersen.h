@@ -72,6 +72,13 @@ typedef struct pta_options {
 	 * (bench/pta/copy_impact.c); default none. */
 	const unsigned *skip_copies;
 	unsigned n_skip_copies;
+	/* Only the statements of these functions (by function id), and of
+	 * those only these statements (by statement index), are extracted;
+	 * global initializers always are. UNSOUND, only to find which
+	 * statements make a program's sets mix (bench/pta/mix_core.c);
+	 * default NULL: all. */
+	const bool *keep_functions;
+	const bool *keep_stmts;
 	void (*progress)(void *arg, const char *phase);   /* told "points-to analysis: solving" when the
 	                              constraints are extracted; NULL (default): not */
 	void *progress_arg;
