@@ -1553,6 +1553,14 @@ const sbitmap *pta_value_pts(const pta_result *r, unsigned value)
 	return pta_pts(r->solver, r->value_node[value]);
 }
 
+unsigned pta_global_object(const pta_result *r, const ir_global *g)
+{
+	for (unsigned i = 0; i < r->n_objects; i++)
+		if (r->objects[i].kind == OBJ_GLOBAL && r->objects[i].index == g->id)
+			return i;
+	return PTA_NONE;
+}
+
 bool pta_value_modelled(const pta_result *r, unsigned value)
 {
 	return value >= r->prog->n_values || !r->read_through || r->read_through[value];

@@ -135,6 +135,9 @@ void pta_result_free(pta_result *r);
 
 /* Points-to set of a value (NULL when the analysis never saw it). */
 const sbitmap *pta_value_pts(const pta_result *r, unsigned value);
+/* The object standing for global g (its fields: pta_field), PTA_NONE when
+ * the analysis made none for it. */
+unsigned pta_global_object(const pta_result *r, const ir_global *g);
 /* Whether value's set was computed: false for an address nothing reads or
  * writes a pointer through (only compared, hashed, zeroed or freed), whose
  * set is left empty because no constraint needs it. */

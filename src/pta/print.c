@@ -101,10 +101,11 @@ bool pta_print_global(FILE *out, const ir_program *p, const pta_result *r, const
 		error_set(err, "no global named '%s'", name);
 		return false;
 	}
-	unsigned obj = PTA_NONE;
-	for (unsigned i = 0; i < r->n_objects && obj == PTA_NONE; i++)
-		if (r->objects[i].kind == OBJ_GLOBAL && r->objects[i].index == g->id)
-			obj = i;
+	unsigned obj = pta_global_object(r, g);
+	if (obj == PTA_NONE) {
+		fprintf(out, "global %s, %llu bytes: not in the analysis\n", g->name, (unsigned long long)g->size);
+		return true;
+	}
 	fprintf(out, "global %s, %llu bytes%s\n", g->name, (unsigned long long)g->size,
 	       pta_object_collapsed(r->solver, obj) ? " (collapsed: one location)" : "");
 	uint64_t step = p->pointer_size, end = pta_object_collapsed(r->solver, obj) ? 1 : g->size;
