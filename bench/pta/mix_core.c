@@ -13,10 +13,13 @@
  * (delta debugging: the result mixes, and removing any one chunk of the
  * last size tried does not). Global initializers are always analysed.
  *
- *   mix_core [--functions F] [--heap H] [--start FILE] [--no-functions] BITCODE
+ *   mix_core [--functions F] [--heap H] [--global NAME] [--start FILE] [--no-functions] BITCODE
  *
  * The test: some value's set holds at least F function locations and at
- * least H heap locations (default 10 and 10). --start FILE: begin from the
+ * least H heap locations (default 10 and 10). --global NAME: instead, some
+ * pointer-sized slot of that global holds them (a global whose fields fill
+ * with what the program never stores there: which statements put it
+ * there). --start FILE: begin from the
  * functions named in FILE (one per line, as a previous run printed them)
  * rather than all; --no-functions: skip the function phase. Prints the
  * functions left, then the statements left with their functions and source
@@ -36,31 +39,58 @@
 typedef struct search {
 	const ir_program *p;
 	unsigned min_functions, min_heap;
+	const ir_global *global;   /* --global: test that global's slots, not every value */
 	bool *keep_fn, *keep_stmt;
 	unsigned runs;
 } search;
 
 typedef VEC(unsigned) id_list;
 
-/* The first value (in id order) whose set mixes, or IR_NONE. */
-static unsigned mixing_value(const search *sc, const pta_result *r)
+/* Whether set holds at least the test's functions and heap objects. */
+static bool set_mixes(const search *sc, const pta_result *r, const sbitmap *set)
 {
-	for (unsigned v = 0; v < sc->p->n_values; v++) {
-		const sbitmap *set = pta_value_pts(r, v);
-		if (!set || sbm_count(set) < sc->min_functions + sc->min_heap)
-			continue;
-		unsigned fns = 0, heap = 0, loc;
-		SBM_FOREACH(set, loc) {
-			unsigned obj = pta_loc_object(r->solver, loc);
-			if (obj < r->n_objects) {
-				fns += r->objects[obj].kind == OBJ_FUNCTION;
-				heap += r->objects[obj].kind == OBJ_HEAP;
+	if (!set || sbm_count(set) < sc->min_functions + sc->min_heap)
+		return false;
+	unsigned fns = 0, heap = 0, loc;
+	SBM_FOREACH(set, loc) {
+		unsigned obj = pta_loc_object(r->solver, loc);
+		if (obj < r->n_objects) {
+			fns += r->objects[obj].kind == OBJ_FUNCTION;
+			heap += r->objects[obj].kind == OBJ_HEAP;
+		}
+	}
+	return fns >= sc->min_functions && heap >= sc->min_heap;
+}
+
+/* The first set that mixes, or NULL; what it is goes to label. Without
+ * --global: a value's set, in id order. With it: the content of one of the
+ * global's pointer-sized slots (its one location once collapsed). */
+static const sbitmap *mixing_set(const search *sc, const pta_result *r, char *label, size_t size)
+{
+	if (sc->global) {
+		unsigned obj = pta_global_object(r, sc->global);
+		if (obj == PTA_NONE)
+			return NULL;
+		bool one = pta_object_collapsed(r->solver, obj);
+		uint64_t step = sc->p->pointer_size, end = one ? 1 : sc->global->size;
+		for (uint64_t k = 0; k < end; k += step) {
+			const sbitmap *content = pta_pts(r->solver, pta_field(r->solver, obj, (int64_t)k));
+			if (set_mixes(sc, r, content)) {
+				snprintf(label, size, "%s+%llu%s", sc->global->name, (unsigned long long)k,
+				         one ? " (collapsed)" : "");
+				return content;
 			}
 		}
-		if (fns >= sc->min_functions && heap >= sc->min_heap)
-			return v;
+		return NULL;
 	}
-	return IR_NONE;
+	for (unsigned v = 0; v < sc->p->n_values; v++) {
+		const sbitmap *set = pta_value_pts(r, v);
+		if (set_mixes(sc, r, set)) {
+			snprintf(label, size, "value %%%u", v);
+			return set;
+		}
+	}
+	return NULL;
 }
 
 static pta_result *analyze(search *sc)
@@ -76,7 +106,8 @@ static pta_result *analyze(search *sc)
 static bool mixes(search *sc)
 {
 	pta_result *r = analyze(sc);
-	bool yes = mixing_value(sc, r) != IR_NONE;
+	char label[256];
+	bool yes = mixing_set(sc, r, label, sizeof label) != NULL;
 	pta_result_free(r);
 	return yes;
 }
@@ -140,10 +171,10 @@ static void report(search *sc)
 {
 	const ir_program *p = sc->p;
 	pta_result *r = analyze(sc);
-	unsigned v = mixing_value(sc, r);
-	if (v != IR_NONE) {
-		const sbitmap *set = pta_value_pts(r, v);
-		printf("mixing value %%%u: %zu locations, the first:", v, sbm_count(set));
+	char label[256];
+	const sbitmap *set = mixing_set(sc, r, label, sizeof label);
+	if (set) {
+		printf("mixing %s: %zu locations, the first:", label, sbm_count(set));
 		unsigned loc, n = 0;
 		SBM_FOREACH(set, loc) {
 			if (n++ == 8)
@@ -194,14 +225,14 @@ static bool read_start(const ir_program *p, const char *path, bool *keep_fn)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mix_core [--functions F] [--heap H] [--start FILE] [--no-functions] BITCODE\n");
+	fprintf(stderr, "usage: mix_core [--functions F] [--heap H] [--global NAME] [--start FILE] [--no-functions] BITCODE\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	search sc = {.min_functions = 10, .min_heap = 10};
-	const char *start = NULL;
+	const char *start = NULL, *global = NULL;
 	bool function_phase = true;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -209,6 +240,8 @@ int main(int argc, char **argv)
 			sc.min_functions = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--heap") == 0 && i + 1 < argc)
 			sc.min_heap = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--global") == 0 && i + 1 < argc)
+			global = argv[++i];
 		else if (strcmp(argv[i], "--start") == 0 && i + 1 < argc)
 			start = argv[++i];
 		else if (strcmp(argv[i], "--no-functions") == 0)
@@ -226,6 +259,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sc.p = p;
+	if (global && !(sc.global = ir_find_global(p, global))) {
+		fprintf(stderr, "mix_core: %s: no global named '%s'\n", argv[i], global);
+		return 1;
+	}
 	sc.keep_fn = xcalloc(p->n_functions ? p->n_functions : 1, sizeof *sc.keep_fn);
 	sc.keep_stmt = xcalloc(p->n_stmts ? p->n_stmts : 1, sizeof *sc.keep_stmt);
 	if (start && !read_start(p, start, sc.keep_fn))
@@ -239,7 +276,8 @@ int main(int argc, char **argv)
 	for (unsigned k = 0; k < p->n_stmts; k++)
 		sc.keep_stmt[k] = true;
 	if (!mixes(&sc)) {
-		printf("no set holds %u functions and %u heap objects: nothing to reduce\n", sc.min_functions, sc.min_heap);
+		printf("no %s holds %u functions and %u heap objects: nothing to reduce\n",
+		       sc.global ? "slot of the global" : "set", sc.min_functions, sc.min_heap);
 		return 0;
 	}
 	if (function_phase)
