@@ -30,7 +30,7 @@ typedef struct facet_result facet_result;   /* facet/facet.h */
 typedef struct facet_decision facet_decision;   /* facet/facet.h */
 typedef struct oracle_cache oracle_cache;   /* oracle/cache.h */
 
-#define CATALOG_SCHEMA_VERSION 7
+#define CATALOG_SCHEMA_VERSION 8
 
 /* The graphs a catalog may hold are cg/registry.h's; graph i is bit
  * (1 << i) of edges.graphs. */

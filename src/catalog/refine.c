@@ -63,7 +63,7 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 	sqlite3_stmt *fs = catalog_w_prep(w, "INSERT INTO fields VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
 	sqlite3_stmt *as = catalog_w_prep(w, "INSERT INTO field_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	sqlite3_stmt *rs = catalog_w_prep(w, "INSERT INTO field_rejected_assignments VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
-	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)");
+	sqlite3_stmt *ds = catalog_w_prep(w, "INSERT INTO dispatch VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
 	sqlite3_stmt *qs = catalog_w_prep(w, "INSERT INTO questions VALUES(?1,?2,?3,?4,?5)");
 	sqlite3_stmt *qc = catalog_w_prep(w, "INSERT INTO question_candidates VALUES(?1,?2)");
 	bool ok = fs && as && rs && ds && qs && qc;
@@ -99,6 +99,7 @@ bool catalog_write_refinement(writer *w, const facet_result *r)
 		char sig[256];
 		catalog_w_text(ds, 12, s->callee_sig ? sig_text(s->callee_sig, sig, sizeof sig) : NULL);
 		catalog_w_text(ds, 13, s->callee_var);
+		sqlite3_bind_int(ds, 14, s->runtime_code);
 		ok = catalog_w_step(w, ds);
 	}
 	ok = ok && write_decisions(w, "rpm", 0, r->decisions, r->n_decisions);

@@ -377,6 +377,7 @@ void classify_sites(facet_ctx *x)
 		fs->n_r0 = r0->n_targets[fs->site];
 		fs->n_sym = fs->n_r0 - n_psym;
 		fs->abstains = fs->n_sym > 0 && fs->n_sym <= res->options.tau;
+		fs->runtime_code = pta_site_calls_runtime_code(res->pta, fs->site);
 		/* ❺ the residual questions */
 		symbolic_result(x, fs, &dl, first, &sym);
 		if (sym.len == 0) {

@@ -50,12 +50,13 @@ json_t *facet_xwarrant_json(const facet_xwarrant *w)
 
 json_t *facet_xdispatch_json(const facet_xdispatch *d)
 {
-	json_t *j = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:o, s:o}", "status",
+	json_t *j = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:b, s:b, s:o, s:o}", "status",
 	                      text_or_null(d->status), "step", text_or_null(d->step), "depth", (json_int_t)d->depth,
 	                      "field", text_or_null(d->field), "field_name", text_or_null(d->field_name), "signature",
 	                      text_or_null(d->signature), "reason", text_or_null(d->reason), "base_type",
 	                      text_or_null(d->base_type), "n_r0", (json_int_t)d->n_r0, "n_sym", (json_int_t)d->n_sym,
-	                      "abstains", d->abstains, "callee_type", text_or_null(d->callee_type), "callee_variable",
+	                      "abstains", d->abstains, "runtime_code", d->runtime_code, "callee_type",
+	                      text_or_null(d->callee_type), "callee_variable",
 	                      text_or_null(d->callee_variable));
 	if (d->field)
 		facet_xname_set(j, "field", d->field, d->field_symbol);
@@ -237,7 +238,7 @@ static json_t *dispatch_json(const facet_result *r, const facet_site *fs)
 		.status = disp_status_name(fs->status), .step = fs->step ? disp_step_name(fs->step) : NULL,
 		.depth = fs->depth, .field = fl ? facet_field_shown(fl) : NULL, .field_name = fl ? fl->name : NULL,
 		.signature = fl ? fl->sig_text : NULL, .reason = fs->reason, .base_type = fs->base_type,
-		.n_r0 = fs->n_r0, .n_sym = fs->n_sym, .abstains = fs->abstains,
+		.n_r0 = fs->n_r0, .n_sym = fs->n_sym, .abstains = fs->abstains, .runtime_code = fs->runtime_code,
 		.callee_type = fs->callee_sig ? sig_text(fs->callee_sig, sig, sizeof sig) : NULL,
 		.callee_variable = fs->callee_var, .field_symbol = fl ? fl->key : NULL};
 	return facet_xdispatch_json(&d);

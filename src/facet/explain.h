@@ -32,7 +32,8 @@ typedef struct facet_xwarrant {
 
 /* How a site dispatches: {status, step, depth, field (field_symbol),
  * field_name, signature, reason, base_type, n_r0, n_sym, abstains,
- * callee_type, callee_variable}; every string NULL when it does not apply. */
+ * runtime_code, callee_type, callee_variable}; every string NULL when it
+ * does not apply. */
 typedef struct facet_xdispatch {
 	const char *status, *step;
 	long long depth;
@@ -40,6 +41,7 @@ typedef struct facet_xdispatch {
 	const char *reason, *base_type;
 	long long n_r0, n_sym;                        /* |R0| and the symbolic result's size */
 	bool abstains;
+	bool runtime_code;                            /* the callee may be code loaded at run time (dlsym) */
 	const char *callee_type, *callee_variable;
 	const char *field_symbol;                     /* the key itself (a global's linked name), NULL when it is field */
 } facet_xdispatch;

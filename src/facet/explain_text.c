@@ -76,6 +76,9 @@ void facet_explain_print_text(FILE *out, json_t *s)
 	fprintf(out, "  |R0| = %lld, symbolic result %lld%s\n", (long long)json_integer_value(json_object_get(d, "n_r0")),
 	       (long long)json_integer_value(json_object_get(d, "n_sym")),
 	       json_is_true(json_object_get(d, "abstains")) ? " — abstains (no addition, no residual removal)" : "");
+	if (json_is_true(json_object_get(d, "runtime_code")))
+		fprintf(out, "  the callee may also be code loaded at run time (a dlsym result): outside the module, "
+		        "in no graph\n");
 	json_t *v = json_object_get(s, "virtual");
 	if (json_is_object(v)) {   /* a C++ virtual call: the C++ graphs' columns too */
 		json_t *slot = json_object_get(v, "slot");

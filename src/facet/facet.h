@@ -141,6 +141,8 @@ typedef struct facet_site {
 	unsigned n_r0;             /* |R0(c)| */
 	unsigned n_sym;            /* |R0(c) \ Psym(c)|: the symbolic result */
 	bool abstains;             /* 0 < n_sym <= tau */
+	bool runtime_code;         /* the callee may be code loaded at run time (a dlsym result), which no
+	                              graph of the module holds (pta_site_calls_runtime_code) */
 } facet_site;
 
 /* ---- decisions and warrants (§3.3, §3.5) ------------------------------------- */

@@ -314,6 +314,7 @@ static bool lower_asm_call(lowering *L, const ir_site *asm_site, LLVMValueRef in
 	s.n_args = 0;
 	s.args = NULL;
 	s.arg_consts = NULL;
+	s.arg_strings = NULL;
 	if (L->keep_site_insts)
 		VEC_PUSH(&L->site_insts, inst);
 	if (!L->sites_only) {
@@ -432,6 +433,38 @@ static di_type *declared_callee(lowering *L, LLVMValueRef c, int depth)
 	return NULL;
 }
 
+/* The C string a constant argument points to: a constant global whose
+ * initializer is one NUL-terminated i8 array with no NUL inside. */
+static const char *constant_c_string(lowering *L, LLVMValueRef v)
+{
+	if (!LLVMIsAGlobalVariable(v) || !LLVMIsGlobalConstant(v) || LLVMIsDeclaration(v))
+		return NULL;
+	LLVMValueRef init = LLVMGetInitializer(v);
+	if (!init || !LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init))
+		return NULL;
+	size_t len = 0;
+	const char *text = LLVMGetAsString(init, &len);
+	if (!text || len == 0 || memchr(text, 0, len) != text + len - 1)
+		return NULL;
+	return ir_intern(L->prog, text);
+}
+
+/* ir_site.arg_strings of a call to a declared function; NULL when no
+ * argument is a constant string. */
+static const char **lower_arg_strings(lowering *L, LLVMValueRef inst, unsigned n_args)
+{
+	const char **strings = NULL;
+	for (unsigned i = 0; i < n_args; i++) {
+		const char *text = constant_c_string(L, LLVMGetOperand(inst, i));
+		if (!text)
+			continue;
+		if (!strings)
+			strings = ARENA_ARRAY(&L->prog->arena, const char *, n_args);   /* zeroed: NULL */
+		strings[i] = text;
+	}
+	return strings;
+}
+
 static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned value)
 {
 	L->call_first_site = (unsigned)L->sites.len;
@@ -495,6 +528,8 @@ static void lower_call(lowering *L, ir_function *fn, LLVMValueRef inst, unsigned
 		s.arg_consts[i] = LLVMIsAConstantInt(arg) && LLVMGetIntTypeWidth(LLVMTypeOf(arg)) <= 64
 		                      ? LLVMConstIntGetSExtValue(arg) : IR_NOT_CONST;
 	}
+	if (s.kind == SITE_DIRECT && s.callee && !s.callee->defined)
+		s.arg_strings = lower_arg_strings(L, inst, s.n_args);
 	s.result = lower_tracked_type(L, LLVMTypeOf(inst)) ? value : IR_NONE;
 	VEC_PUSH(&L->sites, s);
 	if (s.kind == SITE_ASM)

@@ -151,6 +151,11 @@ typedef struct ir_site {
 	unsigned *args;            /* value ids of the actual arguments, IR_NONE where untracked */
 	unsigned n_args;
 	int64_t *arg_consts;       /* per argument: its value when a constant integer, else IR_NOT_CONST */
+	/* A direct call to a declared function (a library's): per argument, the
+	 * C string it points to when it is a constant global holding one
+	 * (dlsym's "name"), interned, else NULL; arg_strings itself is NULL when
+	 * no argument is one or the callee is defined here. */
+	const char **arg_strings;
 	unsigned result;           /* value id of the call's result when tracked, else IR_NONE */
 	/* SITE_ASM only: what the asm may do that no analysis models (counted by
 	 * facet stats): `asm goto` (callbr, it may jump to its labels), and

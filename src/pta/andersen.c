@@ -31,6 +31,8 @@ typedef struct watch {
 	unsigned site;
 	const lib_effect *callback;   /* NULL for an indirect call */
 	unsigned patch_arg;           /* a patcher's call: the argument watched for trampolines, else 0 */
+	const lib_effect *lookup;     /* a symbol lookup's watch of its handle: the program's own handle
+	                                 reaching it makes every export a result (lookup_symbol) */
 	/* Functions bound through this watch, by id. A set per watch rather
 	 * than one map of (watch, function) pairs: that map held every pair of
 	 * the program (3.2 million on sqlite), a cache miss per report. */
@@ -100,6 +102,11 @@ typedef struct extractor {
 	unsigned *pair_of;            /* per site: its paired record, PTA_NONE when none (NULL: none yet) */
 	uint8_t *read;                /* per value: an address something may read or write through (find_read) */
 	VEC(pta_copy_site) copies;    /* copies of unknown length at sites (copy_memory) */
+	VEC(unsigned) symbol_sites;   /* symbol lookups (lookup_symbol), and what they found: */
+	unsigned n_symbol_named, n_symbol_found, n_symbol_any;
+	unsigned self_handle;         /* object: the program's own handle, dlopen(NULL); PTA_NONE until made */
+	unsigned runtime_code;        /* object: code loaded at run time; PTA_NONE until made */
+	unsigned exports;             /* node: every externally visible function and global; PTA_NONE until made */
 	const unsigned *skip_copies;  /* pta_options.skip_copies */
 	unsigned n_skip_copies;
 } extractor;
@@ -446,6 +453,126 @@ static int64_t copy_length(const ir_site *s)
 	return s->n_args >= 3 ? s->arg_consts[2] : IR_NOT_CONST;
 }
 
+/* ---- symbol lookups (dlopen, dlsym) ---------------------------------------------------- */
+
+static unsigned library_object(extractor *x, const ir_function *callee)
+{
+	if (x->static_obj[callee->id] == PTA_NONE)
+		x->static_obj[callee->id] = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);
+	return x->static_obj[callee->id];
+}
+
+/* dlopen(NULL, ...) is the program's own handle; dlopen(FILE, ...) a
+ * library's (one object for all of them: which FILE is not known). A null
+ * constant argument is untracked (IR_NONE) while a pointer variable never
+ * is, so an untracked argument present at the call is the null constant. */
+static void open_handle(extractor *x, const ir_site *s, const ir_function *callee, const lib_effect *ef)
+{
+	unsigned handle = arg_node(x, s, LIB_RET);
+	if (handle == PTA_NONE)
+		return;
+	bool self = ef->a >= 0 && (unsigned)ef->a < s->n_args && s->args[ef->a] == IR_NONE;
+	if (self && x->self_handle == PTA_NONE)
+		x->self_handle = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);   /* "lib:dlopen" too */
+	pta_addr(x->s, handle, pta_field(x->s, self ? x->self_handle : library_object(x, callee), 0));
+}
+
+/* What a lookup in the program itself may find with a name not known here:
+ * every defined, externally visible function and global (dlsym sees only
+ * the dynamic symbol table, which holds no static one). */
+static unsigned exports_node(extractor *x)
+{
+	if (x->exports != PTA_NONE)
+		return x->exports;
+	const ir_program *p = x->prog;
+	x->exports = pta_node(x->s);
+	for (unsigned i = 0; i < p->n_functions; i++) {
+		const ir_function *f = p->functions[i];
+		if (f->defined && !f->intrinsic && !ir_linkage_is_local(f->linkage))
+			pta_copy(x->s, x->exports, node_of(x, f->value));
+	}
+	for (unsigned i = 0; i < p->n_globals; i++) {
+		const ir_global *g = p->globals[i];
+		if (g->defined && !ir_linkage_is_local(g->linkage))
+			pta_copy(x->s, x->exports, node_of(x, g->value));
+	}
+	return x->exports;
+}
+
+/* The module's symbol of that name a lookup can find, as a node pointing to
+ * it; PTA_NONE when the module defines none. */
+static unsigned named_symbol(extractor *x, const char *name)
+{
+	const ir_function *f = ir_find_function(x->prog, name);
+	if (f && f->defined && !ir_linkage_is_local(f->linkage))
+		return node_of(x, f->value);
+	const ir_global *g = ir_find_global(x->prog, name);
+	if (g && g->defined && !ir_linkage_is_local(g->linkage))
+		return node_of(x, g->value);
+	return PTA_NONE;
+}
+
+/* dlsym(handle, name): see andersen.h, "symbols". A name computed at run
+ * time with a handle that may be the program's own (a null constant:
+ * RTLD_DEFAULT; or one dlopen(NULL) returned, seen when it arrives through
+ * a watch) may find any export. RTLD_NEXT, (void *)-1, searches the
+ * libraries after this one, never the program: only run-time code. */
+static void lookup_symbol(extractor *x, const ir_site *s, const ir_function *callee, const lib_effect *ef)
+{
+	unsigned result = arg_node(x, s, LIB_RET);
+	if (result == PTA_NONE)
+		return;
+	VEC_PUSH(&x->symbol_sites, s->id);
+	if (x->runtime_code == PTA_NONE)   /* one for all lookups, named after the first: "lib:dlsym" */
+		x->runtime_code = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);
+	pta_addr(x->s, result, pta_field(x->s, x->runtime_code, 0));
+	const char *name = s->arg_strings && ef->b >= 0 && (unsigned)ef->b < s->n_args ? s->arg_strings[ef->b] : NULL;
+	if (name) {
+		x->n_symbol_named++;
+		unsigned found = named_symbol(x, name);
+		if (found != PTA_NONE) {
+			x->n_symbol_found++;
+			pta_copy(x->s, result, found);
+		}
+		return;
+	}
+	if (ef->a < 0 || (unsigned)ef->a >= s->n_args)
+		return;
+	if (s->args[ef->a] == IR_NONE) {   /* a constant handle: RTLD_DEFAULT is null */
+		if (s->arg_consts[ef->a] != -1) {
+			x->n_symbol_any++;
+			pta_copy(x->s, result, exports_node(x));
+		}
+		return;
+	}
+	watch w = { .site = s->id, .lookup = ef };
+	VEC_PUSH(&x->watches, w);
+	pta_watch(x->s, node_of(x, s->args[ef->a]), (unsigned)x->watches.len - 1);   /* handles: few locations */
+}
+
+/* A location reached a lookup's handle argument: when it is the program's
+ * own handle, the lookup may find any export, and the watch is done. */
+static void lookup_in_self(extractor *x, unsigned tag, unsigned obj)
+{
+	watch *w = &x->watches.items[tag];
+	if (obj != x->self_handle || x->self_handle == PTA_NONE || !sbm_set(&w->bound, 0))
+		return;
+	const ir_site *s = &x->prog->sites[w->site];
+	x->n_symbol_any++;
+	pta_unwatch(x->s, node_of(x, s->args[w->lookup->a]), tag);
+	pta_copy(x->s, node_of(x, s->result), exports_node(x));
+}
+
+static void hand_over_lookups(extractor *x, pta_result *r)
+{
+	r->symbol_sites = x->symbol_sites.items;
+	r->n_symbol_sites = (unsigned)x->symbol_sites.len;
+	r->n_symbol_named = x->n_symbol_named;
+	r->n_symbol_found = x->n_symbol_found;
+	r->n_symbol_any = x->n_symbol_any;
+	r->runtime_code = x->runtime_code;
+}
+
 static void apply_library(extractor *x, const ir_site *s, const ir_function *callee, const lib_model *m)
 {
 	for (unsigned e = 0; e < m->n_effects; e++) {
@@ -468,9 +595,7 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 			unsigned target = arg_node(x, s, LIB_RET);
 			if (target == PTA_NONE)
 				break;
-			if (x->static_obj[callee->id] == PTA_NONE)
-				x->static_obj[callee->id] = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);
-			pta_addr(x->s, target, pta_field(x->s, x->static_obj[callee->id], 0));
+			pta_addr(x->s, target, pta_field(x->s, library_object(x, callee), 0));
 			break;
 		}
 		case LIB_ALIAS: {
@@ -496,9 +621,7 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 		case LIB_KEEP:
 		case LIB_KEEP_FIELD: {
 			/* What the library keeps lives in its own object's one location. */
-			if (x->static_obj[callee->id] == PTA_NONE)
-				x->static_obj[callee->id] = new_object(x, 0, OBJ_LIBRARY, callee->id, IR_NONE);
-			unsigned kept = pta_field(x->s, x->static_obj[callee->id], 0);
+			unsigned kept = pta_field(x->s, library_object(x, callee), 0);
 			unsigned in = arg_node(x, s, ef->b), out = arg_node(x, s, ef->a);
 			if (ef->kind == LIB_KEEP) {
 				if (in != PTA_NONE)
@@ -513,6 +636,12 @@ static void apply_library(extractor *x, const ir_site *s, const ir_function *cal
 			}
 			break;
 		}
+		case LIB_OPEN:
+			open_handle(x, s, callee, ef);
+			break;
+		case LIB_SYMBOL:
+			lookup_symbol(x, s, callee, ef);
+			break;
 		case LIB_CALLBACK: {
 			unsigned fp = arg_node(x, s, ef->a);
 			if (fp == PTA_NONE)
@@ -915,6 +1044,10 @@ static void on_new_location(void *ctx, unsigned tag, unsigned loc)
 	unsigned obj = pta_loc_object(x->s, loc);
 	if (obj == PTA_NONE || obj >= x->objects.len)
 		return;
+	if (w->lookup) {
+		lookup_in_self(x, tag, obj);
+		return;
+	}
 	const pta_obj_info *o = &x->objects.items[obj];
 	if (o->kind == OBJ_FUNCTION) {
 		on_new_target(x, tag, x->prog->functions[o->index]);
@@ -1438,6 +1571,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	for (unsigned i = 0; i < p->n_functions; i++)
 		x.ret_node[i] = x.static_obj[i] = x.varargs_addr[i] = PTA_NONE;
 	x.targets = xcalloc(p->n_sites ? p->n_sites : 1, sizeof *x.targets);
+	x.self_handle = x.runtime_code = x.exports = PTA_NONE;
 	strmap_init(&x.unmodelled);
 	if (opt->wrappers) {
 		x.wrappers = pta_find_wrappers(p);
@@ -1524,6 +1658,7 @@ pta_result *pta_analyze(const ir_program *p, const pta_options *opt)
 	strmap_free(&x.unmodelled);
 	r->copies = x.copies.items;
 	r->n_copies = (unsigned)x.copies.len;
+	hand_over_lookups(&x, r);
 	r->seconds = now() - t0;
 	r->n_offset_dropped = pta_offset_dropped(r->solver);
 	return r;
@@ -1543,7 +1678,22 @@ void pta_result_free(pta_result *r)
 	free(r->read_through);
 	free(r->unmodelled);
 	free(r->copies);
+	free(r->symbol_sites);
 	free(r);
+}
+
+bool pta_site_calls_runtime_code(const pta_result *r, unsigned site)
+{
+	if (r->runtime_code == PTA_NONE || site >= r->prog->n_sites || r->prog->sites[site].kind != SITE_INDIRECT)
+		return false;
+	const sbitmap *callee = pta_value_pts(r, r->prog->sites[site].callee_value);
+	if (!callee)
+		return false;
+	unsigned loc;
+	SBM_FOREACH(callee, loc)
+		if (pta_loc_object(r->solver, loc) == r->runtime_code)
+			return true;
+	return false;
 }
 
 const sbitmap *pta_value_pts(const pta_result *r, unsigned value)

@@ -29,6 +29,14 @@
  *              reaches (vprintf-like v* functions), reads any of them;
  *   externals  an unmodelled declared function returns library-owned memory
  *              (one collapsed object per function) and is counted;
+ *   symbols    a lookup by name (dlsym) returns code loaded at run time (one
+ *              object, pta_result.runtime_code: no function of the module)
+ *              and, from the module, the externally visible function or
+ *              global its constant name names, or, with a name computed at
+ *              run time, every externally visible one when the handle may be
+ *              the program's own (RTLD_DEFAULT, dlopen(NULL)); a handle from
+ *              dlopen(FILE) finds only what FILE defines, which the module
+ *              does not hold. Lookups are counted;
  *   entries    every function's statements are analysed, whether or not
  *              main reaches it; in a program without main the pointer
  *              parameters of externally visible functions point into one
@@ -125,6 +133,14 @@ typedef struct pta_result {
 	unsigned n_relative_entries;        /* relative asm entries naming functions, targets of calls into bounds */
 	unsigned n_offset_dropped; /* globals and stack slots that an offset left, dropped from its result
 	                              instead of collapsing them (solver.h, PTA_OBJ_BOUNDED) */
+	/* Symbol lookups (dlsym): their sites, how many have a constant name and
+	 * how many of those the module defines, how many may search the program
+	 * itself with a computed name; and the object standing for code loaded
+	 * at run time that each returns (PTA_NONE when the program makes none):
+	 * an indirect call whose callee set holds it may call outside the module. */
+	unsigned *symbol_sites;
+	unsigned n_symbol_sites, n_symbol_named, n_symbol_found, n_symbol_any;
+	unsigned runtime_code;
 	pta_copy_site *copies;     /* copies of unknown length, in extraction order */
 	unsigned n_copies;
 	double seconds;            /* extraction + solving */
@@ -154,6 +170,10 @@ char *pta_loc_name(const pta_result *r, unsigned loc, bool shown);   /* caller f
  * f's parameters, f not varargs, the same return type). The refinement's
  * adds go through the same test. */
 bool pta_type_fits(const ir_site *s, const ir_function *f);
+
+/* Whether the callee of indirect site `site` may be code loaded at run time
+ * (what a symbol lookup returns), which no call graph of the module holds. */
+bool pta_site_calls_runtime_code(const pta_result *r, unsigned site);
 
 /* Why object obj collapsed, in words (PTA_COLLAPSE_* from pta_object_collapse_cause). */
 const char *pta_collapse_cause_name(unsigned cause);

@@ -23,6 +23,8 @@
                            .cb_anywhere = {true, true}}
 #define KEEP(n)          {.kind = LIB_KEEP, .a = LIB_RET, .b = (n)}
 #define KEEP_FIELD(d, s) {.kind = LIB_KEEP_FIELD, .a = (d), .b = (s)}
+#define OPEN(n)          {.kind = LIB_OPEN, .a = (n)}
+#define SYMBOL(h, n)     {.kind = LIB_SYMBOL, .a = (h), .b = (n)}
 
 static const lib_model exact[] = {
 	/* C++: operator new (one heap object per new-expression, as malloc); delete is in no_effect */
@@ -51,8 +53,10 @@ static const lib_model exact[] = {
 	{"ctime", 1, {STATIC_RET}},
 	{"ctime_r", 1, {STATIC_RET}},
 	{"dlerror", 1, {STATIC_RET}},
-	{"dlopen", 1, {STATIC_RET}},
-	{"dlsym", 1, {STATIC_RET}},
+	{"dlmopen", 1, {OPEN(1)}},
+	{"dlopen", 1, {OPEN(0)}},
+	{"dlsym", 1, {SYMBOL(0, 1)}},
+	{"dlvsym", 1, {SYMBOL(0, 1)}},
 	{"fdopen", 1, {ALLOC_RET}},
 	{"fdopendir", 1, {ALLOC_RET}},
 	{"fgets", 1, {ALIAS(0)}},

@@ -25,6 +25,12 @@ typedef enum lib_effect_kind {
 	LIB_KEEP,        /* the library keeps arg `b` and RET returns what it kept before (signal) */
 	LIB_KEEP_FIELD,  /* it keeps the first field of *arg `b` and writes what it kept into the first
 	                    field of *arg `a` (sigaction's act and oldact) */
+	LIB_OPEN,        /* RET is a handle (dlopen): the program's own when arg `a` is a null pointer,
+	                    else one library object per function */
+	LIB_SYMBOL,      /* RET is what a lookup by name in handle arg `a` finds (dlsym): code loaded at
+	                    run time, and the program's externally visible function or global named by
+	                    arg `b` when it is a constant string, else any of them when the handle may be
+	                    the program's own (andersen.h, "symbol lookups") */
 } lib_effect_kind;
 
 typedef struct lib_effect {

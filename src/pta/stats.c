@@ -206,6 +206,12 @@ void pta_program_stats_add_pta(pta_program_stats *st, const ir_program *p, const
 	st->clones = r->n_clones;
 	st->clones_refused = r->n_clones_refused;
 	st->unmodelled = r->n_unmodelled;
+	st->symbol_lookups = r->n_symbol_sites;
+	st->symbol_named = r->n_symbol_named;
+	st->symbol_found = r->n_symbol_found;
+	st->symbol_any = r->n_symbol_any;
+	for (unsigned i = 0; r->runtime_code != PTA_NONE && i < p->n_sites; i++)
+		st->runtime_sites += pta_site_calls_runtime_code(r, i);
 	st->section_members_static = r->n_section_members_static;
 	st->relative_entries = r->n_relative_entries;
 	pta_get_stats(r->solver, &st->solver);
@@ -292,6 +298,10 @@ void pta_program_stats_print(FILE *out, const ir_program *p, const pta_program_s
 	       pta_share(st->andersen_targets, st->indirect), pta_share(st->r0_targets, st->indirect));
 	fprintf(out, "empty indirect sites:          andersen %u, r0 %u\n", st->andersen_empty, st->r0_empty);
 	fprintf(out, "unmodelled external functions: %u\n", st->unmodelled);
+	fprintf(out, "symbol lookups (dlsym):        %u (%u by a constant name, %u of them found in the module; "
+	        "%u by a computed name that may search the program itself); indirect sites that may call code "
+	        "loaded at run time: %u\n", st->symbol_lookups, st->symbol_named, st->symbol_found, st->symbol_any,
+	        st->runtime_sites);
 	fprintf(out, "section arrays in points-to:   %u members read from initializers only, %u relative entries "
 	        "followed\n", st->section_members_static, st->relative_entries);
 }
@@ -336,6 +346,9 @@ void pta_program_stats_print_json(FILE *out, const pta_program_stats *st, const 
 		for (unsigned c = 0; c < PTA_COLLAPSE_CAUSES; c++)
 			fprintf(out, "%s\"%s\": %u", c ? ", " : "", pta_collapse_cause_names[c], st->solver.collapsed_by[c]);
 		fprintf(out, "}, \"pta_offset_dropped\": %u", st->solver.offset_dropped);
+		fprintf(out, ", \"symbol_lookups\": %u, \"symbol_lookups_named\": %u, \"symbol_lookups_found\": %u, "
+		        "\"symbol_lookups_any\": %u, \"sites_calling_runtime_code\": %u", st->symbol_lookups,
+		        st->symbol_named, st->symbol_found, st->symbol_any, st->runtime_sites);
 		fprintf(out, ", \"pta_phase_seconds\": {\"extraction\": %.3f, \"solving\": %.3f, \"whole_graph_passes\": %.3f, "
 		       "\"lazy_cycle_searches\": %.3f}, \"pta_widest_sets\": [",
 		       st->pta_seconds - st->solver.seconds_solve, st->solver.seconds_solve, st->solver.seconds_flow,

@@ -40,6 +40,11 @@ typedef struct pta_program_stats {
 	unsigned andersen_targets, r0_targets, andersen_empty, r0_empty;
 	unsigned wrappers, unmodelled;
 	unsigned wrappers_via_pointer, wrappers_carving, clones, clones_refused;
+	/* Symbol lookups (dlsym; andersen.h, "symbols"): all, with a constant
+	 * name, of those found in the module, with a computed name that may search
+	 * the program itself; and the indirect sites whose callee may be code
+	 * loaded at run time, which no graph of the module holds. */
+	unsigned symbol_lookups, symbol_named, symbol_found, symbol_any, runtime_sites;
 	pta_stats solver;
 	/* Why sets are wide: the widest value sets, and how much of each is
 	 * collapsed objects' one location (issue 16.3). */

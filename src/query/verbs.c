@@ -462,7 +462,7 @@ static json_t *site_detail(qctx *q, unsigned site)
 	json_t *sj = q_site_json(q, site);
 	sqlite3_stmt *st = q_stmt(q->s, "SELECT d.status, d.step, d.depth, " CATALOG_FIELD_SHOWN("f") ", f.name, "
 	                                "f.signature, d.reason, d.base_type, d.n_r0, d.n_sym, d.abstains, d.callee_type, "
-	                                "d.callee_variable, f.key FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
+	                                "d.callee_variable, f.key, d.runtime_code FROM dispatch d LEFT JOIN fields f ON f.id = d.field WHERE d.site = ?1");
 	sqlite3_bind_int64(st, 1, site);
 	if (q_step(q->s, st)) {
 		/* the catalog writes no step as "": null, as facet explain says it */
@@ -472,7 +472,8 @@ static json_t *site_detail(qctx *q, unsigned site)
 		                     .signature = col_str(st, 5), .reason = col_str(st, 6), .base_type = col_str(st, 7),
 		                     .n_r0 = sqlite3_column_int64(st, 8), .n_sym = sqlite3_column_int64(st, 9),
 		                     .abstains = sqlite3_column_int(st, 10), .callee_type = col_str(st, 11),
-		                     .callee_variable = col_str(st, 12), .field_symbol = col_str(st, 13)};
+		                     .callee_variable = col_str(st, 12), .field_symbol = col_str(st, 13),
+		                     .runtime_code = sqlite3_column_int(st, 14)};
 		json_object_set_new(sj, "dispatch", facet_xdispatch_json(&d));
 	}
 	else

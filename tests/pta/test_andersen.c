@@ -245,6 +245,70 @@ static void unread_address_printed(void **state)
 	}
 }
 
+/* dlsym: a constant name finds that export (not a static of the same
+ * type); a computed name with RTLD_DEFAULT or dlopen(NULL)'s handle finds
+ * any export of the call's type; with dlopen(FILE)'s handle or RTLD_NEXT,
+ * nothing in the module (only code loaded at run time, counted). */
+static void symbol_lookups(void **state)
+{
+	(void)state;
+	static const char src[] =
+		"#define _GNU_SOURCE\n"
+		"#include <dlfcn.h>\n"
+		"#include <stdio.h>\n"
+		"typedef void (*cmd_fn)(int);\n"
+		"struct plugin { const char *name; cmd_fn run; };\n"
+		"void cmd_list(int x) { printf(\"list %d\\n\", x); }\n"
+		"void cmd_show(int x) { printf(\"show %d\\n\", x); }\n"
+		"static void cmd_hidden(int x) { printf(\"hidden %d\\n\", x); }\n"
+		"cmd_fn keep = cmd_hidden;\n"
+		"int count(const char *s) { return s[0]; }\n"
+		"int main(int argc, char **argv) {\n"
+		"  char buf[64];\n"
+		"  snprintf(buf, sizeof buf, \"cmd_%s\", argc > 1 ? argv[1] : \"list\");\n"
+		"  cmd_fn f = (cmd_fn)dlsym(RTLD_DEFAULT, buf);\n"
+		"  if (f) f(1);\n"                                                 /* line 15 */
+		"  cmd_fn g = (cmd_fn)dlsym(RTLD_DEFAULT, \"cmd_show\");\n"
+		"  if (g) g(2);\n"                                                 /* line 17 */
+		"  void *self = dlopen(NULL, RTLD_NOW);\n"
+		"  cmd_fn h = (cmd_fn)dlsym(self, buf);\n"
+		"  if (h) h(3);\n"                                                 /* line 20 */
+		"  void *lib = dlopen(argc > 2 ? argv[2] : \"libplug.so\", RTLD_NOW);\n"
+		"  struct plugin p = { \"x\", 0 };\n"
+		"  if (lib) p.run = (cmd_fn)dlsym(lib, buf);\n"
+		"  if (p.run) p.run(4);\n"                                         /* line 24 */
+		"  cmd_fn n = (cmd_fn)dlsym(RTLD_NEXT, buf);\n"
+		"  if (n) n(5);\n"                                                 /* line 26 */
+		"  keep(0);\n"
+		"  return 0;\n"
+		"}\n";
+	expect ex[] = {{15, "cmd_list cmd_show", "cmd_list cmd_show"}, {17, "cmd_show", "cmd_show"},
+	               {20, "cmd_list cmd_show", "cmd_list cmd_show"}, {24, "", ""}, {26, "", ""}};
+	check("dlsym", src, ex, 5);
+	const char *levels[] = {"-O0", "-O2"};
+	for (int l = 0; l < 2; l++) {
+		ir_program *p = compile(src, levels[l]);
+		pta_result *r = pta_analyze(p, NULL);
+		assert_int_equal(r->n_symbol_sites, 5);
+		assert_int_equal(r->n_symbol_named, 1);
+		assert_int_equal(r->n_symbol_found, 1);
+		assert_int_equal(r->n_symbol_any, 2);
+		unsigned runtime = 0, keep = 0;
+		for (unsigned i = 0; i < p->n_sites; i++) {
+			if (p->sites[i].kind != SITE_INDIRECT)
+				continue;
+			bool calls = pta_site_calls_runtime_code(r, i);
+			runtime += calls;
+			if (p->sites[i].loc.line == 27)
+				keep += 1 + calls;
+		}
+		assert_int_equal(runtime, 5);   /* every dlsym result; not keep(0) */
+		assert_int_equal(keep, 1);
+		pta_result_free(r);
+		ir_program_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +318,7 @@ int main(void)
 		cmocka_unit_test(integers_and_type_filter),
 		cmocka_unit_test(null_pointer_operands),
 		cmocka_unit_test(unread_address_printed),
+		cmocka_unit_test(symbol_lookups),
 	};
 	return cprog_run_tests(tmpdir, tests);
 }

@@ -107,7 +107,8 @@ for entry in "${programs[@]}"; do
 		for lds in "$(dirname "${srcs[0]}")"/*.lds; do
 			[ "${srcs[0]%/*}" != "$progdir" ] && [ -e "$lds" ] && ldflags+=("-Wl,-T,$lds")
 		done
-		if ! clang-22 "${cflags[@]}" "-$level" -pthread "${srcs[@]}" "${ldflags[@]}" -o "$w/prog" 2>"$w/compile.log"; then
+		# -rdynamic: a program may look itself up by name (dlsym_commands).
+		if ! clang-22 "${cflags[@]}" "-$level" -pthread -rdynamic "${srcs[@]}" "${ldflags[@]}" -o "$w/prog" 2>"$w/compile.log"; then
 			fail "clang-22 -$level (executable) failed: $(head -n 3 "$w/compile.log" | tr '\n' ' ')"
 			continue
 		fi
