@@ -179,7 +179,8 @@ static void tables(rctx *r, FILE *out)
 	                                                        "'unrecovered'"), "R± keeps R0 there");
 	const char *tau = catalog_meta(r->cat, "tau");
 	fprintf(out, "<tr><th>abstention threshold &tau;</th><td class=\"n\">%s</td><td class=\"note\">a site whose "
-	        "R0 minus refutations keeps 1..&tau; targets is left as R0 has it</td></tr>\n</table>\n", tau ? tau : "-");
+	        "R0 minus refutations keeps 1..&tau; targets keeps those refutations and takes no addition and no "
+	        "residual removal</td></tr>\n</table>\n", tau ? tau : "-");
 	fputs("<h2 id=\"graphs\">The graphs</h2>\n<table><tr><th>graph</th><th>edges</th><th>indirect edges</th>"
 	      "<th>mean targets per indirect site</th><th>unresolved indirect sites</th><th>what it is</th></tr>\n", out);
 	for (int g = 0; g < CG_N_GRAPHS; g++) {

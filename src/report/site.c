@@ -104,7 +104,7 @@ static void dispatch_block(FILE *out, json_t *d)
 	fprintf(out, "<tr><th>R0 targets</th><td>%lld</td></tr><tr><th>refuted</th><td>%lld</td></tr>"
 	        "<tr><th>abstains (&tau;)</th><td>%s</td></tr></table>\n",
 	        json_integer_value(json_object_get(d, "n_r0")), json_integer_value(json_object_get(d, "n_sym")),
-	        json_is_true(json_object_get(d, "abstains")) ? "yes: R0's targets kept as they are" : "no");
+	        json_is_true(json_object_get(d, "abstains")) ? "yes: the refutations kept, no addition and no residual removal" : "no");
 }
 
 bool rp_site_page(query_session *qs, const char *graph, const char *program, unsigned site, FILE *out,
