@@ -516,7 +516,8 @@ static unsigned named_symbol(extractor *x, const char *name)
  * time with a handle that may be the program's own (a null constant:
  * RTLD_DEFAULT; or one dlopen(NULL) returned, seen when it arrives through
  * a watch) may find any export. RTLD_NEXT, (void *)-1, searches the
- * libraries after this one, never the program: only run-time code. */
+ * libraries after this one, never the program: a constant expression that
+ * points nowhere, so its watch sees no handle and it gets run-time code only. */
 static void lookup_symbol(extractor *x, const ir_site *s, const ir_function *callee, const lib_effect *ef)
 {
 	unsigned result = arg_node(x, s, LIB_RET);
@@ -538,11 +539,9 @@ static void lookup_symbol(extractor *x, const ir_site *s, const ir_function *cal
 	}
 	if (ef->a < 0 || (unsigned)ef->a >= s->n_args)
 		return;
-	if (s->args[ef->a] == IR_NONE) {   /* a constant handle: RTLD_DEFAULT is null */
-		if (s->arg_consts[ef->a] != -1) {
-			x->n_symbol_any++;
-			pta_copy(x->s, result, exports_node(x));
-		}
+	if (s->args[ef->a] == IR_NONE) {   /* the null constant: RTLD_DEFAULT */
+		x->n_symbol_any++;
+		pta_copy(x->s, result, exports_node(x));
 		return;
 	}
 	watch w = { .site = s->id, .lookup = ef };
